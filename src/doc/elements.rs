@@ -1,0 +1,528 @@
+//! A tolerant scanner for pseudo-XML elements (`<task>`, `<action>`, …)
+//! inside markdown text.
+//!
+//! Real task bodies are not XML (`Vec<T>`, `a < b && c`, JSX), so this is
+//! never a strict XML parser. It finds tags outside code: fenced blocks
+//! (``` and ~~~, at any indentation), inline code spans and HTML comments are
+//! opaque. Elements are matched by name with depth counting, so a balanced
+//! example `<task>…</task>` inside a real task does not cut it short, and
+//! every unbalanced or nested tag is reported with its span.
+//! Inner text is never decoded or trimmed: spans select the verbatim bytes.
+
+use super::span::Span;
+
+/// Regions where tags are not tags: code fences, inline code, comments.
+#[derive(Debug, Clone, Default)]
+pub struct Opaque {
+    spans: Vec<Span>,
+    /// Fence openers with no closing fence (treated as plain text).
+    pub unclosed_fences: Vec<Span>,
+}
+
+impl Opaque {
+    /// Find the opaque regions of `text` within `range`.
+    pub fn scan(text: &str, range: Span) -> Self {
+        let (fences, unclosed_fences) = fences(text, range);
+        let mut spans = Vec::new();
+        let mut cursor = range.start;
+        for fence in fences.iter().copied().chain(std::iter::once(Span::empty(range.end))) {
+            inline_regions(text, Span::new(cursor, fence.start), &mut spans);
+            if !fence.is_empty() {
+                spans.push(fence);
+            }
+            cursor = fence.end;
+        }
+        Opaque { spans, unclosed_fences }
+    }
+
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Whether `offset` lies in code or a comment.
+    pub fn contains(&self, offset: usize) -> bool {
+        let i = self.spans.partition_point(|s| s.end <= offset);
+        self.spans.get(i).is_some_and(|s| s.contains(offset))
+    }
+
+    /// Fenced code blocks only (for callers that skip fenced lines).
+    pub fn fenced(&self, text: &str) -> impl Iterator<Item = Span> + '_ {
+        let bytes = text.as_bytes().to_vec();
+        self.spans.iter().copied().filter(move |s| {
+            let line_start = bytes[..s.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            bytes[line_start..s.start].iter().all(|b| *b == b' ' || *b == b'\t')
+                && matches!(bytes.get(s.start..s.start + 3), Some(b"```" | b"~~~"))
+        })
+    }
+}
+
+/// Fenced code blocks in `range`: (closed fences, unclosed openers).
+fn fences(text: &str, range: Span) -> (Vec<Span>, Vec<Span>) {
+    let mut closed = Vec::new();
+    let mut unclosed = Vec::new();
+    let lines = lines_in(text, range);
+    let mut i = 0;
+    while i < lines.len() {
+        let (start, end) = lines[i];
+        if let Some((ch, n)) = fence_open(&text[start..end]) {
+            let close = (i + 1..lines.len()).find(|&j| fence_close(&text[lines[j].0..lines[j].1], ch, n));
+            match close {
+                Some(j) => {
+                    closed.push(Span::new(start, lines[j].1));
+                    i = j + 1;
+                    continue;
+                }
+                None => unclosed.push(Span::new(start, end)),
+            }
+        }
+        i += 1;
+    }
+    (closed, unclosed)
+}
+
+/// Line (start, end) offsets in `range`, line breaks included in `end`.
+fn lines_in(text: &str, range: Span) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut pos = range.start;
+    while pos < range.end {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[pos..range.end]).map_or(range.end, |i| pos + i + 1);
+        out.push((pos, end));
+        pos = end;
+    }
+    out
+}
+
+fn fence_open(line: &str) -> Option<(u8, usize)> {
+    let t = line.trim_start_matches([' ', '\t']);
+    let t = t.trim_start_matches("> ");
+    let ch = *t.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let n = t.bytes().take_while(|&b| b == ch).count();
+    if n < 3 {
+        return None;
+    }
+    if ch == b'`' && t[n..].contains('`') {
+        return None; // ```inline``` is code, not a fence
+    }
+    Some((ch, n))
+}
+
+fn fence_close(line: &str, ch: u8, n: usize) -> bool {
+    let t = line.trim_start_matches([' ', '\t']).trim_start_matches("> ");
+    let run = t.bytes().take_while(|&b| b == ch).count();
+    run >= n && t[run..].trim().is_empty()
+}
+
+/// Inline code spans and HTML comments in a region with no fences.
+fn inline_regions(text: &str, range: Span, out: &mut Vec<Span>) {
+    let b = text.as_bytes();
+    let mut i = range.start;
+    while i < range.end {
+        match b[i] {
+            b'`' => {
+                let n = b[i..range.end].iter().take_while(|&&c| c == b'`').count();
+                match find_backtick_close(b, i + n, range.end, n) {
+                    Some(end) => {
+                        out.push(Span::new(i, end));
+                        i = end;
+                    }
+                    None => i += n,
+                }
+            }
+            b'<' if b[i..range.end].starts_with(b"<!--") => match find(b, i + 4, range.end, b"-->") {
+                Some(p) => {
+                    out.push(Span::new(i, p + 3));
+                    i = p + 3;
+                }
+                None => i += 4,
+            },
+            _ => i += 1,
+        }
+    }
+}
+
+/// End of an inline code span: the next run of exactly `n` backticks, not
+/// past a blank line (a code span never leaves its paragraph).
+fn find_backtick_close(b: &[u8], mut i: usize, end: usize, n: usize) -> Option<usize> {
+    let mut line_blank = false;
+    while i < end {
+        match b[i] {
+            b'`' => {
+                let run = b[i..end].iter().take_while(|&&c| c == b'`').count();
+                if run == n {
+                    return Some(i + run);
+                }
+                i += run;
+                line_blank = false;
+            }
+            b'\n' => {
+                if line_blank {
+                    return None;
+                }
+                line_blank = true;
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' => i += 1,
+            _ => {
+                line_blank = false;
+                i += 1;
+            }
+        }
+    }
+    None
+}
+
+fn find(b: &[u8], from: usize, end: usize, needle: &[u8]) -> Option<usize> {
+    memchr::memmem::find(&b[from..end], needle).map(|p| from + p)
+}
+
+/// One tag as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    pub span: Span,
+    pub kind: TagKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagKind {
+    Open,
+    Close,
+    SelfClosing,
+}
+
+/// All tags in `range` outside opaque regions, in order.
+pub fn tags(text: &str, range: Span, opaque: &Opaque) -> Vec<Tag> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = range.start;
+    while let Some(rel) = memchr::memchr(b'<', &b[pos..range.end]) {
+        let at = pos + rel;
+        pos = at + 1;
+        if opaque.contains(at) {
+            continue;
+        }
+        if let Some(tag) = parse_tag(b, at, range.end) {
+            pos = tag.span.end;
+            out.push(tag);
+        }
+    }
+    out
+}
+
+fn is_name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+fn is_name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':' | b'.')
+}
+
+fn parse_tag(b: &[u8], at: usize, end: usize) -> Option<Tag> {
+    let mut i = at + 1;
+    let close = b.get(i) == Some(&b'/');
+    if close {
+        i += 1;
+    }
+    if !is_name_start(*b.get(i)?) {
+        return None;
+    }
+    let name_start = i;
+    while i < end && is_name_char(b[i]) {
+        i += 1;
+    }
+    let name = std::str::from_utf8(&b[name_start..i]).ok()?.to_owned();
+    if close {
+        while i < end && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        return (b.get(i) == Some(&b'>') && i < end).then(|| Tag { name, span: Span::new(at, i + 1), kind: TagKind::Close });
+    }
+    match b.get(i) {
+        Some(b'>') if i < end => return Some(Tag { name, span: Span::new(at, i + 1), kind: TagKind::Open }),
+        Some(b'/') if b.get(i + 1) == Some(&b'>') && i + 1 < end => {
+            return Some(Tag { name, span: Span::new(at, i + 2), kind: TagKind::SelfClosing });
+        }
+        Some(b' ' | b'\t' | b'\r' | b'\n') => {}
+        _ => return None,
+    }
+    // Attributes: run to `>` respecting quotes; give up at `<` or after 2 KiB.
+    let mut quote = None;
+    let limit = end.min(at + 2048);
+    while i < limit {
+        let c = b[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'<' => return None,
+                b'>' => {
+                    let kind = if b[i - 1] == b'/' { TagKind::SelfClosing } else { TagKind::Open };
+                    return Some(Tag { name, span: Span::new(at, i + 1), kind });
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A matched element: start tag, content and end tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Element {
+    pub name: String,
+    pub start_tag: Span,
+    pub content: Span,
+    /// `None` for a self-closing element.
+    pub end_tag: Option<Span>,
+}
+
+impl Element {
+    /// The whole element, start tag to end tag.
+    pub fn span(&self) -> Span {
+        Span::new(self.start_tag.start, self.end_tag.map_or(self.start_tag.end, |e| e.end))
+    }
+
+    /// The text of the start tag after the name (attributes), without `>`/`/>`.
+    pub fn attr_text<'a>(&self, text: &'a str) -> &'a str {
+        let tag = self.start_tag.slice(text);
+        let inner = tag.trim_end_matches('>').trim_end_matches('/');
+        inner.get(1 + self.name.len()..).unwrap_or("")
+    }
+}
+
+/// What is wrong with a set of tags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TagProblem {
+    /// An opening tag that is never closed.
+    Unclosed { name: String, start_tag: Span },
+    /// A closing tag with no opening tag.
+    StrayClose { name: String, end_tag: Span },
+    /// An element opened inside another of the same name.
+    Nested { name: String, outer: Span, inner: Span },
+}
+
+/// Elements named `name` at the top nesting level of `range`, plus problems.
+///
+/// Same-name elements nest by depth counting: the outer one ends at its
+/// matching close, and the inner one is reported as nested. When an element
+/// is never closed it is reported, and scanning resumes after its start
+/// tag so the elements after it are still found.
+pub fn elements_named(text: &str, range: Span, opaque: &Opaque, name: &str) -> (Vec<Element>, Vec<TagProblem>) {
+    let all: Vec<Tag> = tags(text, range, opaque).into_iter().filter(|t| t.name.eq_ignore_ascii_case(name)).collect();
+    let mut elements = Vec::new();
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let tag = &all[i];
+        match tag.kind {
+            TagKind::SelfClosing => {
+                elements.push(Element { name: tag.name.clone(), start_tag: tag.span, content: Span::empty(tag.span.end), end_tag: None });
+                i += 1;
+            }
+            TagKind::Close => {
+                problems.push(TagProblem::StrayClose { name: tag.name.clone(), end_tag: tag.span });
+                i += 1;
+            }
+            TagKind::Open => {
+                let mut depth = 0usize;
+                let mut nested = Vec::new();
+                let mut matched = None;
+                for (j, t) in all.iter().enumerate().skip(i + 1) {
+                    match t.kind {
+                        TagKind::Open => {
+                            if depth == 0 {
+                                nested.push(t.span);
+                            }
+                            depth += 1;
+                        }
+                        TagKind::Close if depth == 0 => {
+                            matched = Some(j);
+                            break;
+                        }
+                        TagKind::Close => depth -= 1,
+                        TagKind::SelfClosing => {}
+                    }
+                }
+                match matched {
+                    Some(j) => {
+                        for inner in nested {
+                            problems.push(TagProblem::Nested { name: tag.name.clone(), outer: tag.span, inner });
+                        }
+                        let end = all[j].span;
+                        elements.push(Element {
+                            name: tag.name.clone(),
+                            start_tag: tag.span,
+                            content: Span::new(tag.span.end, end.start),
+                            end_tag: Some(end),
+                        });
+                        i = j + 1;
+                    }
+                    None => {
+                        problems.push(TagProblem::Unclosed { name: tag.name.clone(), start_tag: tag.span });
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    (elements, problems)
+}
+
+/// Top-level child elements of any name in `range` (the body of a task).
+///
+/// An opening tag with no matching close is text (`Vec<String>`), not an
+/// element; such names are returned in the second list so callers can
+/// report the ones they know (`<action>` without `</action>`).
+pub fn children(text: &str, range: Span, opaque: &Opaque) -> (Vec<Element>, Vec<Tag>) {
+    let all = tags(text, range, opaque);
+    let mut elements = Vec::new();
+    let mut unmatched = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let tag = &all[i];
+        match tag.kind {
+            TagKind::SelfClosing => {
+                elements.push(Element { name: tag.name.clone(), start_tag: tag.span, content: Span::empty(tag.span.end), end_tag: None });
+                i += 1;
+            }
+            TagKind::Close => {
+                unmatched.push(tag.clone());
+                i += 1;
+            }
+            TagKind::Open => {
+                let mut depth = 0usize;
+                let mut matched = None;
+                for (j, t) in all.iter().enumerate().skip(i + 1) {
+                    if !t.name.eq_ignore_ascii_case(&tag.name) {
+                        continue;
+                    }
+                    match t.kind {
+                        TagKind::Open => depth += 1,
+                        TagKind::Close if depth == 0 => {
+                            matched = Some(j);
+                            break;
+                        }
+                        TagKind::Close => depth -= 1,
+                        TagKind::SelfClosing => {}
+                    }
+                }
+                match matched {
+                    Some(j) => {
+                        let end = all[j].span;
+                        elements.push(Element {
+                            name: tag.name.clone(),
+                            start_tag: tag.span,
+                            content: Span::new(tag.span.end, end.start),
+                            end_tag: Some(end),
+                        });
+                        i = j + 1;
+                    }
+                    None => {
+                        unmatched.push(tag.clone());
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    (elements, unmatched)
+}
+
+/// Attributes of a start tag, read with quick-xml's HTML-mode attribute
+/// parser (either quote style, valueless attributes); values are kept raw.
+pub fn attributes(attr_text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for attr in quick_xml::events::attributes::Attributes::html(attr_text, 0).flatten() {
+        let key: &str = attr.key.as_ref();
+        let key = key.to_owned();
+        let value = attr.value.to_string();
+        out.push((key, value));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn whole(t: &str) -> Span {
+        Span::new(0, t.len())
+    }
+
+    fn tasks(t: &str) -> (Vec<Element>, Vec<TagProblem>) {
+        let o = Opaque::scan(t, whole(t));
+        elements_named(t, whole(t), &o, "task")
+    }
+
+    #[test]
+    fn fenced_task_is_not_a_task() {
+        let t = "```xml\n<task>fake</task>\n```\n<task type=\"auto\">\n<action>\n```\n</task>\n```\n</action>\n</task>\n";
+        let (els, problems) = tasks(t);
+        assert_eq!(els.len(), 1);
+        assert!(problems.is_empty());
+        assert!(els[0].content.slice(t).contains("</action>"));
+    }
+
+    #[test]
+    fn inline_code_and_comments_are_opaque() {
+        let t = "<task>\n<action>Write `</task>` and <!-- </task> --> here</action>\n</task>";
+        let (els, problems) = tasks(t);
+        assert_eq!(els.len(), 1, "{problems:?}");
+        assert_eq!(els[0].end_tag.unwrap().end, t.len());
+    }
+
+    #[test]
+    fn balanced_nested_example_does_not_cut_short() {
+        let t = "<task>\n<action>Example: <task>inner</task> done</action>\n</task>\nafter";
+        let (els, problems) = tasks(t);
+        assert_eq!(els.len(), 1);
+        assert!(els[0].content.slice(t).contains("done"));
+        assert!(matches!(problems[0], TagProblem::Nested { .. }));
+    }
+
+    #[test]
+    fn unclosed_and_stray_tags_are_reported_and_recovered() {
+        let t = "<task a>\nno close\n<task b>\nok\n</task>\n</task>\n</task>";
+        let (els, problems) = tasks(t);
+        // a matches the second close (b nested inside); the last close is stray.
+        assert_eq!(els.len(), 1);
+        assert!(problems.iter().any(|p| matches!(p, TagProblem::StrayClose { .. })));
+        let t = "<task a>\nforgot\n<task b>\nok\n</task>";
+        let (els, problems) = tasks(t);
+        assert_eq!(els.len(), 1);
+        assert!(els[0].start_tag.slice(t).contains('b'));
+        assert!(matches!(&problems[0], TagProblem::Unclosed { start_tag, .. } if start_tag.slice(t) == "<task a>"));
+    }
+
+    #[test]
+    fn unclosed_fence_is_plain_text() {
+        let t = "<task>\n```rust\nfn x() {}\n</task>\n";
+        let o = Opaque::scan(t, whole(t));
+        assert_eq!(o.unclosed_fences.len(), 1);
+        let (els, _) = elements_named(t, whole(t), &o, "task");
+        assert_eq!(els.len(), 1);
+    }
+
+    #[test]
+    fn children_tolerate_non_xml_bodies() {
+        let t = "<name>T</name>\n<action>Use Vec<String> where a < b && c > d</action>\n<verify><automated>cargo test</automated></verify>\n<option id=\"a\"/>";
+        let o = Opaque::scan(t, whole(t));
+        let (els, _unmatched) = children(t, whole(t), &o);
+        let names: Vec<_> = els.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["name", "action", "verify", "option"]);
+        assert_eq!(els[1].content.slice(t), "Use Vec<String> where a < b && c > d");
+    }
+
+    #[test]
+    fn attributes_in_either_quote_style() {
+        let a = attributes(" type='checkpoint:decision' gate=\"blocking\" tdd=true");
+        assert_eq!(a[0], ("type".into(), "checkpoint:decision".into()));
+        assert_eq!(a[1], ("gate".into(), "blocking".into()));
+        assert_eq!(a[2], ("tdd".into(), "true".into()));
+    }
+}

@@ -1,0 +1,7 @@
+//! gsd: a fast, exact toolkit for GSD `.planning/` directories.
+//!
+//! Layers, each depending only on those above it: `doc` (lossless text),
+//! `model` (typed GSD), `lint` (rules and reports). The CLI lives in `cli`
+//! and is the only place that parses arguments or prints.
+
+pub mod doc;
