@@ -5,3 +5,4 @@
 //! and is the only place that parses arguments or prints.
 
 pub mod doc;
+pub mod model;

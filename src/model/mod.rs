@@ -1,0 +1,21 @@
+//! Typed GSD: IDs, plans, tasks, state, roadmap, project, requirements,
+//! summaries, config and the workspace that loads them all.
+//! Each value remembers the span it came from, so a change is an edit.
+
+pub mod config;
+pub mod document;
+pub mod ids;
+pub mod plan;
+pub mod project;
+pub mod requirements;
+pub mod roadmap;
+pub mod state;
+pub mod summary;
+pub mod task;
+pub mod workspace;
+
+pub use document::Document;
+pub use ids::{PhaseId, PlanId};
+pub use plan::Plan;
+pub use task::Task;
+pub use workspace::Workspace;

@@ -1,0 +1,152 @@
+//! REQUIREMENTS.md: requirement IDs with their section and category, and the
+//! traceability table.
+
+use serde::Serialize;
+
+use crate::doc::markdown::Markdown;
+
+use super::document::Document;
+
+/// Where a requirement is listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    V1,
+    V2,
+    OutOfScope,
+    Other,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Requirement {
+    pub id: String,
+    pub text: String,
+    pub checked: Option<bool>,
+    pub scope: Scope,
+    pub category: Option<String>,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceRow {
+    pub id: String,
+    pub phase: String,
+    pub status: String,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Requirements {
+    pub doc: Document,
+    pub items: Vec<Requirement>,
+    pub traceability: Vec<TraceRow>,
+}
+
+/// A requirement ID: uppercase letters/digits, dash groups, ending in digits
+/// (`AUTH-01`, `UI-NAV-3`, `REQ-12a`).
+pub fn is_req_id(s: &str) -> bool {
+    let mut parts = s.split('-');
+    let Some(first) = parts.next() else { return false };
+    if first.is_empty() || !first.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return false;
+    }
+    if !first.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+        return false;
+    }
+    let rest: Vec<&str> = parts.collect();
+    let Some(last) = rest.last() else { return false };
+    let last_ok = last.starts_with(|c: char| c.is_ascii_digit())
+        && last.trim_end_matches(|c: char| c.is_ascii_lowercase()).chars().all(|c| c.is_ascii_digit());
+    last_ok
+        && rest[..rest.len() - 1]
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+}
+
+/// Every requirement ID in a piece of text (word-bounded).
+pub fn find_req_ids(s: &str) -> Vec<String> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| is_req_id(w))
+        .map(str::to_owned)
+        .collect()
+}
+
+impl Requirements {
+    pub fn parse(doc: Document) -> Requirements {
+        let text = doc.text();
+        let md = Markdown::scan(text, doc.body(), doc.line_of(doc.body().start));
+        let mut items = Vec::new();
+        for item in &md.list_items {
+            let content = item.content.slice(text);
+            let Some(rest) = content.strip_prefix("**") else { continue };
+            let Some(end) = rest.find("**") else { continue };
+            let id = rest[..end].trim_end_matches(':').trim();
+            if !is_req_id(id) {
+                continue;
+            }
+            let after = rest[end + 2..].trim_start_matches([':', ' ', '-', '—', '–']).trim();
+            let at = item.line.span.start;
+            let h2 = md.headings.iter().filter(|h| h.level <= 2 && h.line.span.start < at).last();
+            let h3 = md.headings.iter().filter(|h| h.level == 3 && h.line.span.start < at).last();
+            let scope = match h2.map(|h| h.text.slice(text).to_ascii_lowercase()) {
+                Some(t) if t.contains("out of scope") => Scope::OutOfScope,
+                Some(t) if t.contains("v2") || t.contains("future") || t.contains("deferred") => Scope::V2,
+                Some(t) if t.contains("v1") || t.contains("requirements") || t.contains("active") => Scope::V1,
+                _ => Scope::Other,
+            };
+            let category = h3.filter(|h3| h2.is_none_or(|h2| h3.line.span.start > h2.line.span.start)).map(|h| h.text.slice(text).to_owned());
+            items.push(Requirement {
+                id: id.to_owned(),
+                text: after.to_owned(),
+                checked: item.checkbox.map(|c| c.checked),
+                scope,
+                category,
+                line: item.line.number,
+            });
+        }
+        let mut traceability = Vec::new();
+        if let Some((i, _)) = md.find_heading(text, |t| t.to_ascii_lowercase().contains("traceability")) {
+            let section = md.section(i, doc.body().end);
+            for row in md.table_rows_in(section) {
+                let cells: Vec<&str> = row.cells.iter().map(|c| c.slice(text)).collect();
+                let Some(first) = cells.first() else { continue };
+                let id = first.trim_matches('*');
+                if row.separator || !is_req_id(id) {
+                    continue;
+                }
+                traceability.push(TraceRow {
+                    id: id.to_owned(),
+                    phase: cells.get(1).map(|s| s.to_string()).unwrap_or_default(),
+                    status: cells.get(2).map(|s| s.to_string()).unwrap_or_default(),
+                    line: row.line.number,
+                });
+            }
+        }
+        Requirements { doc, items, traceability }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Requirement> {
+        self.items.iter().find(|r| r.id == id)
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.get(id).is_some() || self.traceability.iter().any(|t| t.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn req_ids() {
+        for ok in ["AUTH-01", "UI-NAV-3", "REQ-12a", "V2-01", "RALPH-01"] {
+            assert!(is_req_id(ok), "{ok}");
+        }
+        for bad in ["auth-01", "AUTH", "AUTH-", "-01", "AUTH-x", "Phase-1"] {
+            assert!(!is_req_id(bad), "{bad}");
+        }
+        assert_eq!(find_req_ids("[AUTH-01, API-02] and REQ-1"), ["AUTH-01", "API-02", "REQ-1"]);
+    }
+}

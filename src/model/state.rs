@@ -1,0 +1,194 @@
+//! STATE.md: frontmatter keys and body fields (`Phase: 3 of 8 (Name)`).
+//!
+//! A field may be shown in several places (frontmatter `current_phase` and
+//! body `Phase:`); `field_key` maps every spelling — camelCase, snake_case or
+//! the body label — to one key so lookups and later edits find them all.
+
+use serde::Serialize;
+
+use crate::doc::Span;
+use crate::doc::markdown::{Markdown, label_line};
+use crate::doc::yaml::Node;
+
+use super::document::Document;
+use super::ids::PhaseId;
+
+/// One `Label: value` line of the body.
+#[derive(Debug, Clone, Serialize)]
+pub struct BodyField {
+    pub label: String,
+    pub value: String,
+    pub bold: bool,
+    pub line: usize,
+    /// The `##` section the line is in.
+    pub section: Option<String>,
+    #[serde(skip)]
+    pub value_span: Span,
+    #[serde(skip)]
+    pub label_span: Span,
+}
+
+/// The parsed `Phase:` value: `5 of 9 (Name)`, `8 — COMPLETE`, `3`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PhasePosition {
+    pub phase: PhaseId,
+    pub of: Option<u64>,
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    pub doc: Document,
+    pub md: Markdown,
+    pub fields: Vec<BodyField>,
+}
+
+/// Canonical key of a field name: lowercase letters and digits only, with
+/// the template's short labels mapped to the long ones.
+pub fn field_key(name: &str) -> String {
+    let k: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
+    match k.as_str() {
+        "phase" => "currentphase".into(),
+        "plan" => "currentplan".into(),
+        "lastsession" | "lastdate" => "lastsession".into(),
+        other => other.to_owned(),
+    }
+}
+
+impl State {
+    pub fn parse(doc: Document) -> State {
+        let text = doc.text();
+        let body = doc.body();
+        let md = Markdown::scan(text, body, doc.line_of(body.start));
+        let mut fields = Vec::new();
+        for line in &md.lines {
+            if line.in_fence {
+                continue;
+            }
+            let Some(l) = label_line(text, line.span) else { continue };
+            let label = l.label.slice(text);
+            if label.contains("http") || label.split_whitespace().count() > 6 {
+                continue;
+            }
+            let section = md
+                .headings
+                .iter()
+                .filter(|h| h.level == 2 && h.line.span.start < line.span.start)
+                .last()
+                .map(|h| h.text.slice(text).to_owned());
+            fields.push(BodyField {
+                label: label.to_owned(),
+                value: l.value.slice(text).to_owned(),
+                bold: l.bold,
+                line: line.number,
+                section,
+                value_span: l.value,
+                label_span: l.label,
+            });
+        }
+        State { doc, md, fields }
+    }
+
+    /// Body fields whose label has this key (any spelling).
+    pub fn body_fields(&self, name: &str) -> impl Iterator<Item = &BodyField> {
+        let key = field_key(name);
+        self.fields.iter().filter(move |f| field_key(&f.label) == key)
+    }
+
+    /// The first body field of this name; `Current Position` lines win.
+    pub fn body_field(&self, name: &str) -> Option<&BodyField> {
+        let mut all: Vec<&BodyField> = self.body_fields(name).collect();
+        all.sort_by_key(|f| !f.section.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("Current Position")));
+        all.into_iter().next()
+    }
+
+    /// The frontmatter entry whose key has this field key.
+    pub fn fm_field(&self, name: &str) -> Option<(&str, &Node)> {
+        let key = field_key(name);
+        self.doc.fm()?.as_map()?.iter().find_map(|(k, v)| {
+            let ks = k.as_str()?;
+            (field_key(ks) == key).then_some((ks, v))
+        })
+    }
+
+    /// The current phase from the body (`Phase:`/`Current Phase:`), else the
+    /// frontmatter `current_phase`.
+    pub fn current_phase(&self) -> Option<PhasePosition> {
+        if let Some(f) = self.body_field("currentPhase") {
+            if let Some(p) = parse_position(&f.value) {
+                return Some(p);
+            }
+        }
+        let (_, node) = self.fm_field("current_phase")?;
+        let raw = node.as_str()?;
+        parse_position(raw)
+    }
+
+    pub fn status(&self) -> Option<String> {
+        self.body_field("status").map(|f| f.value.clone()).or_else(|| {
+            self.fm_field("status").and_then(|(_, n)| n.as_str().map(str::to_owned))
+        })
+    }
+
+    /// List entries under a `###`/`##` heading whose text matches `pred`.
+    pub fn list_under(&self, pred: impl Fn(&str) -> bool) -> Vec<(usize, String)> {
+        let text = self.doc.text();
+        let Some((i, _)) = self.md.find_heading(text, |t| pred(&t.to_ascii_lowercase())) else { return Vec::new() };
+        let span = self.md.section(i, self.doc.body().end);
+        self.md
+            .list_items_in(span)
+            .filter(|it| it.indent == 0)
+            .map(|it| (it.line.number, it.content.slice(text).to_owned()))
+            .collect()
+    }
+
+    pub fn decisions(&self) -> Vec<(usize, String)> {
+        self.list_under(|t| t.contains("decisions"))
+    }
+
+    pub fn blockers(&self) -> Vec<(usize, String)> {
+        self.list_under(|t| t.contains("blockers") || t == "concerns")
+    }
+}
+
+/// Parse `5 of 9 (Name)`, `Phase 5`, `8 — COMPLETE`, `05-auth`.
+pub fn parse_position(raw: &str) -> Option<PhasePosition> {
+    let t = raw.trim().trim_matches('"');
+    let t = t.strip_prefix("Phase ").unwrap_or(t);
+    let (phase, rest) = PhaseId::parse_prefix(t)?;
+    let rest = rest.trim();
+    let mut of = None;
+    let mut name = None;
+    let mut rest = rest;
+    if let Some(r) = rest.strip_prefix("of ") {
+        let n = r.bytes().take_while(u8::is_ascii_digit).count();
+        of = r[..n].parse().ok();
+        rest = r[n..].trim();
+    }
+    if let Some(open) = rest.find('(') {
+        if let Some(close) = rest[open..].find(')') {
+            name = Some(rest[open + 1..open + close].trim().to_owned());
+        }
+    }
+    Some(PhasePosition { phase, of, name })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_keys_unify_spellings() {
+        assert_eq!(field_key("currentPhase"), field_key("current_phase"));
+        assert_eq!(field_key("Phase"), field_key("Current Phase"));
+        assert_eq!(field_key("Last activity"), field_key("last_activity"));
+    }
+
+    #[test]
+    fn positions() {
+        let p = parse_position("5 of 9 (Auth API)").unwrap();
+        assert_eq!((p.phase.display(), p.of, p.name.as_deref()), ("5".into(), Some(9), Some("Auth API")));
+        assert_eq!(parse_position("Phase 2.1 — EXECUTING").unwrap().phase.display(), "2.1");
+        assert!(parse_position("Not started").is_none());
+    }
+}
