@@ -6,3 +6,5 @@
 
 pub mod doc;
 pub mod model;
+pub mod lint;
+pub mod cli;

@@ -1,0 +1,131 @@
+//! The command line, as clap types.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(name = "gsd", version, about = "Fast, exact tooling for GSD .planning/ directories", propagate_version = true)]
+pub struct Cli {
+    /// Run as if started in DIR (like git -C).
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Deny {
+    Warnings,
+}
+
+#[derive(Debug, Args)]
+pub struct JsonFlag {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check the planning tree (exit 1 on errors).
+    Lint {
+        /// A project root, a .planning/ folder, or a folder inside one.
+        path: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Also fail on warnings.
+        #[arg(long, value_enum)]
+        deny: Option<Deny>,
+        /// Switch a rule off (repeatable).
+        #[arg(long = "disable", value_name = "CODE")]
+        disable: Vec<String>,
+        /// Print the rule catalogue and exit.
+        #[arg(long)]
+        list_rules: bool,
+    },
+    /// Phases on disk and in the roadmap.
+    Phase {
+        #[command(subcommand)]
+        command: PhaseCommand,
+    },
+    /// Plans: list, show.
+    Plan {
+        #[command(subcommand)]
+        command: PlanCommand,
+    },
+    /// The roadmap: phases with status, plan and summary counts, progress.
+    Roadmap {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// Project state (STATE.md).
+    State {
+        #[command(subcommand)]
+        command: Option<StateCommand>,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// Frontmatter of any file.
+    Fm {
+        #[command(subcommand)]
+        command: FmCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PhaseCommand {
+    /// List phases (current and archived).
+    List {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlanCommand {
+    /// List plans.
+    List {
+        /// Only this phase.
+        #[arg(long)]
+        phase: Option<String>,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// Show one plan: `05-07`, `5-7`, a file name or a path.
+    Show {
+        id: String,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StateCommand {
+    /// One field (camelCase, snake_case or the body label).
+    Get {
+        field: String,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FmCommand {
+    /// The frontmatter of FILE, or one (dotted) KEY of it.
+    Get {
+        file: PathBuf,
+        key: Option<String>,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+}

@@ -1,0 +1,69 @@
+//! The command line: parse arguments, call the library, print. The only
+//! module that knows clap or writes to stdout/stderr.
+
+mod args;
+mod error;
+mod lint_cmd;
+mod read;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+pub use args::Cli;
+use args::Command;
+pub use error::CliError;
+
+/// Run the CLI and return the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let cwd = match &cli.dir {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
+    let result = match cli.command {
+        Command::Lint { path, format, deny, disable, list_rules } => {
+            lint_cmd::run(&cwd, path, format, deny.is_some(), disable, list_rules)
+        }
+        Command::Phase { command } => read::phase(&cwd, command),
+        Command::Plan { command } => read::plan(&cwd, command),
+        Command::Roadmap { json } => read::roadmap(&cwd, json.json),
+        Command::State { command, json } => read::state(&cwd, command, json.json),
+        Command::Fm { command } => read::fm(&cwd, command),
+    };
+    match result {
+        Ok(output) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(output.text.as_bytes());
+            output.code
+        }
+        Err(e) => {
+            let code = e.exit_code();
+            eprintln!("{:?}", miette::Report::new(e));
+            code
+        }
+    }
+}
+
+/// What a command prints and its exit code.
+pub struct Output {
+    pub text: String,
+    pub code: i32,
+}
+
+impl Output {
+    pub fn ok(text: impl Into<String>) -> Self {
+        Output { text: text.into(), code: 0 }
+    }
+
+    pub fn json(v: &serde_json::Value) -> Self {
+        Output::ok(serde_json::to_string_pretty(v).expect("json") + "\n")
+    }
+}

@@ -1,0 +1,379 @@
+//! Read commands: phase list, plan list/show, roadmap, state, fm get.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::doc::Source;
+use crate::model::document::{Document, Frontmatter};
+use crate::model::state::field_key;
+use crate::model::workspace::{Phase, PhaseLocation};
+use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
+
+use super::args::{FmCommand, PhaseCommand, PlanCommand, StateCommand};
+use super::error::{CliError, did_you_mean};
+use super::Output;
+
+fn location(p: &Phase) -> Value {
+    match &p.location {
+        PhaseLocation::Current => Value::Null,
+        PhaseLocation::Archived(v) => json!(v),
+    }
+}
+
+fn phase_json(ws: &Workspace, p: &Phase) -> Value {
+    let rm = ws.roadmap.as_ref();
+    let detail = p.id.as_ref().and_then(|id| rm.and_then(|r| r.phase(id)));
+    json!({
+        "id": p.id.as_ref().map(PhaseId::normalized),
+        "dir": ws.rel(&ws.root.join(&p.dir)).display().to_string(),
+        "slug": p.slug,
+        "name": detail.map(|d| d.name.clone()),
+        "archived": location(p),
+        "plans": p.plans.len(),
+        "summaries": p.summaries.len(),
+        "completed_plans": p.completed_plans(),
+        "status": p.disk_status(),
+    })
+}
+
+pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
+    let PhaseCommand::List { json } = cmd;
+    let ws = Workspace::discover(cwd)?;
+    if json.json {
+        let v: Vec<Value> = ws.phases.iter().map(|p| phase_json(&ws, p)).collect();
+        return Ok(Output::json(&json!({ "phases": v })));
+    }
+    let mut s = String::new();
+    for p in &ws.phases {
+        let arch = match &p.location {
+            PhaseLocation::Archived(v) => format!("  [archived {v}]"),
+            PhaseLocation::Current => String::new(),
+        };
+        let id = p.id.as_ref().map_or("-".into(), PhaseId::normalized);
+        let _ = writeln!(s, "{id:<8} {:<40} {:>2}/{:<2} plans  {}{arch}", p.dir_name, p.completed_plans(), p.plans.len(), p.disk_status());
+    }
+    Ok(Output::ok(s))
+}
+
+fn task_json(t: &Task) -> Value {
+    json!({
+        "index": t.index,
+        "type": t.kind.as_str(),
+        "name": t.name(),
+        "files": t.files(),
+        "action": t.text("action"),
+        "verify": t.text("verify"),
+        "done": t.text("done"),
+        "line": t.line,
+        "tdd": t.tdd,
+        "gate": t.gate,
+        "attributes": t.attributes.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "children": t.children.iter().map(|c| json!({"name": c.name, "content": c.content})).collect::<Vec<_>>(),
+    })
+}
+
+fn plan_summary_json(ws: &Workspace, phase: Option<&Phase>, p: &Plan) -> Value {
+    json!({
+        "id": p.display_id(),
+        "path": ws.rel(p.doc.path()).display().to_string(),
+        "phase": phase.and_then(|ph| ph.id.as_ref().map(PhaseId::normalized)),
+        "wave": p.fm.wave,
+        "depends_on": p.fm.depends_on,
+        "autonomous": p.autonomous(),
+        "tasks": p.tasks.len(),
+        "has_summary": phase.is_some_and(|ph| ph.plan_has_summary(p)),
+        "objective": p.objective(),
+    })
+}
+
+/// Find a plan by `05-07`, `5-7`, a file name or a path.
+fn find_plan<'a>(ws: &'a Workspace, cwd: &Path, id: &str) -> Result<(Option<&'a Phase>, &'a Plan), CliError> {
+    let as_path = cwd.join(id);
+    if id.ends_with(".md") && as_path.is_file() {
+        let abs = std::path::absolute(&as_path).unwrap_or(as_path);
+        for ph in &ws.phases {
+            if let Some(p) = ph.plans.iter().find(|p| p.doc.path() == abs) {
+                return Ok((Some(ph), p));
+            }
+        }
+        if let Some(p) = ws.loose_plans.iter().find(|p| p.doc.path() == abs) {
+            return Ok((None, p));
+        }
+    }
+    let name = id.rsplit(['/', '\\']).next().unwrap_or(id);
+    for ph in ws.phases.iter() {
+        if let Some(p) = ph.plans.iter().find(|p| p.doc.file_name() == name) {
+            return Ok((Some(ph), p));
+        }
+    }
+    if let Some(want) = PlanId::parse(id) {
+        for ph in &ws.phases {
+            if let Some(p) = ph.plans.iter().find(|p| p.id.as_ref().is_some_and(|i| i.same(&want))) {
+                return Ok((Some(ph), p));
+            }
+        }
+        if let Some(p) = ws.loose_plans.iter().find(|p| p.id.as_ref().is_some_and(|i| i.same(&want))) {
+            return Ok((None, p));
+        }
+    }
+    let ids: Vec<String> = ws.all_plans().map(Plan::display_id).collect();
+    let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
+        Some(m) => format!("did you mean `{m}`? (`gsd plan list` shows every plan)"),
+        None => "`gsd plan list` shows every plan; IDs look like 05-07".into(),
+    };
+    Err(CliError::PlanNotFound { id: id.to_owned(), hint })
+}
+
+fn find_phase<'a>(ws: &'a Workspace, id: &str) -> Result<&'a Phase, CliError> {
+    let want = PhaseId::parse(id);
+    want.as_ref().and_then(|w| ws.phase(w)).or_else(|| ws.phases.iter().find(|p| p.dir_name == id)).ok_or_else(|| {
+        let known: Vec<String> = ws.current_phases().filter_map(|p| p.id.as_ref().map(PhaseId::display)).collect();
+        CliError::PhaseNotFound { id: id.to_owned(), hint: format!("phases: {}", if known.is_empty() { "none".into() } else { known.join(", ") }) }
+    })
+}
+
+pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
+    let ws = Workspace::discover(cwd)?;
+    match cmd {
+        PlanCommand::List { phase, json } => {
+            let phases: Vec<&Phase> = match &phase {
+                Some(id) => vec![find_phase(&ws, id)?],
+                None => ws.phases.iter().collect(),
+            };
+            let mut rows: Vec<Value> = Vec::new();
+            for ph in &phases {
+                rows.extend(ph.plans.iter().map(|p| plan_summary_json(&ws, Some(ph), p)));
+            }
+            if phase.is_none() {
+                rows.extend(ws.loose_plans.iter().map(|p| plan_summary_json(&ws, None, p)));
+            }
+            if json.json {
+                return Ok(Output::json(&json!({ "plans": rows })));
+            }
+            let mut s = String::new();
+            for r in &rows {
+                let done = if r["has_summary"].as_bool() == Some(true) { "done" } else { "    " };
+                let wave = r["wave"].as_i64().map_or("-".into(), |w| w.to_string());
+                let _ = writeln!(s, "{:<10} wave {:<3} {} {:>2} tasks  {}", r["id"].as_str().unwrap_or(""), wave, done, r["tasks"], r["objective"].as_str().unwrap_or(""));
+            }
+            Ok(Output::ok(s))
+        }
+        PlanCommand::Show { id, json } => {
+            let (phase, p) = find_plan(&ws, cwd, &id)?;
+            let mut v = plan_summary_json(&ws, phase, p);
+            v["frontmatter"] = p.doc.fm().map_or(Value::Null, |n| n.to_json());
+            v["tasks"] = Value::Array(p.tasks.iter().map(task_json).collect());
+            v["must_haves"] = serde_json::to_value(&p.fm.must_haves).unwrap_or(Value::Null);
+            v["requirements"] = json!(p.fm.requirements);
+            v["files_modified"] = json!(p.fm.files_modified);
+            if json.json {
+                return Ok(Output::json(&v));
+            }
+            let mut s = String::new();
+            let _ = writeln!(s, "plan {}  ({})", v["id"].as_str().unwrap_or(""), v["path"].as_str().unwrap_or(""));
+            let _ = writeln!(s, "wave {}  depends on [{}]  autonomous {}", p.fm.wave.map_or("-".into(), |w| w.to_string()), p.fm.depends_on.join(", "), p.autonomous());
+            if let Some(o) = p.objective() {
+                let _ = writeln!(s, "objective: {o}");
+            }
+            for t in &p.tasks {
+                let _ = writeln!(s, "\n  {}. [{}] {}  (line {})", t.index, t.kind.as_str(), t.label(), t.line);
+                if !t.files().is_empty() {
+                    let _ = writeln!(s, "     files:  {}", t.files().join(", "));
+                }
+                if let Some(v) = t.text("verify") {
+                    let _ = writeln!(s, "     verify: {}", v.lines().next().unwrap_or(""));
+                }
+                if let Some(d) = t.text("done") {
+                    let _ = writeln!(s, "     done:   {}", d.lines().next().unwrap_or(""));
+                }
+            }
+            Ok(Output::ok(s))
+        }
+    }
+}
+
+pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
+    let ws = Workspace::discover(cwd)?;
+    let Some(rm) = &ws.roadmap else {
+        return Err(CliError::FileNotFound { file: ".planning/ROADMAP.md".into(), hint: "create it with `gsd init`".into() });
+    };
+    let mut ids = rm.all_phase_ids();
+    for p in ws.current_phases() {
+        if let Some(id) = &p.id {
+            if !ids.iter().any(|i| i.same(id)) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    ids.sort();
+    let mut phases = Vec::new();
+    let (mut plans, mut summaries, mut done_phases) = (0, 0, 0);
+    for id in &ids {
+        let detail = rm.phase(id);
+        let entry = rm.checklist_entry(id);
+        let disk = ws.phase(id);
+        let (np, ns) = disk.map_or((0, 0), |d| (d.plans.len(), d.completed_plans()));
+        let archived = detail.is_some_and(|d| d.in_details) || entry.is_some_and(|e| e.in_details);
+        let status = match (entry.map(|e| e.checked), disk) {
+            (Some(true), _) => "complete",
+            (_, Some(d)) => d.disk_status(),
+            (_, None) => "no_directory",
+        };
+        if !archived {
+            plans += np;
+            summaries += ns;
+            if status == "complete" {
+                done_phases += 1;
+            }
+        }
+        phases.push(json!({
+            "id": id.normalized(),
+            "number": id.display(),
+            "name": detail.map(|d| d.name.clone()).or_else(|| entry.map(|e| e.name.clone())),
+            "goal": detail.and_then(|d| d.goal.clone()),
+            "depends_on": detail.and_then(|d| d.depends_on.clone()),
+            "requirements": detail.map(|d| d.requirements.clone()).unwrap_or_default(),
+            "status": status,
+            "checked": entry.map(|e| e.checked),
+            "plans": np,
+            "summaries": ns,
+            "has_dir": disk.is_some(),
+            "archived": archived,
+            "backlog": id.is_backlog(),
+        }));
+    }
+    let active: Vec<&Value> = phases.iter().filter(|p| p["archived"] == false && p["backlog"] == false).collect();
+    let current = active.iter().find(|p| matches!(p["status"].as_str(), Some("planned" | "partial"))).map(|p| p["number"].clone());
+    let next = active.iter().find(|p| matches!(p["status"].as_str(), Some("empty" | "no_directory" | "discussed" | "researched"))).map(|p| p["number"].clone());
+    let percent = if plans == 0 { 0 } else { summaries * 100 / plans };
+    let v = json!({
+        "milestones": rm.milestones,
+        "phases": phases,
+        "phase_count": active.len(),
+        "completed_phases": done_phases,
+        "total_plans": plans,
+        "total_summaries": summaries,
+        "progress_percent": percent,
+        "current_phase": current,
+        "next_phase": next,
+    });
+    if json_out {
+        return Ok(Output::json(&v));
+    }
+    let mut s = String::new();
+    for p in v["phases"].as_array().into_iter().flatten() {
+        let mark = if p["archived"] == true { " (archived)" } else { "" };
+        let _ = writeln!(s, "{:>6}  {:<40} {:<13} {}/{} plans{mark}", p["number"].as_str().unwrap_or(""), p["name"].as_str().unwrap_or("-"), p["status"].as_str().unwrap_or(""), p["summaries"], p["plans"]);
+    }
+    let _ = writeln!(s, "\nprogress: {summaries}/{plans} plans ({percent}%), {done_phases}/{} phases complete", active.len());
+    Ok(Output::ok(s))
+}
+
+pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<Output, CliError> {
+    let ws = Workspace::discover(cwd)?;
+    let Some(st) = &ws.state else {
+        return Err(CliError::FileNotFound { file: ".planning/STATE.md".into(), hint: "create it with `gsd init`".into() });
+    };
+    match cmd {
+        None => {
+            let v = json!({
+                "path": ws.rel(st.doc.path()).display().to_string(),
+                "frontmatter": st.doc.fm().map_or(Value::Null, |n| n.to_json()),
+                "fields": st.fields,
+                "current_phase": st.current_phase(),
+                "status": st.status(),
+                "decisions": st.decisions().into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
+                "blockers": st.blockers().into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
+            });
+            if json_flag {
+                return Ok(Output::json(&v));
+            }
+            let mut s = String::new();
+            for f in &st.fields {
+                let _ = writeln!(s, "{}: {}", f.label, f.value);
+            }
+            Ok(Output::ok(s))
+        }
+        Some(StateCommand::Get { field, json }) => {
+            let body: Vec<Value> = st.body_fields(&field).map(|f| json!({"label": f.label, "value": f.value, "line": f.line})).collect();
+            let fm = st.fm_field(&field).map(|(k, n)| json!({"key": k, "value": n.to_json()}));
+            if body.is_empty() && fm.is_none() {
+                let mut names: Vec<String> = st.fields.iter().map(|f| f.label.clone()).collect();
+                if let Some(m) = st.doc.fm().and_then(|m| m.as_map()) {
+                    names.extend(m.iter().filter_map(|(k, _)| k.as_str().map(str::to_owned)));
+                }
+                let hint = match did_you_mean(&field, names.iter().map(String::as_str)) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => format!("fields: {}", names.join(", ")),
+                };
+                let _ = field_key(&field);
+                return Err(CliError::FieldNotFound { what: "STATE.md".into(), field, hint });
+            }
+            if json.json || json_flag {
+                return Ok(Output::json(&json!({ "field": field, "value": body.first().map(|b| b["value"].clone()).or_else(|| fm.as_ref().map(|f| f["value"].clone())), "body": body, "frontmatter": fm })));
+            }
+            let value = match body.first() {
+                Some(b) => b["value"].as_str().unwrap_or("").to_owned(),
+                None => match &fm.as_ref().expect("checked")["value"] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                },
+            };
+            Ok(Output::ok(value + "\n"))
+        }
+    }
+}
+
+fn bad_fm(doc: &Document, message: String, offset: usize, help: &str) -> CliError {
+    CliError::BadInput {
+        message,
+        help: Some(help.to_owned()),
+        src: Some(miette::NamedSource::new(doc.rel_path.display().to_string(), doc.text().to_owned())),
+        at: Some((offset, 0).into()),
+    }
+}
+
+pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
+    let FmCommand::Get { file, key, json } = cmd;
+    let path = if file.is_absolute() { file.clone() } else { cwd.join(&file) };
+    let source = Source::read(&path).map_err(|e| CliError::FileNotFound { file: file.display().to_string(), hint: e.to_string() })?;
+    if source.text().is_none() {
+        return Err(CliError::BadInput { message: format!("{} is not valid UTF-8", file.display()), help: Some("save it as UTF-8".into()), src: None, at: None });
+    }
+    let doc = Document::parse(source, file.clone());
+    let node = match &doc.frontmatter {
+        Frontmatter::Map(n) => n,
+        Frontmatter::Absent => return Err(CliError::FieldNotFound { what: file.display().to_string(), field: key.unwrap_or_else(|| "frontmatter".into()), hint: "the file has no --- frontmatter block".into() }),
+        Frontmatter::Unterminated { open } => return Err(bad_fm(&doc, "frontmatter is never closed".into(), open.start, "add a closing --- line")),
+        Frontmatter::Invalid(e) => return Err(bad_fm(&doc, format!("frontmatter is not valid YAML: {}", e.message), e.offset, "fix the YAML (quote values containing ': ' or '#')")),
+        Frontmatter::NotMapping(_) => return Err(bad_fm(&doc, "frontmatter is not a mapping".into(), 0, "write key: value lines")),
+    };
+    let target = match &key {
+        None => node,
+        Some(k) => node.path(k).ok_or_else(|| {
+            let keys: Vec<&str> = node.as_map().unwrap_or(&[]).iter().filter_map(|(k, _)| k.as_str()).collect();
+            let hint = match did_you_mean(k, keys.iter().copied()) {
+                Some(m) => format!("did you mean `{m}`?"),
+                None => format!("keys: {}", keys.join(", ")),
+            };
+            CliError::FieldNotFound { what: file.display().to_string(), field: k.clone(), hint }
+        })?,
+    };
+    if json.json {
+        return Ok(Output::json(&target.to_json()));
+    }
+    // Without --json: the source text of the value, exactly as written.
+    let text = match (key.is_some(), target.as_scalar()) {
+        (true, Some(s)) => s.text.clone(),
+        _ => {
+            let t = doc.text();
+            match key {
+                None => doc.split.frontmatter().map(|f| f.yaml.slice(t).to_owned()).unwrap_or_default(),
+                Some(_) => target.span.slice(t).to_owned(),
+            }
+        }
+    };
+    Ok(Output::ok(if text.ends_with('\n') { text } else { text + "\n" }))
+}

@@ -1,0 +1,75 @@
+//! Human output: each finding rendered by miette with the source snippet.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+
+use crate::lint::{Diagnostic, Severity, counts};
+use crate::model::Document;
+
+#[derive(Debug)]
+struct Report<'a> {
+    d: &'a Diagnostic,
+    src: Option<NamedSource<String>>,
+}
+
+impl std::fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.src.is_some() {
+            f.write_str(&self.d.message)
+        } else {
+            write!(f, "{}: {}", self.d.file.display(), self.d.message)
+        }
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(self.d.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        (!self.d.help.is_empty()).then(|| Box::new(&self.d.help) as Box<dyn std::fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.d.span?;
+        self.src.as_ref()?;
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(self.d.code.to_owned()), span))))
+    }
+}
+
+pub fn render(diags: &[Diagnostic], docs: &HashMap<&Path, &Document>, color: bool, files_checked: usize) -> String {
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    for d in diags {
+        let src = match (d.span, docs.get(d.file.as_path())) {
+            (Some(_), Some(doc)) if doc.source.text().is_some() => {
+                Some(NamedSource::new(d.file.display().to_string(), doc.text().to_owned()))
+            }
+            _ => None,
+        };
+        let report = Report { d, src };
+        let _ = handler.render_report(&mut out, &report);
+        out.push('\n');
+    }
+    let (e, w, i) = counts(diags);
+    out.push_str(&format!("{files_checked} files checked: {e} error(s), {w} warning(s), {i} info\n"));
+    out
+}
