@@ -60,6 +60,8 @@ pub struct Phase {
     pub summaries: Vec<Summary>,
     /// Names of the other files in the folder (CONTEXT, RESEARCH, …).
     pub other_files: Vec<String>,
+    /// Those other files, parsed.
+    pub other_docs: Vec<Document>,
 }
 
 impl Phase {
@@ -358,6 +360,7 @@ impl Workspace {
         for ph in &self.phases {
             v.extend(ph.plans.iter().map(|p| &p.doc));
             v.extend(ph.summaries.iter().map(|s| &s.doc));
+            v.extend(ph.other_docs.iter());
         }
         v.extend(self.loose_plans.iter().map(|p| &p.doc));
         v.extend(self.other.iter());
@@ -408,6 +411,7 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
     let mut plans = Vec::new();
     let mut summaries = Vec::new();
     let mut other_files = Vec::new();
+    let mut other_docs = Vec::new();
     for doc in docs {
         let name = doc.file_name().to_owned();
         let nested = doc.rel_path.parent() != Some(dir.as_path());
@@ -417,6 +421,7 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
             plans.push(Plan::parse(doc));
         } else {
             other_files.push(name);
+            other_docs.push(doc);
         }
     }
     plans.sort_by(|a, b| match (&a.id, &b.id) {
@@ -424,5 +429,5 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
         _ => a.doc.file_name().cmp(b.doc.file_name()),
     });
     summaries.sort_by(|a, b| a.doc.file_name().cmp(b.doc.file_name()));
-    Phase { dir, dir_name, id, slug, location, plans, summaries, other_files }
+    Phase { dir, dir_name, id, slug, location, plans, summaries, other_files, other_docs }
 }

@@ -32,7 +32,13 @@ pub fn duplicate_plan_number(cx: &Ctx, s: &mut Sink) {
         let mut seen: BTreeMap<String, &Plan> = BTreeMap::new();
         for plan in &phase.plans {
             let Some(id) = &plan.id else { continue };
-            let key = id.canonical();
+            // `04-01-FIX-PLAN.md` is a fix plan for 04-01, not a second 04-01.
+            let name = plan.doc.file_name().trim_end_matches("PLAN.md").trim_end_matches('-');
+            let variant = name.splitn(3, '-').nth(2).filter(|v| v.chars().all(|c| c.is_ascii_uppercase() || c == '-'));
+            let key = match variant {
+                Some(v) => format!("{}-{v}", id.canonical()),
+                None => id.canonical(),
+            };
             if let Some(first) = seen.get(&key) {
                 s.file(&plan.doc.rel_path, format!("plan number {key} is used twice: {} and {}", first.doc.file_name(), plan.doc.file_name()), "renumber one of them; plan IDs must be unique in a phase");
             } else {

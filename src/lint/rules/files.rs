@@ -61,6 +61,11 @@ pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
 
 pub fn empty_file(cx: &Ctx, s: &mut Sink) {
     for doc in cx.ws.documents() {
+        let name = doc.file_name();
+        // .gitkeep and friends are meant to be empty.
+        if name.starts_with('.') || !(name.ends_with(".md") || name.ends_with(".json")) {
+            continue;
+        }
         if doc.source.text().is_some_and(|t| t.trim_start_matches('\u{feff}').trim().is_empty()) {
             s.file(&doc.rel_path, format!("{} is empty", doc.rel_path.display()), "fill it in or delete it");
         }

@@ -41,7 +41,8 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
 
 pub fn requirement_unknown(cx: &Ctx, s: &mut Sink) {
     let Some(req) = &cx.ws.requirements else { return };
-    for plan in cx.ws.all_plans() {
+    // Archived milestones keep their own vX.Y-REQUIREMENTS.md: only current plans are checked.
+    for plan in cx.ws.current_phases().flat_map(|p| p.plans.iter()) {
         let Some(node) = plan.doc.fm().and_then(|m| m.get("requirements")) else { continue };
         let items: Vec<(String, crate::doc::Span)> = match node.as_seq() {
             Some(seq) => seq.iter().filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span))).collect(),
@@ -69,7 +70,7 @@ pub fn requirement_untraced(cx: &Ctx, s: &mut Sink) {
 
 pub fn validation_missing(cx: &Ctx, s: &mut Sink) {
     for ph in cx.ws.current_phases() {
-        let research = cx.ws.other.iter().find(|d| d.rel_path.starts_with(&ph.dir) && d.file_name().ends_with("RESEARCH.md"));
+        let research = ph.other_docs.iter().find(|d| d.file_name().ends_with("RESEARCH.md"));
         let Some(doc) = research else { continue };
         if doc.text().contains("## Validation Architecture") && !ph.has_file_ending("VALIDATION.md") {
             s.file(&doc.rel_path, format!("{} has a Validation Architecture section but the phase has no VALIDATION.md", doc.file_name()), "write the phase's NN-VALIDATION.md (or drop the section)");
