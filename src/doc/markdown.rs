@@ -6,9 +6,8 @@
 //! `<details>` blocks with no blank line after `<summary>` — CommonMark
 //! (and so comrak) reads those as raw HTML, not headings. This scanner sees
 //! what GSD users and tools see, skips fenced code, and is linear in the
-//! file size. comrak is used where CommonMark is the point: HTML rendering
-//! (`gsd prd --format html`). `tests/markdown_vs_comrak.rs` checks both agree
-//! on files without HTML blocks.
+//! file size. comrak is kept for where CommonMark is the point: rendering
+//! HTML in the document compiler (`gsd prd --format html`).
 
 use super::elements::Opaque;
 use super::span::Span;

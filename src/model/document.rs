@@ -39,7 +39,8 @@ impl Document {
     /// Parse a markdown-like file: split the frontmatter and read its YAML.
     pub fn parse(source: Source, rel_path: PathBuf) -> Self {
         let Some(text) = source.text() else {
-            let body = Span::new(0, source.len());
+            // Not UTF-8: nothing is parsed, so the body is empty text.
+            let body = Span::empty(0);
             return Document { source, rel_path, split: Split::None { body }, frontmatter: Frontmatter::Absent };
         };
         let split = frontmatter::split(text, source.content_start());
@@ -57,7 +58,10 @@ impl Document {
 
     /// A file that is not markdown: no frontmatter is looked for.
     pub fn plain(source: Source, rel_path: PathBuf) -> Self {
-        let body = Span::new(source.content_start().min(source.len()), source.len());
+        let body = match source.text() {
+            Some(_) => Span::new(source.content_start().min(source.len()), source.len()),
+            None => Span::empty(0),
+        };
         Document { source, rel_path, split: Split::None { body }, frontmatter: Frontmatter::Absent }
     }
 
