@@ -1,0 +1,67 @@
+//! Corpus test: runs when GSD_CORPUS names a folder of real `.planning/`
+//! trees (`.ci/run` sets it to ../shared/corpus). Every tree loads and lints
+//! without a panic, every text file reassembles byte for byte from its
+//! parsed parts, and the binary exits 0 or 1 on each. Prints totals.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use gsd::lint;
+use gsd::model::Workspace;
+
+fn trees() -> Option<Vec<PathBuf>> {
+    let root = std::env::var_os("GSD_CORPUS")?;
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("GSD_CORPUS is a folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join(".planning").is_dir())
+        .collect();
+    v.sort();
+    Some(v)
+}
+
+#[test]
+fn corpus_loads_lints_and_round_trips() {
+    let Some(trees) = trees() else {
+        eprintln!("GSD_CORPUS not set: corpus test skipped");
+        return;
+    };
+    assert!(!trees.is_empty(), "GSD_CORPUS holds no trees");
+    let (mut files, mut plans, mut tasks, mut skipped) = (0, 0, 0, 0);
+    let mut by_code: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for tree in &trees {
+        let ws = Workspace::load(tree).unwrap_or_else(|e| panic!("{}: {e}", tree.display()));
+        for doc in ws.documents() {
+            let disk = std::fs::read(doc.path()).unwrap();
+            assert_eq!(doc.source.bytes(), disk.as_slice(), "{}", doc.path().display());
+            assert!(doc.reassemble() == disk, "reassembly differs: {}", doc.path().display());
+            files += 1;
+        }
+        skipped += ws.skipped.len();
+        for p in ws.all_plans() {
+            plans += 1;
+            tasks += p.tasks.len();
+            // Every task's spans lie inside the file and nest properly.
+            for t in &p.tasks {
+                assert!(t.span.covers(t.content_span));
+                for c in &t.children {
+                    assert!(t.content_span.covers(c.span), "{}", p.doc.path().display());
+                    assert_eq!(c.content_span.slice(p.doc.text()), c.content);
+                }
+            }
+        }
+        for d in lint::run(&ws, &lint::Options::default()) {
+            *by_code.entry(d.code).or_default() += 1;
+        }
+        let o = common::gsd(tree, &["lint", "--format", "json"]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}: {}", tree.display(), common::stderr(&o));
+    }
+    let total: usize = by_code.values().sum();
+    println!("corpus: {} trees, {files} text files (+{skipped} skipped), {plans} plans, {tasks} tasks, {total} diagnostics", trees.len());
+    for (code, n) in &by_code {
+        println!("  {code:<36} {n}");
+    }
+}
