@@ -4,7 +4,7 @@
 //! `model` (typed GSD), `lint` (rules and reports). The CLI lives in `cli`
 //! and is the only place that parses arguments or prints.
 
-pub mod doc;
-pub mod model;
-pub mod lint;
 pub mod cli;
+pub mod doc;
+pub mod lint;
+pub mod model;

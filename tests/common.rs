@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
 }
 
 pub fn copy_dir(from: &Path, to: &Path) {
@@ -29,7 +31,12 @@ pub fn tree(name: &str) -> tempfile::TempDir {
 }
 
 pub fn gsd(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_gsd")).arg("-C").arg(dir).args(args).output().unwrap()
+    std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -41,16 +48,23 @@ pub fn stderr(o: &Output) -> String {
 }
 
 pub fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(o), stderr(o)))
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", stdout(o), stderr(o)))
 }
 
 /// Lint a tree and return (exit code, diagnostics).
 pub fn lint(dir: &Path) -> (i32, Vec<serde_json::Value>) {
     let o = gsd(dir, &["lint", "--format", "json"]);
     let v = json(&o);
-    (o.status.code().unwrap_or(-1), v["diagnostics"].as_array().unwrap().clone())
+    (
+        o.status.code().unwrap_or(-1),
+        v["diagnostics"].as_array().unwrap().clone(),
+    )
 }
 
 pub fn codes(diags: &[serde_json::Value]) -> Vec<String> {
-    diags.iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect()
+    diags
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect()
 }

@@ -36,8 +36,17 @@ fn corpus_loads_lints_and_round_trips() {
         let ws = Workspace::load(tree).unwrap_or_else(|e| panic!("{}: {e}", tree.display()));
         for doc in ws.documents() {
             let disk = std::fs::read(doc.path()).unwrap();
-            assert_eq!(doc.source.bytes(), disk.as_slice(), "{}", doc.path().display());
-            assert!(doc.reassemble() == disk, "reassembly differs: {}", doc.path().display());
+            assert_eq!(
+                doc.source.bytes(),
+                disk.as_slice(),
+                "{}",
+                doc.path().display()
+            );
+            assert!(
+                doc.reassemble() == disk,
+                "reassembly differs: {}",
+                doc.path().display()
+            );
             files += 1;
         }
         skipped += ws.skipped.len();
@@ -57,10 +66,18 @@ fn corpus_loads_lints_and_round_trips() {
             *by_code.entry(d.code).or_default() += 1;
         }
         let o = common::gsd(tree, &["lint", "--format", "json"]);
-        assert!(matches!(o.status.code(), Some(0 | 1)), "{}: {}", tree.display(), common::stderr(&o));
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{}: {}",
+            tree.display(),
+            common::stderr(&o)
+        );
     }
     let total: usize = by_code.values().sum();
-    println!("corpus: {} trees, {files} text files (+{skipped} skipped), {plans} plans, {tasks} tasks, {total} diagnostics", trees.len());
+    println!(
+        "corpus: {} trees, {files} text files (+{skipped} skipped), {plans} plans, {tasks} tasks, {total} diagnostics",
+        trees.len()
+    );
     for (code, n) in &by_code {
         println!("  {code:<36} {n}");
     }

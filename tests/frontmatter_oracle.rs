@@ -18,15 +18,26 @@ fn splitter_agrees_with_gray_matter() {
                 stack.push(p);
                 continue;
             }
-            let Ok(text) = std::fs::read_to_string(&p) else { continue };
-            if !p.extension().is_some_and(|x| x == "md") || text.contains('\r') || text.starts_with('\u{feff}') {
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            if p.extension().is_none_or(|x| x != "md")
+                || text.contains('\r')
+                || text.starts_with('\u{feff}')
+            {
                 continue;
             }
             let ours = match split(&text, 0) {
-                Split::Found { frontmatter, .. } => Some(frontmatter.yaml.slice(&text).trim().to_owned()),
+                Split::Found { frontmatter, .. } => {
+                    Some(frontmatter.yaml.slice(&text).trim().to_owned())
+                }
                 _ => None,
             };
-            let theirs = Matter::<YAML>::new().parse::<gray_matter::Pod>(&text).ok().map(|m| m.matter.trim().to_owned()).filter(|m| !m.is_empty());
+            let theirs = Matter::<YAML>::new()
+                .parse::<gray_matter::Pod>(&text)
+                .ok()
+                .map(|m| m.matter.trim().to_owned())
+                .filter(|m| !m.is_empty());
             assert_eq!(ours, theirs, "{}", p.display());
             compared += 1;
         }

@@ -20,7 +20,10 @@ fn gsd_capped(dir: &std::path::Path, args: &[&str], limit: u64) -> std::process:
     cmd.arg("-C").arg(dir).args(args);
     unsafe {
         cmd.pre_exec(move || {
-            let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+            let lim = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
             if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
@@ -40,13 +43,24 @@ fn alias_bomb_is_bounded_in_memory() {
     let mut y = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for i in 1..10 {
         let p = i - 1;
-        y.push_str(&format!("a{i}: &a{i} [*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p}]\n"));
+        y.push_str(&format!(
+            "a{i}: &a{i} [*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p}]\n"
+        ));
     }
-    write(t.path(), ".planning/phases/02-api/02-02-PLAN.md", &plan_with_frontmatter(&y));
+    write(
+        t.path(),
+        ".planning/phases/02-api/02-02-PLAN.md",
+        &plan_with_frontmatter(&y),
+    );
     let o = gsd_capped(t.path(), &["lint", "--format", "json"], 1 << 30);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let v = json(&o);
-    let d = v["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "frontmatter-invalid-yaml").unwrap();
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "frontmatter-invalid-yaml")
+        .unwrap();
     assert!(d["message"].as_str().unwrap().contains("alias"), "{d}");
 }
 
@@ -54,40 +68,83 @@ fn alias_bomb_is_bounded_in_memory() {
 fn deeply_nested_yaml_is_a_diagnostic() {
     let t = tree("clean");
     let y = format!("a: {}{}", "[".repeat(100_000), "]".repeat(100_000));
-    write(t.path(), ".planning/phases/02-api/02-02-PLAN.md", &plan_with_frontmatter(&y));
+    write(
+        t.path(),
+        ".planning/phases/02-api/02-02-PLAN.md",
+        &plan_with_frontmatter(&y),
+    );
     let mut block = String::from("a:\n");
     for i in 1..2000 {
         block.push_str(&" ".repeat(i));
         block.push_str(&format!("k{i}:\n"));
     }
-    write(t.path(), ".planning/phases/02-api/02-03-PLAN.md", &plan_with_frontmatter(&block));
+    write(
+        t.path(),
+        ".planning/phases/02-api/02-03-PLAN.md",
+        &plan_with_frontmatter(&block),
+    );
     let o = gsd_capped(t.path(), &["lint", "--format", "json"], 1 << 30);
     let v = json(&o);
-    let n = v["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "frontmatter-invalid-yaml").count();
+    let n = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "frontmatter-invalid-yaml")
+        .count();
     assert_eq!(n, 2, "{v}");
 }
 
 #[test]
 fn huge_binary_empty_and_non_utf8_files() {
     let t = tree("clean");
-    write(t.path(), ".planning/research/dump.md", &vec![b'a'; 50 * 1024 * 1024]);
+    write(
+        t.path(),
+        ".planning/research/dump.md",
+        &vec![b'a'; 50 * 1024 * 1024],
+    );
     write(t.path(), ".planning/cache.db", b"SQLite format 3\0\0\0");
     write(t.path(), ".planning/phases/02-api/02-02-PLAN.md", b"");
-    write(t.path(), ".planning/phases/02-api/02-03-PLAN.md", b"---\nphase: 02\n---\n\xff\xfe<task>\n");
+    write(
+        t.path(),
+        ".planning/phases/02-api/02-03-PLAN.md",
+        b"---\nphase: 02\n---\n\xff\xfe<task>\n",
+    );
     let o = gsd_capped(t.path(), &["lint", "--format", "json"], 1 << 30);
     let v = json(&o);
     let got: Vec<(String, String)> = v["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| (d["code"].as_str().unwrap().to_owned(), d["file"].as_str().unwrap().rsplit('/').next().unwrap().to_owned()))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["file"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
         .collect();
-    for want in [("file-too-large", "dump.md"), ("binary-file", "cache.db"), ("empty-file", "02-02-PLAN.md"), ("file-not-utf8", "02-03-PLAN.md")] {
-        assert!(got.iter().any(|(c, f)| c == want.0 && f == want.1), "{want:?} not in {got:?}");
+    for want in [
+        ("file-too-large", "dump.md"),
+        ("binary-file", "cache.db"),
+        ("empty-file", "02-02-PLAN.md"),
+        ("file-not-utf8", "02-03-PLAN.md"),
+    ] {
+        assert!(
+            got.iter().any(|(c, f)| c == want.0 && f == want.1),
+            "{want:?} not in {got:?}"
+        );
     }
     assert!(o.status.code() == Some(1), "{}", stderr(&o));
     // Read commands still work on the tree.
-    assert_eq!(gsd(t.path(), &["plan", "list", "--json"]).status.code(), Some(0));
+    assert_eq!(
+        gsd(t.path(), &["plan", "list", "--json"]).status.code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -116,7 +173,11 @@ fn unbalanced_and_odd_task_markup_never_panics() {
         "<task>\u{e9}\u{1f600}<name>\u{e9}</name></task>".as_bytes(),
     ];
     for (i, body) in cases.iter().enumerate() {
-        write(t.path(), &format!(".planning/phases/02-api/02-1{i}-PLAN.md"), body);
+        write(
+            t.path(),
+            &format!(".planning/phases/02-api/02-1{i}-PLAN.md"),
+            body,
+        );
     }
     let o = gsd(t.path(), &["lint", "--format", "json"]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));

@@ -9,7 +9,10 @@ use common::*;
 
 fn all_rule_codes() -> BTreeSet<String> {
     let o = gsd(&fixture("clean"), &["lint", "--list-rules"]);
-    stdout(&o).lines().map(|l| l.split_whitespace().next().unwrap().to_owned()).collect()
+    stdout(&o)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
 }
 
 #[test]
@@ -29,7 +32,11 @@ fn every_rule_fires_on_the_rule_fixtures() {
     }
     // The size limit needs a file over 8 MB: made here, not committed.
     let big = tree("clean");
-    std::fs::write(big.path().join(".planning/huge.md"), "x".repeat(9 * 1024 * 1024)).unwrap();
+    std::fs::write(
+        big.path().join(".planning/huge.md"),
+        "x".repeat(9 * 1024 * 1024),
+    )
+    .unwrap();
     let (_, diags) = lint(big.path());
     assert_eq!(codes(&diags), ["file-too-large"]);
     fired.extend(codes(&diags));
@@ -42,7 +49,9 @@ fn every_rule_fires_on_the_rule_fixtures() {
 fn rules_point_at_the_right_place() {
     let (_, diags) = lint(&fixture("all-rules"));
     let has = |code: &str, file: &str, line: u64| {
-        diags.iter().any(|d| d["code"] == code && d["file"].as_str().unwrap().ends_with(file) && d["line"] == line)
+        diags.iter().any(|d| {
+            d["code"] == code && d["file"].as_str().unwrap().ends_with(file) && d["line"] == line
+        })
     };
     let expect = [
         ("merge-conflict-markers", "conflict.md", 3),
@@ -88,7 +97,14 @@ fn rules_point_at_the_right_place() {
         ("phase-dir-bad-name", "misc-notes", 1),
     ];
     for (code, file, line) in expect {
-        assert!(has(code, file, line), "{code} at {file}:{line} not found in\n{:#?}", diags.iter().filter(|d| d["code"] == code).collect::<Vec<_>>());
+        assert!(
+            has(code, file, line),
+            "{code} at {file}:{line} not found in\n{:#?}",
+            diags
+                .iter()
+                .filter(|d| d["code"] == code)
+                .collect::<Vec<_>>()
+        );
     }
 }
 
@@ -100,8 +116,16 @@ fn output_formats() {
     assert_eq!(gh.status.code(), Some(1));
     let lines: Vec<String> = stdout(&gh).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), diags.len());
-    assert!(lines.iter().any(|l| l.starts_with("::error file=.planning/phases/01-alpha/01-08-PLAN.md,line=5,col=")), "{lines:#?}");
-    assert!(lines.iter().all(|l| l.starts_with("::error ") || l.starts_with("::warning ") || l.starts_with("::notice ")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .starts_with("::error file=.planning/phases/01-alpha/01-08-PLAN.md,line=5,col=")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().all(|l| l.starts_with("::error ")
+        || l.starts_with("::warning ")
+        || l.starts_with("::notice ")));
 
     let sarif = gsd(&dir, &["lint", "--format", "sarif"]);
     let v = json(&sarif);
@@ -112,7 +136,12 @@ fn output_formats() {
     for r in results {
         let idx = r["ruleIndex"].as_u64().unwrap() as usize;
         assert_eq!(rules[idx]["id"], r["ruleId"]);
-        assert!(r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap()
+                >= 1
+        );
     }
 
     let human = gsd(&dir, &["lint"]);
@@ -127,15 +156,31 @@ fn exit_codes_and_deny_warnings() {
     let t = tree("clean");
     std::fs::write(t.path().join(".planning/NOTES.md"), "notes\n").unwrap();
     let (code, diags) = lint(t.path());
-    assert_eq!((code, codes(&diags)), (0, vec!["unknown-root-file".to_owned()]));
+    assert_eq!(
+        (code, codes(&diags)),
+        (0, vec!["unknown-root-file".to_owned()])
+    );
     let o = gsd(t.path(), &["lint", "--deny", "warnings"]);
     assert_eq!(o.status.code(), Some(1));
     let o = gsd(t.path(), &["lint", "--format", "yaml"]);
     assert_eq!(o.status.code(), Some(2));
     let o = gsd(t.path(), &["lint", "--disable", "unknown-root-fil"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("did you mean `unknown-root-file`"), "{}", stderr(&o));
-    let o = gsd(t.path(), &["lint", "--deny", "warnings", "--disable", "unknown-root-file"]);
+    assert!(
+        stderr(&o).contains("did you mean `unknown-root-file`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gsd(
+        t.path(),
+        &[
+            "lint",
+            "--deny",
+            "warnings",
+            "--disable",
+            "unknown-root-file",
+        ],
+    );
     assert_eq!(o.status.code(), Some(0));
 }
 
@@ -144,18 +189,32 @@ fn suppression_by_comment_and_config() {
     let t = tree("clean");
     let plan = t.path().join(".planning/phases/02-api/02-01-PLAN.md");
     // Break the plan: wave 3 without dependencies.
-    let text = std::fs::read_to_string(&plan).unwrap().replace("wave: 1", "wave: 3");
+    let text = std::fs::read_to_string(&plan)
+        .unwrap()
+        .replace("wave: 1", "wave: 3");
     std::fs::write(&plan, &text).unwrap();
     assert_eq!(codes(&lint(t.path()).1), ["wave-without-dependencies"]);
-    std::fs::write(&plan, text.replace("wave: 3", "wave: 3  # gsd-ignore wave-without-dependencies")).unwrap();
+    std::fs::write(
+        &plan,
+        text.replace("wave: 3", "wave: 3  # gsd-ignore wave-without-dependencies"),
+    )
+    .unwrap();
     assert_eq!(codes(&lint(t.path()).1), Vec::<String>::new());
     // File-level HTML comment.
-    std::fs::write(t.path().join(".planning/NOTES.md"), "<!-- gsd-ignore-file unknown-root-file -->\n").unwrap();
+    std::fs::write(
+        t.path().join(".planning/NOTES.md"),
+        "<!-- gsd-ignore-file unknown-root-file -->\n",
+    )
+    .unwrap();
     assert_eq!(codes(&lint(t.path()).1), Vec::<String>::new());
     // config.json lint.disable.
     std::fs::write(t.path().join(".planning/NOTES.md"), "notes\n").unwrap();
     let cfg = t.path().join(".planning/config.json");
-    let c = std::fs::read_to_string(&cfg).unwrap().replacen('{', "{ \"lint\": { \"disable\": [\"unknown-root-file\"] },", 1);
+    let c = std::fs::read_to_string(&cfg).unwrap().replacen(
+        '{',
+        "{ \"lint\": { \"disable\": [\"unknown-root-file\"] },",
+        1,
+    );
     std::fs::write(&cfg, c).unwrap();
     assert_eq!(codes(&lint(t.path()).1), Vec::<String>::new());
 }

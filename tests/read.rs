@@ -9,7 +9,13 @@ fn plan_show_json_by_every_id_form() {
     let dir = fixture("clean");
     let path = dir.join(".planning/phases/01-foundation/01-01-PLAN.md");
     let abs = path.to_str().unwrap();
-    for id in ["01-01", "1-1", "01-01-PLAN.md", ".planning/phases/01-foundation/01-01-PLAN.md", abs] {
+    for id in [
+        "01-01",
+        "1-1",
+        "01-01-PLAN.md",
+        ".planning/phases/01-foundation/01-01-PLAN.md",
+        abs,
+    ] {
         let o = gsd(&dir, &["plan", "show", id, "--json"]);
         assert_eq!(o.status.code(), Some(0), "{id}: {}", stderr(&o));
         let v = json(&o);
@@ -17,15 +23,24 @@ fn plan_show_json_by_every_id_form() {
         assert_eq!(v["path"], ".planning/phases/01-foundation/01-01-PLAN.md");
         assert_eq!(v["frontmatter"]["plan"], "01", "leading zero kept");
         assert_eq!(v["frontmatter"]["wave"], 1);
-        assert_eq!(v["frontmatter"]["must_haves"]["artifacts"][0]["exports"], serde_json::json!(["User", "Session"]));
+        assert_eq!(
+            v["frontmatter"]["must_haves"]["artifacts"][0]["exports"],
+            serde_json::json!(["User", "Session"])
+        );
         let tasks = v["tasks"].as_array().unwrap();
         assert_eq!(tasks.len(), 1, "the fenced example is not a task");
         let t = &tasks[0];
         assert_eq!(t["type"], "auto");
         assert_eq!(t["name"], "Task 1: User model");
-        assert_eq!(t["files"], serde_json::json!(["src/models.rs", "src/lib.rs"]));
+        assert_eq!(
+            t["files"],
+            serde_json::json!(["src/models.rs", "src/lib.rs"])
+        );
         assert!(t["action"].as_str().unwrap().contains("a < b && c > d"));
-        assert!(t["action"].as_str().unwrap().contains("</task>"), "fenced </task> kept inside the action");
+        assert!(
+            t["action"].as_str().unwrap().contains("</task>"),
+            "fenced </task> kept inside the action"
+        );
         assert_eq!(t["verify"], "<automated>cargo test models</automated>");
         assert_eq!(t["done"], "cargo test models passes");
         assert_eq!(t["line"], 38);
@@ -34,11 +49,17 @@ fn plan_show_json_by_every_id_form() {
 
 #[test]
 fn plan_show_crlf_and_checkpoints() {
-    let v = json(&gsd(&fixture("clean"), &["plan", "show", "01-02", "--json"]));
+    let v = json(&gsd(
+        &fixture("clean"),
+        &["plan", "show", "01-02", "--json"],
+    ));
     let tasks = v["tasks"].as_array().unwrap();
     assert_eq!(tasks.len(), 2);
     assert_eq!(tasks[1]["type"], "checkpoint:human-verify");
-    assert_eq!(tasks[0]["action"], "Implement `fn login(&self) -> Result<Session, Error>`");
+    assert_eq!(
+        tasks[0]["action"],
+        "Implement `fn login(&self) -> Result<Session, Error>`"
+    );
     assert_eq!(v["autonomous"], false);
     assert_eq!(v["depends_on"], serde_json::json!(["01-01"]));
 }
@@ -47,12 +68,22 @@ fn plan_show_crlf_and_checkpoints() {
 fn plan_list_and_phase_list() {
     let dir = fixture("clean");
     let v = json(&gsd(&dir, &["plan", "list", "--json"]));
-    let ids: Vec<&str> = v["plans"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = v["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["01-01", "01-02", "02-01"]);
     let v = json(&gsd(&dir, &["plan", "list", "--phase", "2", "--json"]));
     assert_eq!(v["plans"].as_array().unwrap().len(), 1);
     let v = json(&gsd(&dir, &["phase", "list", "--json"]));
-    let ids: Vec<&str> = v["phases"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["01", "02", "02.1", "12A", "999.1"]);
     assert_eq!(v["phases"][0]["status"], "complete");
     assert_eq!(v["phases"][1]["status"], "planned");
@@ -70,7 +101,10 @@ fn roadmap_json() {
     assert_eq!(v["next_phase"], "2.1");
     assert_eq!(v["phase_count"], 4);
     let p0 = &v["phases"][0];
-    assert_eq!((p0["number"].as_str(), p0["archived"].as_bool()), (Some("0"), Some(true)));
+    assert_eq!(
+        (p0["number"].as_str(), p0["archived"].as_bool()),
+        (Some("0"), Some(true))
+    );
     assert_eq!(v["milestones"][1]["version"], "v1.0");
 }
 
@@ -83,17 +117,34 @@ fn state_and_fm_get() {
     }
     let v = json(&gsd(&dir, &["state", "--json"]));
     assert_eq!(v["current_phase"]["phase"], "02");
-    assert_eq!(v["decisions"], serde_json::json!(["[Phase 0]: Use Rust — one binary"]));
+    assert_eq!(
+        v["decisions"],
+        serde_json::json!(["[Phase 0]: Use Rust — one binary"])
+    );
     let o = gsd(&dir, &["state", "get", "statuss"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("did you mean"), "{}", stderr(&o));
 
     let plan = ".planning/phases/01-foundation/01-01-PLAN.md";
     assert_eq!(stdout(&gsd(&dir, &["fm", "get", plan, "plan"])), "01\n");
-    assert_eq!(stdout(&gsd(&dir, &["fm", "get", plan, "files_modified"])), "[src/models.rs, src/lib.rs]\n");
-    let v = json(&gsd(&dir, &["fm", "get", plan, "must_haves.key_links.0", "--json"]));
+    assert_eq!(
+        stdout(&gsd(&dir, &["fm", "get", plan, "files_modified"])),
+        "[src/models.rs, src/lib.rs]\n"
+    );
+    let v = json(&gsd(
+        &dir,
+        &["fm", "get", plan, "must_haves.key_links.0", "--json"],
+    ));
     assert_eq!(v["pattern"], "mod models");
-    let o = gsd(&dir, &["fm", "get", ".planning/phases/01-foundation/01-CONTEXT.md", "created"]);
+    let o = gsd(
+        &dir,
+        &[
+            "fm",
+            "get",
+            ".planning/phases/01-foundation/01-CONTEXT.md",
+            "created",
+        ],
+    );
     assert_eq!(stdout(&o), "2026-01-01\n", "BOM file frontmatter read");
     let o = gsd(&dir, &["fm", "get", plan, "wav"]);
     assert_eq!(o.status.code(), Some(2));
@@ -108,11 +159,22 @@ fn read_errors_exit_2() {
     assert!(stderr(&o).contains("gsd plan list"));
     let o = gsd(&dir, &["plan", "list", "--phase", "77"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("phases: 1, 2, 2.1, 12A, 999.1"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("phases: 1, 2, 2.1, 12A, 999.1"),
+        "{}",
+        stderr(&o)
+    );
     let bad = fixture("all-rules");
-    let o = gsd(&bad, &["fm", "get", ".planning/phases/01-alpha/01-08-PLAN.md"]);
+    let o = gsd(
+        &bad,
+        &["fm", "get", ".planning/phases/01-alpha/01-08-PLAN.md"],
+    );
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("not valid YAML") && stderr(&o).contains("01-08-PLAN.md:5"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not valid YAML") && stderr(&o).contains("01-08-PLAN.md:5"),
+        "{}",
+        stderr(&o)
+    );
     let o = gsd(&bad, &["fm", "get", "nope.md"]);
     assert_eq!(o.status.code(), Some(2));
     let o = gsd(&fixture("missing-core"), &["roadmap"]);

@@ -5,7 +5,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(name = "gsd", version, about = "Fast, exact tooling for GSD .planning/ directories", propagate_version = true)]
+#[command(
+    name = "gsd",
+    version,
+    about = "Fast, exact tooling for GSD .planning/ directories",
+    propagate_version = true
+)]
 pub struct Cli {
     /// Run as if started in DIR (like git -C).
     #[arg(short = 'C', global = true, value_name = "DIR")]

@@ -22,7 +22,11 @@ pub enum CliError {
 
     #[error("{what} has no field `{field}`")]
     #[diagnostic(code(gsd::field_not_found), help("{hint}"))]
-    FieldNotFound { what: String, field: String, hint: String },
+    FieldNotFound {
+        what: String,
+        field: String,
+        hint: String,
+    },
 
     #[error("{message}")]
     #[diagnostic(code(gsd::bad_input))]
@@ -44,10 +48,18 @@ impl CliError {
 }
 
 /// "did you mean" from a list of candidates.
-pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
-        .map(|c| (strsim::jaro_winkler(&input.to_ascii_lowercase(), &c.to_ascii_lowercase()), c))
+        .map(|c| {
+            (
+                strsim::jaro_winkler(&input.to_ascii_lowercase(), &c.to_ascii_lowercase()),
+                c,
+            )
+        })
         .filter(|(s, _)| *s > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)

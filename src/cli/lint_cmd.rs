@@ -7,15 +7,27 @@ use std::path::{Path, PathBuf};
 use crate::lint::{self, Options, RULES, Severity, output};
 use crate::model::Workspace;
 
+use super::Output;
 use super::args::Format;
 use super::error::{CliError, did_you_mean};
-use super::Output;
 
-pub fn run(cwd: &Path, path: Option<PathBuf>, format: Format, deny_warnings: bool, disable: Vec<String>, list_rules: bool) -> Result<Output, CliError> {
+pub fn run(
+    cwd: &Path,
+    path: Option<PathBuf>,
+    format: Format,
+    deny_warnings: bool,
+    disable: Vec<String>,
+    list_rules: bool,
+) -> Result<Output, CliError> {
     if list_rules {
         let mut s = String::new();
         for r in RULES {
-            s.push_str(&format!("{:<36} {:<8} {}\n", r.code, r.severity.as_str(), r.summary));
+            s.push_str(&format!(
+                "{:<36} {:<8} {}\n",
+                r.code,
+                r.severity.as_str(),
+                r.summary
+            ));
         }
         return Ok(Output::ok(s));
     }
@@ -25,7 +37,12 @@ pub fn run(cwd: &Path, path: Option<PathBuf>, format: Format, deny_warnings: boo
                 Some(m) => format!("did you mean `{m}`? (`gsd lint --list-rules` lists them all)"),
                 None => "`gsd lint --list-rules` lists every rule".into(),
             };
-            return Err(CliError::BadInput { message: format!("unknown rule `{code}`"), help: Some(hint), src: None, at: None });
+            return Err(CliError::BadInput {
+                message: format!("unknown rule `{code}`"),
+                help: Some(hint),
+                src: None,
+                at: None,
+            });
         }
     }
     let start = match path {
@@ -34,7 +51,10 @@ pub fn run(cwd: &Path, path: Option<PathBuf>, format: Format, deny_warnings: boo
         None => cwd.to_path_buf(),
     };
     if !start.exists() {
-        return Err(CliError::FileNotFound { file: start.display().to_string(), hint: "pass a project folder or its .planning/ folder".into() });
+        return Err(CliError::FileNotFound {
+            file: start.display().to_string(),
+            hint: "pass a project folder or its .planning/ folder".into(),
+        });
     }
     let ws = Workspace::discover(&start)?;
     let diags = lint::run(&ws, &Options { disabled: disable });
@@ -45,11 +65,17 @@ pub fn run(cwd: &Path, path: Option<PathBuf>, format: Format, deny_warnings: boo
         Format::Github => output::github::render(&diags),
         Format::Sarif => output::sarif::render(&diags),
         Format::Human => {
-            let map: HashMap<&Path, &crate::model::Document> = docs.iter().map(|d| (d.rel_path.as_path(), *d)).collect();
+            let map: HashMap<&Path, &crate::model::Document> =
+                docs.iter().map(|d| (d.rel_path.as_path(), *d)).collect();
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             output::human::render(&diags, &map, color, files)
         }
     };
-    let failing = diags.iter().any(|d| d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning));
-    Ok(Output { text, code: i32::from(failing) })
+    let failing = diags.iter().any(|d| {
+        d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
+    });
+    Ok(Output {
+        text,
+        code: i32::from(failing),
+    })
 }

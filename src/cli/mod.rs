@@ -1,6 +1,10 @@
 //! The command line: parse arguments, call the library, print. The only
 //! module that knows clap or writes to stdout/stderr.
 
+// CLI errors carry their source text for miette; they are built once per
+// process, so their size does not matter.
+#![allow(clippy::result_large_err)]
+
 mod args;
 mod error;
 mod lint_cmd;
@@ -29,9 +33,13 @@ pub fn main() -> i32 {
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
     let result = match cli.command {
-        Command::Lint { path, format, deny, disable, list_rules } => {
-            lint_cmd::run(&cwd, path, format, deny.is_some(), disable, list_rules)
-        }
+        Command::Lint {
+            path,
+            format,
+            deny,
+            disable,
+            list_rules,
+        } => lint_cmd::run(&cwd, path, format, deny.is_some(), disable, list_rules),
         Command::Phase { command } => read::phase(&cwd, command),
         Command::Plan { command } => read::plan(&cwd, command),
         Command::Roadmap { json } => read::roadmap(&cwd, json.json),
@@ -60,7 +68,10 @@ pub struct Output {
 
 impl Output {
     pub fn ok(text: impl Into<String>) -> Self {
-        Output { text: text.into(), code: 0 }
+        Output {
+            text: text.into(),
+            code: 0,
+        }
     }
 
     pub fn json(v: &serde_json::Value) -> Self {

@@ -11,9 +11,9 @@ use crate::model::state::field_key;
 use crate::model::workspace::{Phase, PhaseLocation};
 use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
 
+use super::Output;
 use super::args::{FmCommand, PhaseCommand, PlanCommand, StateCommand};
 use super::error::{CliError, did_you_mean};
-use super::Output;
 
 fn location(p: &Phase) -> Value {
     match &p.location {
@@ -52,7 +52,14 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
             PhaseLocation::Current => String::new(),
         };
         let id = p.id.as_ref().map_or("-".into(), PhaseId::normalized);
-        let _ = writeln!(s, "{id:<8} {:<40} {:>2}/{:<2} plans  {}{arch}", p.dir_name, p.completed_plans(), p.plans.len(), p.disk_status());
+        let _ = writeln!(
+            s,
+            "{id:<8} {:<40} {:>2}/{:<2} plans  {}{arch}",
+            p.dir_name,
+            p.completed_plans(),
+            p.plans.len(),
+            p.disk_status()
+        );
     }
     Ok(Output::ok(s))
 }
@@ -89,7 +96,11 @@ fn plan_summary_json(ws: &Workspace, phase: Option<&Phase>, p: &Plan) -> Value {
 }
 
 /// Find a plan by `05-07`, `5-7`, a file name or a path.
-fn find_plan<'a>(ws: &'a Workspace, cwd: &Path, id: &str) -> Result<(Option<&'a Phase>, &'a Plan), CliError> {
+fn find_plan<'a>(
+    ws: &'a Workspace,
+    cwd: &Path,
+    id: &str,
+) -> Result<(Option<&'a Phase>, &'a Plan), CliError> {
     let as_path = cwd.join(id);
     if id.ends_with(".md") && as_path.is_file() {
         let abs = std::path::absolute(&as_path).unwrap_or(as_path);
@@ -110,11 +121,19 @@ fn find_plan<'a>(ws: &'a Workspace, cwd: &Path, id: &str) -> Result<(Option<&'a 
     }
     if let Some(want) = PlanId::parse(id) {
         for ph in &ws.phases {
-            if let Some(p) = ph.plans.iter().find(|p| p.id.as_ref().is_some_and(|i| i.same(&want))) {
+            if let Some(p) = ph
+                .plans
+                .iter()
+                .find(|p| p.id.as_ref().is_some_and(|i| i.same(&want)))
+            {
                 return Ok((Some(ph), p));
             }
         }
-        if let Some(p) = ws.loose_plans.iter().find(|p| p.id.as_ref().is_some_and(|i| i.same(&want))) {
+        if let Some(p) = ws
+            .loose_plans
+            .iter()
+            .find(|p| p.id.as_ref().is_some_and(|i| i.same(&want)))
+        {
             return Ok((None, p));
         }
     }
@@ -123,15 +142,34 @@ fn find_plan<'a>(ws: &'a Workspace, cwd: &Path, id: &str) -> Result<(Option<&'a 
         Some(m) => format!("did you mean `{m}`? (`gsd plan list` shows every plan)"),
         None => "`gsd plan list` shows every plan; IDs look like 05-07".into(),
     };
-    Err(CliError::PlanNotFound { id: id.to_owned(), hint })
+    Err(CliError::PlanNotFound {
+        id: id.to_owned(),
+        hint,
+    })
 }
 
 fn find_phase<'a>(ws: &'a Workspace, id: &str) -> Result<&'a Phase, CliError> {
     let want = PhaseId::parse(id);
-    want.as_ref().and_then(|w| ws.phase(w)).or_else(|| ws.phases.iter().find(|p| p.dir_name == id)).ok_or_else(|| {
-        let known: Vec<String> = ws.current_phases().filter_map(|p| p.id.as_ref().map(PhaseId::display)).collect();
-        CliError::PhaseNotFound { id: id.to_owned(), hint: format!("phases: {}", if known.is_empty() { "none".into() } else { known.join(", ") }) }
-    })
+    want.as_ref()
+        .and_then(|w| ws.phase(w))
+        .or_else(|| ws.phases.iter().find(|p| p.dir_name == id))
+        .ok_or_else(|| {
+            let known: Vec<String> = ws
+                .current_phases()
+                .filter_map(|p| p.id.as_ref().map(PhaseId::display))
+                .collect();
+            CliError::PhaseNotFound {
+                id: id.to_owned(),
+                hint: format!(
+                    "phases: {}",
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            }
+        })
 }
 
 pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
@@ -147,16 +185,32 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
                 rows.extend(ph.plans.iter().map(|p| plan_summary_json(&ws, Some(ph), p)));
             }
             if phase.is_none() {
-                rows.extend(ws.loose_plans.iter().map(|p| plan_summary_json(&ws, None, p)));
+                rows.extend(
+                    ws.loose_plans
+                        .iter()
+                        .map(|p| plan_summary_json(&ws, None, p)),
+                );
             }
             if json.json {
                 return Ok(Output::json(&json!({ "plans": rows })));
             }
             let mut s = String::new();
             for r in &rows {
-                let done = if r["has_summary"].as_bool() == Some(true) { "done" } else { "    " };
+                let done = if r["has_summary"].as_bool() == Some(true) {
+                    "done"
+                } else {
+                    "    "
+                };
                 let wave = r["wave"].as_i64().map_or("-".into(), |w| w.to_string());
-                let _ = writeln!(s, "{:<10} wave {:<3} {} {:>2} tasks  {}", r["id"].as_str().unwrap_or(""), wave, done, r["tasks"], r["objective"].as_str().unwrap_or(""));
+                let _ = writeln!(
+                    s,
+                    "{:<10} wave {:<3} {} {:>2} tasks  {}",
+                    r["id"].as_str().unwrap_or(""),
+                    wave,
+                    done,
+                    r["tasks"],
+                    r["objective"].as_str().unwrap_or("")
+                );
             }
             Ok(Output::ok(s))
         }
@@ -172,13 +226,31 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
                 return Ok(Output::json(&v));
             }
             let mut s = String::new();
-            let _ = writeln!(s, "plan {}  ({})", v["id"].as_str().unwrap_or(""), v["path"].as_str().unwrap_or(""));
-            let _ = writeln!(s, "wave {}  depends on [{}]  autonomous {}", p.fm.wave.map_or("-".into(), |w| w.to_string()), p.fm.depends_on.join(", "), p.autonomous());
+            let _ = writeln!(
+                s,
+                "plan {}  ({})",
+                v["id"].as_str().unwrap_or(""),
+                v["path"].as_str().unwrap_or("")
+            );
+            let _ = writeln!(
+                s,
+                "wave {}  depends on [{}]  autonomous {}",
+                p.fm.wave.map_or("-".into(), |w| w.to_string()),
+                p.fm.depends_on.join(", "),
+                p.autonomous()
+            );
             if let Some(o) = p.objective() {
                 let _ = writeln!(s, "objective: {o}");
             }
             for t in &p.tasks {
-                let _ = writeln!(s, "\n  {}. [{}] {}  (line {})", t.index, t.kind.as_str(), t.label(), t.line);
+                let _ = writeln!(
+                    s,
+                    "\n  {}. [{}] {}  (line {})",
+                    t.index,
+                    t.kind.as_str(),
+                    t.label(),
+                    t.line
+                );
                 if !t.files().is_empty() {
                     let _ = writeln!(s, "     files:  {}", t.files().join(", "));
                 }
@@ -197,14 +269,17 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
 pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover(cwd)?;
     let Some(rm) = &ws.roadmap else {
-        return Err(CliError::FileNotFound { file: ".planning/ROADMAP.md".into(), hint: "create it with `gsd init`".into() });
+        return Err(CliError::FileNotFound {
+            file: ".planning/ROADMAP.md".into(),
+            hint: "create it with `gsd init`".into(),
+        });
     };
     let mut ids = rm.all_phase_ids();
     for p in ws.current_phases() {
-        if let Some(id) = &p.id {
-            if !ids.iter().any(|i| i.same(id)) {
-                ids.push(id.clone());
-            }
+        if let Some(id) = &p.id
+            && !ids.iter().any(|i| i.same(id))
+        {
+            ids.push(id.clone());
         }
     }
     ids.sort();
@@ -244,10 +319,24 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
             "backlog": id.is_backlog(),
         }));
     }
-    let active: Vec<&Value> = phases.iter().filter(|p| p["archived"] == false && p["backlog"] == false).collect();
-    let current = active.iter().find(|p| matches!(p["status"].as_str(), Some("planned" | "partial"))).map(|p| p["number"].clone());
-    let next = active.iter().find(|p| matches!(p["status"].as_str(), Some("empty" | "no_directory" | "discussed" | "researched"))).map(|p| p["number"].clone());
-    let percent = if plans == 0 { 0 } else { summaries * 100 / plans };
+    let active: Vec<&Value> = phases
+        .iter()
+        .filter(|p| p["archived"] == false && p["backlog"] == false)
+        .collect();
+    let current = active
+        .iter()
+        .find(|p| matches!(p["status"].as_str(), Some("planned" | "partial")))
+        .map(|p| p["number"].clone());
+    let next = active
+        .iter()
+        .find(|p| {
+            matches!(
+                p["status"].as_str(),
+                Some("empty" | "no_directory" | "discussed" | "researched")
+            )
+        })
+        .map(|p| p["number"].clone());
+    let percent = (summaries * 100).checked_div(plans).unwrap_or(0);
     let v = json!({
         "milestones": rm.milestones,
         "phases": phases,
@@ -264,17 +353,36 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     }
     let mut s = String::new();
     for p in v["phases"].as_array().into_iter().flatten() {
-        let mark = if p["archived"] == true { " (archived)" } else { "" };
-        let _ = writeln!(s, "{:>6}  {:<40} {:<13} {}/{} plans{mark}", p["number"].as_str().unwrap_or(""), p["name"].as_str().unwrap_or("-"), p["status"].as_str().unwrap_or(""), p["summaries"], p["plans"]);
+        let mark = if p["archived"] == true {
+            " (archived)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            "{:>6}  {:<40} {:<13} {}/{} plans{mark}",
+            p["number"].as_str().unwrap_or(""),
+            p["name"].as_str().unwrap_or("-"),
+            p["status"].as_str().unwrap_or(""),
+            p["summaries"],
+            p["plans"]
+        );
     }
-    let _ = writeln!(s, "\nprogress: {summaries}/{plans} plans ({percent}%), {done_phases}/{} phases complete", active.len());
+    let _ = writeln!(
+        s,
+        "\nprogress: {summaries}/{plans} plans ({percent}%), {done_phases}/{} phases complete",
+        active.len()
+    );
     Ok(Output::ok(s))
 }
 
 pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover(cwd)?;
     let Some(st) = &ws.state else {
-        return Err(CliError::FileNotFound { file: ".planning/STATE.md".into(), hint: "create it with `gsd init`".into() });
+        return Err(CliError::FileNotFound {
+            file: ".planning/STATE.md".into(),
+            hint: "create it with `gsd init`".into(),
+        });
     };
     match cmd {
         None => {
@@ -297,8 +405,13 @@ pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<O
             Ok(Output::ok(s))
         }
         Some(StateCommand::Get { field, json }) => {
-            let body: Vec<Value> = st.body_fields(&field).map(|f| json!({"label": f.label, "value": f.value, "line": f.line})).collect();
-            let fm = st.fm_field(&field).map(|(k, n)| json!({"key": k, "value": n.to_json()}));
+            let body: Vec<Value> = st
+                .body_fields(&field)
+                .map(|f| json!({"label": f.label, "value": f.value, "line": f.line}))
+                .collect();
+            let fm = st
+                .fm_field(&field)
+                .map(|(k, n)| json!({"key": k, "value": n.to_json()}));
             if body.is_empty() && fm.is_none() {
                 let mut names: Vec<String> = st.fields.iter().map(|f| f.label.clone()).collect();
                 if let Some(m) = st.doc.fm().and_then(|m| m.as_map()) {
@@ -309,10 +422,16 @@ pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<O
                     None => format!("fields: {}", names.join(", ")),
                 };
                 let _ = field_key(&field);
-                return Err(CliError::FieldNotFound { what: "STATE.md".into(), field, hint });
+                return Err(CliError::FieldNotFound {
+                    what: "STATE.md".into(),
+                    field,
+                    hint,
+                });
             }
             if json.json || json_flag {
-                return Ok(Output::json(&json!({ "field": field, "value": body.first().map(|b| b["value"].clone()).or_else(|| fm.as_ref().map(|f| f["value"].clone())), "body": body, "frontmatter": fm })));
+                return Ok(Output::json(
+                    &json!({ "field": field, "value": body.first().map(|b| b["value"].clone()).or_else(|| fm.as_ref().map(|f| f["value"].clone())), "body": body, "frontmatter": fm }),
+                ));
             }
             let value = match body.first() {
                 Some(b) => b["value"].as_str().unwrap_or("").to_owned(),
@@ -330,35 +449,86 @@ fn bad_fm(doc: &Document, message: String, offset: usize, help: &str) -> CliErro
     CliError::BadInput {
         message,
         help: Some(help.to_owned()),
-        src: Some(miette::NamedSource::new(doc.rel_path.display().to_string(), doc.text().to_owned())),
+        src: Some(miette::NamedSource::new(
+            doc.rel_path.display().to_string(),
+            doc.text().to_owned(),
+        )),
         at: Some((offset, 0).into()),
     }
 }
 
 pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
     let FmCommand::Get { file, key, json } = cmd;
-    let path = if file.is_absolute() { file.clone() } else { cwd.join(&file) };
-    let source = Source::read(&path).map_err(|e| CliError::FileNotFound { file: file.display().to_string(), hint: e.to_string() })?;
+    let path = if file.is_absolute() {
+        file.clone()
+    } else {
+        cwd.join(&file)
+    };
+    let source = Source::read(&path).map_err(|e| CliError::FileNotFound {
+        file: file.display().to_string(),
+        hint: e.to_string(),
+    })?;
     if source.text().is_none() {
-        return Err(CliError::BadInput { message: format!("{} is not valid UTF-8", file.display()), help: Some("save it as UTF-8".into()), src: None, at: None });
+        return Err(CliError::BadInput {
+            message: format!("{} is not valid UTF-8", file.display()),
+            help: Some("save it as UTF-8".into()),
+            src: None,
+            at: None,
+        });
     }
     let doc = Document::parse(source, file.clone());
     let node = match &doc.frontmatter {
         Frontmatter::Map(n) => n,
-        Frontmatter::Absent => return Err(CliError::FieldNotFound { what: file.display().to_string(), field: key.unwrap_or_else(|| "frontmatter".into()), hint: "the file has no --- frontmatter block".into() }),
-        Frontmatter::Unterminated { open } => return Err(bad_fm(&doc, "frontmatter is never closed".into(), open.start, "add a closing --- line")),
-        Frontmatter::Invalid(e) => return Err(bad_fm(&doc, format!("frontmatter is not valid YAML: {}", e.message), e.offset, "fix the YAML (quote values containing ': ' or '#')")),
-        Frontmatter::NotMapping(_) => return Err(bad_fm(&doc, "frontmatter is not a mapping".into(), 0, "write key: value lines")),
+        Frontmatter::Absent => {
+            return Err(CliError::FieldNotFound {
+                what: file.display().to_string(),
+                field: key.unwrap_or_else(|| "frontmatter".into()),
+                hint: "the file has no --- frontmatter block".into(),
+            });
+        }
+        Frontmatter::Unterminated { open } => {
+            return Err(bad_fm(
+                &doc,
+                "frontmatter is never closed".into(),
+                open.start,
+                "add a closing --- line",
+            ));
+        }
+        Frontmatter::Invalid(e) => {
+            return Err(bad_fm(
+                &doc,
+                format!("frontmatter is not valid YAML: {}", e.message),
+                e.offset,
+                "fix the YAML (quote values containing ': ' or '#')",
+            ));
+        }
+        Frontmatter::NotMapping(_) => {
+            return Err(bad_fm(
+                &doc,
+                "frontmatter is not a mapping".into(),
+                0,
+                "write key: value lines",
+            ));
+        }
     };
     let target = match &key {
         None => node,
         Some(k) => node.path(k).ok_or_else(|| {
-            let keys: Vec<&str> = node.as_map().unwrap_or(&[]).iter().filter_map(|(k, _)| k.as_str()).collect();
+            let keys: Vec<&str> = node
+                .as_map()
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|(k, _)| k.as_str())
+                .collect();
             let hint = match did_you_mean(k, keys.iter().copied()) {
                 Some(m) => format!("did you mean `{m}`?"),
                 None => format!("keys: {}", keys.join(", ")),
             };
-            CliError::FieldNotFound { what: file.display().to_string(), field: k.clone(), hint }
+            CliError::FieldNotFound {
+                what: file.display().to_string(),
+                field: k.clone(),
+                hint,
+            }
         })?,
     };
     if json.json {
@@ -370,10 +540,18 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
         _ => {
             let t = doc.text();
             match key {
-                None => doc.split.frontmatter().map(|f| f.yaml.slice(t).to_owned()).unwrap_or_default(),
+                None => doc
+                    .split
+                    .frontmatter()
+                    .map(|f| f.yaml.slice(t).to_owned())
+                    .unwrap_or_default(),
                 Some(_) => target.span.slice(t).to_owned(),
             }
         }
     };
-    Ok(Output::ok(if text.ends_with('\n') { text } else { text + "\n" }))
+    Ok(Output::ok(if text.ends_with('\n') {
+        text
+    } else {
+        text + "\n"
+    }))
 }

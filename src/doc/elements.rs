@@ -25,14 +25,21 @@ impl Opaque {
         let (fences, unclosed_fences) = fences(text, range);
         let mut spans = Vec::new();
         let mut cursor = range.start;
-        for fence in fences.iter().copied().chain(std::iter::once(Span::empty(range.end))) {
+        for fence in fences
+            .iter()
+            .copied()
+            .chain(std::iter::once(Span::empty(range.end)))
+        {
             inline_regions(text, Span::new(cursor, fence.start), &mut spans);
             if !fence.is_empty() {
                 spans.push(fence);
             }
             cursor = fence.end;
         }
-        Opaque { spans, unclosed_fences }
+        Opaque {
+            spans,
+            unclosed_fences,
+        }
     }
 
     pub fn spans(&self) -> &[Span] {
@@ -49,8 +56,13 @@ impl Opaque {
     pub fn fenced(&self, text: &str) -> impl Iterator<Item = Span> + '_ {
         let bytes = text.as_bytes().to_vec();
         self.spans.iter().copied().filter(move |s| {
-            let line_start = bytes[..s.start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-            bytes[line_start..s.start].iter().all(|b| *b == b' ' || *b == b'\t')
+            let line_start = bytes[..s.start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            bytes[line_start..s.start]
+                .iter()
+                .all(|b| *b == b' ' || *b == b'\t')
                 && matches!(bytes.get(s.start..s.start + 3), Some(b"```" | b"~~~"))
         })
     }
@@ -65,7 +77,8 @@ fn fences(text: &str, range: Span) -> (Vec<Span>, Vec<Span>) {
     while i < lines.len() {
         let (start, end) = lines[i];
         if let Some((ch, n)) = fence_open(&text[start..end]) {
-            let close = (i + 1..lines.len()).find(|&j| fence_close(&text[lines[j].0..lines[j].1], ch, n));
+            let close =
+                (i + 1..lines.len()).find(|&j| fence_close(&text[lines[j].0..lines[j].1], ch, n));
             match close {
                 Some(j) => {
                     closed.push(Span::new(start, lines[j].1));
@@ -85,7 +98,8 @@ fn lines_in(text: &str, range: Span) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut pos = range.start;
     while pos < range.end {
-        let end = memchr::memchr(b'\n', &text.as_bytes()[pos..range.end]).map_or(range.end, |i| pos + i + 1);
+        let end = memchr::memchr(b'\n', &text.as_bytes()[pos..range.end])
+            .map_or(range.end, |i| pos + i + 1);
         out.push((pos, end));
         pos = end;
     }
@@ -110,7 +124,9 @@ fn fence_open(line: &str) -> Option<(u8, usize)> {
 }
 
 fn fence_close(line: &str, ch: u8, n: usize) -> bool {
-    let t = line.trim_start_matches([' ', '\t']).trim_start_matches("> ");
+    let t = line
+        .trim_start_matches([' ', '\t'])
+        .trim_start_matches("> ");
     let run = t.bytes().take_while(|&b| b == ch).count();
     run >= n && t[run..].trim().is_empty()
 }
@@ -131,7 +147,8 @@ fn inline_regions(text: &str, range: Span, out: &mut Vec<Span>) {
                     None => i += n,
                 }
             }
-            b'<' if b[i..range.end].starts_with(b"<!--") => match find(b, i + 4, range.end, b"-->") {
+            b'<' if b[i..range.end].starts_with(b"<!--") => match find(b, i + 4, range.end, b"-->")
+            {
                 Some(p) => {
                     out.push(Span::new(i, p + 3));
                     i = p + 3;
@@ -238,12 +255,26 @@ fn parse_tag(b: &[u8], at: usize, end: usize) -> Option<Tag> {
         while i < end && matches!(b[i], b' ' | b'\t') {
             i += 1;
         }
-        return (b.get(i) == Some(&b'>') && i < end).then(|| Tag { name, span: Span::new(at, i + 1), kind: TagKind::Close });
+        return (b.get(i) == Some(&b'>') && i < end).then(|| Tag {
+            name,
+            span: Span::new(at, i + 1),
+            kind: TagKind::Close,
+        });
     }
     match b.get(i) {
-        Some(b'>') if i < end => return Some(Tag { name, span: Span::new(at, i + 1), kind: TagKind::Open }),
+        Some(b'>') if i < end => {
+            return Some(Tag {
+                name,
+                span: Span::new(at, i + 1),
+                kind: TagKind::Open,
+            });
+        }
         Some(b'/') if b.get(i + 1) == Some(&b'>') && i + 1 < end => {
-            return Some(Tag { name, span: Span::new(at, i + 2), kind: TagKind::SelfClosing });
+            return Some(Tag {
+                name,
+                span: Span::new(at, i + 2),
+                kind: TagKind::SelfClosing,
+            });
         }
         Some(b' ' | b'\t' | b'\r' | b'\n') => {}
         _ => return None,
@@ -260,8 +291,16 @@ fn parse_tag(b: &[u8], at: usize, end: usize) -> Option<Tag> {
                 b'"' | b'\'' => quote = Some(c),
                 b'<' => return None,
                 b'>' => {
-                    let kind = if b[i - 1] == b'/' { TagKind::SelfClosing } else { TagKind::Open };
-                    return Some(Tag { name, span: Span::new(at, i + 1), kind });
+                    let kind = if b[i - 1] == b'/' {
+                        TagKind::SelfClosing
+                    } else {
+                        TagKind::Open
+                    };
+                    return Some(Tag {
+                        name,
+                        span: Span::new(at, i + 1),
+                        kind,
+                    });
                 }
                 _ => {}
             },
@@ -284,7 +323,10 @@ pub struct Element {
 impl Element {
     /// The whole element, start tag to end tag.
     pub fn span(&self) -> Span {
-        Span::new(self.start_tag.start, self.end_tag.map_or(self.start_tag.end, |e| e.end))
+        Span::new(
+            self.start_tag.start,
+            self.end_tag.map_or(self.start_tag.end, |e| e.end),
+        )
     }
 
     /// The text of the start tag after the name (attributes), without `>`/`/>`.
@@ -303,7 +345,11 @@ pub enum TagProblem {
     /// A closing tag with no opening tag.
     StrayClose { name: String, end_tag: Span },
     /// An element opened inside another of the same name.
-    Nested { name: String, outer: Span, inner: Span },
+    Nested {
+        name: String,
+        outer: Span,
+        inner: Span,
+    },
 }
 
 /// Elements named `name` at the top nesting level of `range`, plus problems.
@@ -312,8 +358,16 @@ pub enum TagProblem {
 /// matching close, and the inner one is reported as nested. When an element
 /// is never closed it is reported, and scanning resumes after its start
 /// tag so the elements after it are still found.
-pub fn elements_named(text: &str, range: Span, opaque: &Opaque, name: &str) -> (Vec<Element>, Vec<TagProblem>) {
-    let all: Vec<Tag> = tags(text, range, opaque).into_iter().filter(|t| t.name.eq_ignore_ascii_case(name)).collect();
+pub fn elements_named(
+    text: &str,
+    range: Span,
+    opaque: &Opaque,
+    name: &str,
+) -> (Vec<Element>, Vec<TagProblem>) {
+    let all: Vec<Tag> = tags(text, range, opaque)
+        .into_iter()
+        .filter(|t| t.name.eq_ignore_ascii_case(name))
+        .collect();
     let mut elements = Vec::new();
     let mut problems = Vec::new();
     let mut i = 0;
@@ -321,11 +375,19 @@ pub fn elements_named(text: &str, range: Span, opaque: &Opaque, name: &str) -> (
         let tag = &all[i];
         match tag.kind {
             TagKind::SelfClosing => {
-                elements.push(Element { name: tag.name.clone(), start_tag: tag.span, content: Span::empty(tag.span.end), end_tag: None });
+                elements.push(Element {
+                    name: tag.name.clone(),
+                    start_tag: tag.span,
+                    content: Span::empty(tag.span.end),
+                    end_tag: None,
+                });
                 i += 1;
             }
             TagKind::Close => {
-                problems.push(TagProblem::StrayClose { name: tag.name.clone(), end_tag: tag.span });
+                problems.push(TagProblem::StrayClose {
+                    name: tag.name.clone(),
+                    end_tag: tag.span,
+                });
                 i += 1;
             }
             TagKind::Open => {
@@ -351,7 +413,11 @@ pub fn elements_named(text: &str, range: Span, opaque: &Opaque, name: &str) -> (
                 match matched {
                     Some(j) => {
                         for inner in nested {
-                            problems.push(TagProblem::Nested { name: tag.name.clone(), outer: tag.span, inner });
+                            problems.push(TagProblem::Nested {
+                                name: tag.name.clone(),
+                                outer: tag.span,
+                                inner,
+                            });
                         }
                         let end = all[j].span;
                         elements.push(Element {
@@ -363,7 +429,10 @@ pub fn elements_named(text: &str, range: Span, opaque: &Opaque, name: &str) -> (
                         i = j + 1;
                     }
                     None => {
-                        problems.push(TagProblem::Unclosed { name: tag.name.clone(), start_tag: tag.span });
+                        problems.push(TagProblem::Unclosed {
+                            name: tag.name.clone(),
+                            start_tag: tag.span,
+                        });
                         i += 1;
                     }
                 }
@@ -387,7 +456,12 @@ pub fn children(text: &str, range: Span, opaque: &Opaque) -> (Vec<Element>, Vec<
         let tag = &all[i];
         match tag.kind {
             TagKind::SelfClosing => {
-                elements.push(Element { name: tag.name.clone(), start_tag: tag.span, content: Span::empty(tag.span.end), end_tag: None });
+                elements.push(Element {
+                    name: tag.name.clone(),
+                    start_tag: tag.span,
+                    content: Span::empty(tag.span.end),
+                    end_tag: None,
+                });
                 i += 1;
             }
             TagKind::Close => {
@@ -491,12 +565,18 @@ mod tests {
         let (els, problems) = tasks(t);
         // a matches the second close (b nested inside); the last close is stray.
         assert_eq!(els.len(), 1);
-        assert!(problems.iter().any(|p| matches!(p, TagProblem::StrayClose { .. })));
+        assert!(
+            problems
+                .iter()
+                .any(|p| matches!(p, TagProblem::StrayClose { .. }))
+        );
         let t = "<task a>\nforgot\n<task b>\nok\n</task>";
         let (els, problems) = tasks(t);
         assert_eq!(els.len(), 1);
         assert!(els[0].start_tag.slice(t).contains('b'));
-        assert!(matches!(&problems[0], TagProblem::Unclosed { start_tag, .. } if start_tag.slice(t) == "<task a>"));
+        assert!(
+            matches!(&problems[0], TagProblem::Unclosed { start_tag, .. } if start_tag.slice(t) == "<task a>")
+        );
     }
 
     #[test]
@@ -515,7 +595,10 @@ mod tests {
         let (els, _unmatched) = children(t, whole(t), &o);
         let names: Vec<_> = els.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["name", "action", "verify", "option"]);
-        assert_eq!(els[1].content.slice(t), "Use Vec<String> where a < b && c > d");
+        assert_eq!(
+            els[1].content.slice(t),
+            "Use Vec<String> where a < b && c > d"
+        );
     }
 
     #[test]

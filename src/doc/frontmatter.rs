@@ -26,7 +26,10 @@ pub enum Split {
     /// No frontmatter: the body starts at the content start (after a BOM).
     None { body: Span },
     /// A complete frontmatter block followed by the body.
-    Found { frontmatter: Frontmatter, body: Span },
+    Found {
+        frontmatter: Frontmatter,
+        body: Span,
+    },
     /// An opening fence with no closing fence: the whole file is the body,
     /// and `open` says where the unterminated block starts.
     Unterminated { open: Span, body: Span },
@@ -35,7 +38,9 @@ pub enum Split {
 impl Split {
     pub fn body(&self) -> Span {
         match self {
-            Split::None { body } | Split::Found { body, .. } | Split::Unterminated { body, .. } => *body,
+            Split::None { body } | Split::Found { body, .. } | Split::Unterminated { body, .. } => {
+                *body
+            }
         }
     }
 
@@ -57,8 +62,15 @@ pub fn split(text: &str, start: usize) -> Split {
     let mut pos = open_end;
     while pos < text.len() {
         if let Some(end) = fence_line_end(text, pos, &["---", "..."]) {
-            let frontmatter = Frontmatter { open, yaml: Span::new(open_end, pos), close: Span::new(pos, end) };
-            return Split::Found { frontmatter, body: Span::new(end, text.len()) };
+            let frontmatter = Frontmatter {
+                open,
+                yaml: Span::new(open_end, pos),
+                close: Span::new(pos, end),
+            };
+            return Split::Found {
+                frontmatter,
+                body: Span::new(end, text.len()),
+            };
         }
         pos = match memchr::memchr(b'\n', &text.as_bytes()[pos..]) {
             Some(i) => pos + i + 1,
@@ -84,11 +96,15 @@ mod tests {
     #[test]
     fn finds_lf_and_crlf_blocks() {
         let t = "---\nwave: 1\n---\nbody\n";
-        let Split::Found { frontmatter, body } = split(t, 0) else { panic!() };
+        let Split::Found { frontmatter, body } = split(t, 0) else {
+            panic!()
+        };
         assert_eq!(frontmatter.yaml.slice(t), "wave: 1\n");
         assert_eq!(body.slice(t), "body\n");
         let t = "---\r\nwave: 1\r\n---\r\nbody";
-        let Split::Found { frontmatter, body } = split(t, 0) else { panic!() };
+        let Split::Found { frontmatter, body } = split(t, 0) else {
+            panic!()
+        };
         assert_eq!(frontmatter.yaml.slice(t), "wave: 1\r\n");
         assert_eq!(frontmatter.close.slice(t), "---\r\n");
         assert_eq!(body.slice(t), "body");
@@ -97,7 +113,9 @@ mod tests {
     #[test]
     fn bom_empty_and_dots() {
         let t = "\u{feff}---\n---\nx";
-        let Split::Found { frontmatter, .. } = split(t, 3) else { panic!() };
+        let Split::Found { frontmatter, .. } = split(t, 3) else {
+            panic!()
+        };
         assert!(frontmatter.yaml.is_empty());
         let t = "---\na: 1\n...\nx";
         assert!(split(t, 0).frontmatter().is_some());
@@ -107,10 +125,15 @@ mod tests {
     fn no_or_unterminated() {
         assert!(matches!(split("# Title\n---\n", 0), Split::None { .. }));
         assert!(matches!(split("----\na\n", 0), Split::None { .. }));
-        assert!(matches!(split("---\na: 1\n", 0), Split::Unterminated { .. }));
+        assert!(matches!(
+            split("---\na: 1\n", 0),
+            Split::Unterminated { .. }
+        ));
         assert!(matches!(split("", 0), Split::None { .. }));
         // A fence with nothing after it closes at end of file.
-        let Split::Found { body, .. } = split("---\na: 1\n---", 0) else { panic!() };
+        let Split::Found { body, .. } = split("---\na: 1\n---", 0) else {
+            panic!()
+        };
         assert!(body.is_empty());
     }
 }

@@ -81,7 +81,8 @@ impl Markdown {
         let b = text.as_bytes();
         let mut fence_i = 0;
         while pos < range.end {
-            let full_end = memchr::memchr(b'\n', &b[pos..range.end]).map_or(range.end, |i| pos + i + 1);
+            let full_end =
+                memchr::memchr(b'\n', &b[pos..range.end]).map_or(range.end, |i| pos + i + 1);
             let mut end = full_end;
             if end > pos && b[end - 1] == b'\n' {
                 end -= 1;
@@ -92,8 +93,15 @@ impl Markdown {
             while fence_i < fenced.len() && fenced[fence_i].end <= pos {
                 fence_i += 1;
             }
-            let in_fence = fenced.get(fence_i).is_some_and(|f| f.start <= pos && pos < f.end);
-            let line = Line { number, span: Span::new(pos, end), full: Span::new(pos, full_end), in_fence };
+            let in_fence = fenced
+                .get(fence_i)
+                .is_some_and(|f| f.start <= pos && pos < f.end);
+            let line = Line {
+                number,
+                span: Span::new(pos, end),
+                full: Span::new(pos, full_end),
+                in_fence,
+            };
             md.lines.push(line);
             if !in_fence {
                 md.classify(text, line);
@@ -109,7 +117,11 @@ impl Markdown {
         let indent = s.len() - s.trim_start_matches([' ', '\t']).len();
         let t = &s[indent..];
         if let Some(h) = heading(t, line.span.start + indent) {
-            self.headings.push(Heading { level: h.0, text: h.1, line });
+            self.headings.push(Heading {
+                level: h.0,
+                text: h.1,
+                line,
+            });
         } else if let Some(item) = list_item(t, line.span.start + indent, indent, line) {
             self.list_items.push(item);
         } else if t.starts_with('|') {
@@ -121,27 +133,43 @@ impl Markdown {
     /// heading of the same or a higher level (or `end`).
     pub fn section(&self, i: usize, end: usize) -> Span {
         let h = &self.headings[i];
-        let stop = self.headings[i + 1..].iter().find(|n| n.level <= h.level).map_or(end, |n| n.line.span.start);
+        let stop = self.headings[i + 1..]
+            .iter()
+            .find(|n| n.level <= h.level)
+            .map_or(end, |n| n.line.span.start);
         Span::new(h.line.span.start, stop)
     }
 
     /// The first heading whose text matches `pred`, with its index.
-    pub fn find_heading(&self, text: &str, pred: impl Fn(&str) -> bool) -> Option<(usize, &Heading)> {
-        self.headings.iter().enumerate().find(|(_, h)| pred(h.text.slice(text)))
+    pub fn find_heading(
+        &self,
+        text: &str,
+        pred: impl Fn(&str) -> bool,
+    ) -> Option<(usize, &Heading)> {
+        self.headings
+            .iter()
+            .enumerate()
+            .find(|(_, h)| pred(h.text.slice(text)))
     }
 
     /// Lines that lie inside `span`.
     pub fn lines_in(&self, span: Span) -> impl Iterator<Item = &Line> {
         let first = self.lines.partition_point(|l| l.span.start < span.start);
-        self.lines[first..].iter().take_while(move |l| l.span.start < span.end)
+        self.lines[first..]
+            .iter()
+            .take_while(move |l| l.span.start < span.end)
     }
 
     pub fn list_items_in(&self, span: Span) -> impl Iterator<Item = &ListItem> {
-        self.list_items.iter().filter(move |i| span.contains(i.line.span.start))
+        self.list_items
+            .iter()
+            .filter(move |i| span.contains(i.line.span.start))
     }
 
     pub fn table_rows_in(&self, span: Span) -> impl Iterator<Item = &TableRow> {
-        self.table_rows.iter().filter(move |r| span.contains(r.line.span.start))
+        self.table_rows
+            .iter()
+            .filter(move |r| span.contains(r.line.span.start))
     }
 }
 
@@ -184,7 +212,10 @@ fn list_item(t: &str, base: usize, indent: usize, line: Line) -> Option<ListItem
         _ => return None,
     }
     // "---" / "***" thematic breaks are not list items.
-    if marker_len == 1 && t.trim().chars().all(|c| c == b[0] as char || c == ' ') && t.trim().len() >= 3 {
+    if marker_len == 1
+        && t.trim().chars().all(|c| c == b[0] as char || c == ' ')
+        && t.trim().len() >= 3
+    {
         return None;
     }
     let marker = Span::new(base, base + marker_len);
@@ -195,14 +226,26 @@ fn list_item(t: &str, base: usize, indent: usize, line: Line) -> Option<ListItem
     let rest = &t[content_start..];
     if rest.len() >= 3 && rest.as_bytes()[0] == b'[' && rest.as_bytes()[2] == b']' {
         let mark = rest.as_bytes()[1];
-        if matches!(mark, b' ' | b'x' | b'X') && matches!(rest.as_bytes().get(3), None | Some(b' ' | b'\t')) {
-            checkbox = Some(Checkbox { checked: mark != b' ', mark: Span::new(base + content_start + 1, base + content_start + 2) });
+        if matches!(mark, b' ' | b'x' | b'X')
+            && matches!(rest.as_bytes().get(3), None | Some(b' ' | b'\t'))
+        {
+            checkbox = Some(Checkbox {
+                checked: mark != b' ',
+                mark: Span::new(base + content_start + 1, base + content_start + 2),
+            });
             let after_box = &rest[3..];
-            content_start += 3 + (after_box.len() - after_box.trim_start_matches([' ', '\t']).len());
+            content_start +=
+                3 + (after_box.len() - after_box.trim_start_matches([' ', '\t']).len());
         }
     }
     let content_end = t.trim_end().len().max(content_start);
-    Some(ListItem { indent, marker, checkbox, content: Span::new(base + content_start, base + content_end), line })
+    Some(ListItem {
+        indent,
+        marker,
+        checkbox,
+        content: Span::new(base + content_start, base + content_end),
+        line,
+    })
 }
 
 fn table_row(text: &str, line: Line, indent: usize) -> TableRow {
@@ -223,7 +266,10 @@ fn table_row(text: &str, line: Line, indent: usize) -> TableRow {
         if is_pipe || at_end {
             let raw = &inner[cell_start..i];
             let lead = raw.len() - raw.trim_start().len();
-            let cell = Span::new(start + cell_start + lead, start + cell_start + lead + raw.trim().len());
+            let cell = Span::new(
+                start + cell_start + lead,
+                start + cell_start + lead + raw.trim().len(),
+            );
             if !(at_end && raw.trim().is_empty()) {
                 cells.push(cell);
             }
@@ -236,7 +282,11 @@ fn table_row(text: &str, line: Line, indent: usize) -> TableRow {
             let t = c.slice(text);
             !t.is_empty() && t.contains('-') && t.chars().all(|ch| matches!(ch, '-' | ':' | ' '))
         });
-    TableRow { cells, separator, line }
+    TableRow {
+        cells,
+        separator,
+        line,
+    }
 }
 
 /// A `Label: value` line, plain or bold (`**Label:** v`, `**Label**: v`).
@@ -290,7 +340,11 @@ pub fn label_line(text: &str, line: Span) -> Option<LabelLine> {
     let lead = raw_value.len() - raw_value.trim_start().len();
     let vstart = base + value_start.min(t.len()) + lead;
     let value = Span::new(vstart, vstart + raw_value.trim().len());
-    Some(LabelLine { label: Span::new(base + label_start, base + label_end), value, bold })
+    Some(LabelLine {
+        label: Span::new(base + label_start, base + label_end),
+        value,
+        bold,
+    })
 }
 
 #[cfg(test)]
@@ -305,7 +359,11 @@ mod tests {
     fn headings_skip_fences_and_see_details() {
         let t = "# Title\n```\n# not\n```\n<details>\n<summary>v1</summary>\n### Phase 1: A ##\n</details>\n";
         let md = scan(t);
-        let hs: Vec<_> = md.headings.iter().map(|h| (h.level, h.text.slice(t))).collect();
+        let hs: Vec<_> = md
+            .headings
+            .iter()
+            .map(|h| (h.level, h.text.slice(t)))
+            .collect();
         assert_eq!(hs, [(1, "Title"), (3, "Phase 1: A")]);
         assert_eq!(md.headings[1].line.number, 7);
     }
@@ -316,7 +374,7 @@ mod tests {
         let md = scan(t);
         assert_eq!(md.list_items.len(), 3);
         let a = &md.list_items[0];
-        assert_eq!(a.checkbox.unwrap().checked, false);
+        assert!(!a.checkbox.unwrap().checked);
         assert_eq!(a.checkbox.unwrap().mark.slice(t), " ");
         assert_eq!(a.content.slice(t), "**Phase 1: A** - x");
         assert!(md.list_items[1].checkbox.unwrap().checked);

@@ -55,7 +55,10 @@ impl NewlineStyle {
 enum Content {
     Text(String),
     /// Not UTF-8: kept for a byte-exact write-back, never parsed.
-    Bytes { bytes: Vec<u8>, error_at: usize },
+    Bytes {
+        bytes: Vec<u8>,
+        error_at: usize,
+    },
 }
 
 /// One file, exactly as read.
@@ -80,10 +83,19 @@ impl Source {
             Ok(text) => Content::Text(text),
             Err(e) => {
                 let error_at = e.utf8_error().valid_up_to();
-                Content::Bytes { bytes: e.into_bytes(), error_at }
+                Content::Bytes {
+                    bytes: e.into_bytes(),
+                    error_at,
+                }
             }
         };
-        Source { path: path.into(), content, newline, bom, line_starts }
+        Source {
+            path: path.into(),
+            content,
+            newline,
+            bom,
+            line_starts,
+        }
     }
 
     pub fn from_text(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
@@ -165,7 +177,11 @@ impl Source {
         let start = self.line_starts[line - 1];
         let offset = offset.min(self.len());
         let col = match self.text() {
-            Some(t) => t.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1,
+            Some(t) => {
+                t.get(start..offset)
+                    .map_or(offset - start, |s| s.chars().count())
+                    + 1
+            }
             None => offset - start + 1,
         };
         (line, col)
@@ -173,7 +189,10 @@ impl Source {
 
     /// Byte offset of the start of a 1-based line (clamped to the file end).
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(self.len())
+        self.line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.len())
     }
 
     /// The span of a 1-based line without its line break.
@@ -194,7 +213,11 @@ impl Source {
 fn line_starts(bytes: &[u8]) -> Vec<usize> {
     let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
     starts.push(0);
-    starts.extend(memchr::memchr_iter(b'\n', bytes).map(|p| p + 1).filter(|&p| p < bytes.len()));
+    starts.extend(
+        memchr::memchr_iter(b'\n', bytes)
+            .map(|p| p + 1)
+            .filter(|&p| p < bytes.len()),
+    );
     starts
 }
 

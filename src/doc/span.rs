@@ -70,7 +70,10 @@ pub struct Edit {
 
 impl Edit {
     pub fn new(span: Span, replacement: impl Into<String>) -> Self {
-        Self { span, replacement: replacement.into() }
+        Self {
+            span,
+            replacement: replacement.into(),
+        }
     }
 }
 
@@ -125,14 +128,20 @@ mod tests {
     #[test]
     fn splices_in_any_order() {
         let t = "phase: 4\nplan: 01\n";
-        let edits = [Edit::new(Span::new(15, 17), "02"), Edit::new(Span::new(7, 8), "5")];
+        let edits = [
+            Edit::new(Span::new(15, 17), "02"),
+            Edit::new(Span::new(7, 8), "5"),
+        ];
         assert_eq!(apply_edits(t, &edits).unwrap(), "phase: 5\nplan: 02\n");
     }
 
     #[test]
     fn identity_edits_are_byte_identical() {
         let t = "a\r\nb\nc";
-        let edits = [Edit::new(Span::new(0, 1), "a"), Edit::new(Span::new(3, 4), "b")];
+        let edits = [
+            Edit::new(Span::new(0, 1), "a"),
+            Edit::new(Span::new(3, 4), "b"),
+        ];
         assert_eq!(apply_edits(t, &edits).unwrap(), t);
     }
 
@@ -140,10 +149,22 @@ mod tests {
     fn rejects_overlap_and_out_of_range() {
         let t = "abcdef";
         assert!(matches!(
-            apply_edits(t, &[Edit::new(Span::new(0, 3), "x"), Edit::new(Span::new(2, 4), "y")]),
+            apply_edits(
+                t,
+                &[
+                    Edit::new(Span::new(0, 3), "x"),
+                    Edit::new(Span::new(2, 4), "y")
+                ]
+            ),
             Err(EditError::Overlap(..))
         ));
-        assert!(matches!(apply_edits(t, &[Edit::new(Span::new(4, 9), "x")]), Err(EditError::OutOfRange(..))));
-        assert!(matches!(apply_edits("é", &[Edit::new(Span::new(1, 2), "x")]), Err(EditError::NotCharBoundary(..))));
+        assert!(matches!(
+            apply_edits(t, &[Edit::new(Span::new(4, 9), "x")]),
+            Err(EditError::OutOfRange(..))
+        ));
+        assert!(matches!(
+            apply_edits("é", &[Edit::new(Span::new(1, 2), "x")]),
+            Err(EditError::NotCharBoundary(..))
+        ));
     }
 }

@@ -89,17 +89,19 @@ impl Scalar {
         if self.style != Style::Plain {
             return Typed::Str(&self.text);
         }
-        if let Some(tag) = &self.tag {
-            if tag.ends_with(":str") || tag == "!" {
-                return Typed::Str(&self.text);
-            }
+        if let Some(tag) = &self.tag
+            && (tag.ends_with(":str") || tag == "!")
+        {
+            return Typed::Str(&self.text);
         }
         let t = self.text.as_str();
         match t {
             "" | "~" | "null" | "Null" | "NULL" => return Typed::Null,
             "true" | "True" | "TRUE" => return Typed::Bool(true),
             "false" | "False" | "FALSE" => return Typed::Bool(false),
-            ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Typed::Float(f64::INFINITY),
+            ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+                return Typed::Float(f64::INFINITY);
+            }
             "-.inf" | "-.Inf" | "-.INF" => return Typed::Float(f64::NEG_INFINITY),
             ".nan" | ".NaN" | ".NAN" => return Typed::Float(f64::NAN),
             _ => {}
@@ -107,10 +109,10 @@ impl Scalar {
         if let Some(i) = parse_int(t) {
             return Typed::Int(i);
         }
-        if is_float(t) {
-            if let Ok(f) = t.parse::<f64>() {
-                return Typed::Float(f);
-            }
+        if is_float(t)
+            && let Ok(f) = t.parse::<f64>()
+        {
+            return Typed::Float(f);
         }
         Typed::Str(t)
     }
@@ -123,10 +125,14 @@ fn parse_int(t: &str) -> Option<i64> {
         _ => (false, t),
     };
     if let Some(hex) = digits.strip_prefix("0x") {
-        return i64::from_str_radix(hex, 16).ok().map(|v| if neg { -v } else { v });
+        return i64::from_str_radix(hex, 16)
+            .ok()
+            .map(|v| if neg { -v } else { v });
     }
     if let Some(oct) = digits.strip_prefix("0o") {
-        return i64::from_str_radix(oct, 8).ok().map(|v| if neg { -v } else { v });
+        return i64::from_str_radix(oct, 8)
+            .ok()
+            .map(|v| if neg { -v } else { v });
     }
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -215,7 +221,10 @@ impl Node {
 
     /// The key node and value node of `key` in a mapping.
     pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
-        self.as_map()?.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(k, v)| (k, v))
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(k, v)| (k, v))
     }
 
     /// Follow a dotted path (`must_haves.artifacts.0.path`).
@@ -235,12 +244,20 @@ impl Node {
     /// comma-separated scalar (`files_modified: a.rs, b.rs`).
     pub fn string_list(&self) -> Vec<String> {
         match &self.value {
-            Value::Seq(items) => items.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect(),
+            Value::Seq(items) => items
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect(),
             Value::Scalar(s) if self.is_null() => {
                 let _ = s;
                 Vec::new()
             }
-            Value::Scalar(s) => s.text.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect(),
+            Value::Scalar(s) => s
+                .text
+                .split(',')
+                .map(|p| p.trim().to_owned())
+                .filter(|p| !p.is_empty())
+                .collect(),
             Value::Map(_) => Vec::new(),
         }
     }
@@ -253,7 +270,9 @@ impl Node {
                 Typed::Null => J::Null,
                 Typed::Bool(b) => J::Bool(b),
                 Typed::Int(i) => J::from(i),
-                Typed::Float(f) => serde_json::Number::from_f64(f).map_or(J::String(s.text.clone()), J::Number),
+                Typed::Float(f) => {
+                    serde_json::Number::from_f64(f).map_or(J::String(s.text.clone()), J::Number)
+                }
                 Typed::Str(t) => J::String(t.to_owned()),
             },
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
@@ -275,7 +294,12 @@ impl Node {
         match &self.value {
             Value::Scalar(_) => 1,
             Value::Seq(items) => 1 + items.iter().map(Node::count).sum::<usize>(),
-            Value::Map(entries) => 1 + entries.iter().map(|(k, v)| k.count() + v.count()).sum::<usize>(),
+            Value::Map(entries) => {
+                1 + entries
+                    .iter()
+                    .map(|(k, v)| k.count() + v.count())
+                    .sum::<usize>()
+            }
         }
     }
 
@@ -320,10 +344,19 @@ impl std::fmt::Display for YamlError {
 pub fn parse(file_text: &str, span: Span) -> Result<Option<Node>, YamlError> {
     let text = span.slice(file_text);
     let offsets = CharOffsets::new(text, span.start);
-    let mut builder = Builder { offsets: &offsets, stack: Vec::new(), anchors: HashMap::new(), nodes: 0, root: None };
+    let mut builder = Builder {
+        offsets: &offsets,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        nodes: 0,
+        root: None,
+    };
     for item in Parser::new_from_str(text) {
         let (event, ev_span) = item.map_err(|e| scan_error(&e, &offsets))?;
-        let (start, end) = (offsets.byte(ev_span.start.index()), offsets.byte(ev_span.end.index()));
+        let (start, end) = (
+            offsets.byte(ev_span.start.index()),
+            offsets.byte(ev_span.end.index()),
+        );
         match event {
             Event::DocumentEnd if builder.root.is_some() => break,
             Event::DocumentStart(_) if builder.root.is_some() => break,
@@ -335,7 +368,11 @@ pub fn parse(file_text: &str, span: Span) -> Result<Option<Node>, YamlError> {
 }
 
 fn scan_error(e: &ScanError, offsets: &CharOffsets) -> YamlError {
-    YamlError { message: e.info().to_owned(), offset: offsets.byte(e.marker().index()), kind: YamlErrorKind::Syntax }
+    YamlError {
+        message: e.info().to_owned(),
+        offset: offsets.byte(e.marker().index()),
+        kind: YamlErrorKind::Syntax,
+    }
 }
 
 /// Maps saphyr's character indices to absolute byte offsets.
@@ -351,9 +388,16 @@ impl CharOffsets {
         let table = if text.is_ascii() {
             Vec::new()
         } else {
-            text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len())).collect()
+            text.char_indices()
+                .map(|(b, _)| b)
+                .chain(std::iter::once(text.len()))
+                .collect()
         };
-        CharOffsets { base, table, len: text.len() }
+        CharOffsets {
+            base,
+            table,
+            len: text.len(),
+        }
     }
 
     fn byte(&self, char_index: usize) -> usize {
@@ -367,8 +411,19 @@ impl CharOffsets {
 }
 
 enum Frame {
-    Seq { items: Vec<Node>, start: usize, anchor: usize, flow: bool },
-    Map { entries: Vec<(Node, Node)>, key: Option<Node>, start: usize, anchor: usize, flow: bool },
+    Seq {
+        items: Vec<Node>,
+        start: usize,
+        anchor: usize,
+        flow: bool,
+    },
+    Map {
+        entries: Vec<(Node, Node)>,
+        key: Option<Node>,
+        start: usize,
+        anchor: usize,
+        flow: bool,
+    },
 }
 
 struct Builder<'a> {
@@ -384,7 +439,9 @@ impl Builder<'_> {
         self.nodes += n;
         if self.nodes > MAX_NODES {
             return Err(YamlError {
-                message: format!("YAML expands to more than {MAX_NODES} values (alias expansion bomb?)"),
+                message: format!(
+                    "YAML expands to more than {MAX_NODES} values (alias expansion bomb?)"
+                ),
                 offset: at,
                 kind: YamlErrorKind::AliasBudget,
             });
@@ -399,7 +456,11 @@ impl Builder<'_> {
                 let span = scalar_span(file_text, span, style);
                 let tag = tag.map(|t| format!("{}{}", t.handle, t.suffix));
                 let node = Node {
-                    value: Value::Scalar(Scalar { text: Cow::into_owned(text), style: style.into(), tag }),
+                    value: Value::Scalar(Scalar {
+                        text: Cow::into_owned(text),
+                        style: style.into(),
+                        tag,
+                    }),
                     span,
                     from_alias: false,
                 };
@@ -431,26 +492,61 @@ impl Builder<'_> {
                 }
                 let flow = matches!(file_text.as_bytes().get(span.start), Some(b'[' | b'{'));
                 let frame = if matches!(event, Event::SequenceStart(..)) {
-                    Frame::Seq { items: Vec::new(), start: span.start, anchor, flow }
+                    Frame::Seq {
+                        items: Vec::new(),
+                        start: span.start,
+                        anchor,
+                        flow,
+                    }
                 } else {
-                    Frame::Map { entries: Vec::new(), key: None, start: span.start, anchor, flow }
+                    Frame::Map {
+                        entries: Vec::new(),
+                        key: None,
+                        start: span.start,
+                        anchor,
+                        flow,
+                    }
                 };
                 self.stack.push(frame);
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let Some(frame) = self.stack.pop() else { return Ok(()) };
+                let Some(frame) = self.stack.pop() else {
+                    return Ok(());
+                };
                 let (value, start, anchor, flow, last_end) = match frame {
-                    Frame::Seq { items, start, anchor, flow } => {
+                    Frame::Seq {
+                        items,
+                        start,
+                        anchor,
+                        flow,
+                    } => {
                         let last = items.last().map(|n| n.span.end);
                         (Value::Seq(items), start, anchor, flow, last)
                     }
-                    Frame::Map { entries, start, anchor, flow, .. } => {
+                    Frame::Map {
+                        entries,
+                        start,
+                        anchor,
+                        flow,
+                        ..
+                    } => {
                         let last = entries.last().map(|(_, v)| v.span.end);
                         (Value::Map(entries), start, anchor, flow, last)
                     }
                 };
-                let end = if flow { span.end } else { last_end.unwrap_or(start) };
-                self.push(Node { value, span: Span::new(start, end.max(start)), from_alias: false }, anchor);
+                let end = if flow {
+                    span.end
+                } else {
+                    last_end.unwrap_or(start)
+                };
+                self.push(
+                    Node {
+                        value,
+                        span: Span::new(start, end.max(start)),
+                        from_alias: false,
+                    },
+                    anchor,
+                );
             }
             _ => {}
         }
@@ -499,7 +595,8 @@ mod tests {
 
     #[test]
     fn spans_point_at_source_text() {
-        let t = "phase: 05-x\nplan: 01   # keep\nwave: 2\nname: \"quoted: yes\"\nlist: [a, 'b c']\n";
+        let t =
+            "phase: 05-x\nplan: 01   # keep\nwave: 2\nname: \"quoted: yes\"\nlist: [a, 'b c']\n";
         let d = doc(t);
         assert_eq!(d.get("plan").unwrap().span.slice(t), "01");
         assert_eq!(d.get("plan").unwrap().to_json(), serde_json::json!("01"));
@@ -514,11 +611,15 @@ mod tests {
 
     #[test]
     fn block_collections_and_non_ascii() {
-        let t = "ünï: 1\nmust_haves:\n  artifacts:\n    - path: \"src/é.rs\"\n      min_lines: 10\n";
+        let t =
+            "ünï: 1\nmust_haves:\n  artifacts:\n    - path: \"src/é.rs\"\n      min_lines: 10\n";
         let d = doc(t);
         let p = d.path("must_haves.artifacts.0.path").unwrap();
         assert_eq!(p.span.slice(t), "\"src/é.rs\"");
-        assert_eq!(d.path("must_haves.artifacts.0.min_lines").unwrap().as_i64(), Some(10));
+        assert_eq!(
+            d.path("must_haves.artifacts.0.min_lines").unwrap().as_i64(),
+            Some(10)
+        );
         assert_eq!(d.get("ünï").unwrap().span.slice(t), "1");
     }
 
@@ -537,7 +638,10 @@ mod tests {
         assert_eq!(d.get("c").unwrap().to_json(), serde_json::json!(1.5));
         assert_eq!(d.get("d").unwrap().to_json(), serde_json::json!("1"));
         assert_eq!(d.get("e").unwrap().to_json(), serde_json::json!(16));
-        assert_eq!(d.get("f").unwrap().to_json(), serde_json::json!("2026-01-01"));
+        assert_eq!(
+            d.get("f").unwrap().to_json(),
+            serde_json::json!("2026-01-01")
+        );
         assert_eq!(d.get("g").unwrap().to_json(), serde_json::json!(-3));
         assert_eq!(d.get("h").unwrap().to_json(), serde_json::json!(1000.0));
     }
@@ -558,10 +662,21 @@ mod tests {
         let t = format!("a: {}{}", "[".repeat(5000), "]".repeat(5000));
         let err = parse(&t, Span::new(0, t.len())).unwrap_err();
         // saphyr-parser has its own recursion limit; either limit is fine.
-        assert!(matches!(err.kind, YamlErrorKind::TooDeep | YamlErrorKind::Syntax), "{err:?}");
-        let t = format!("a:\n{}", (1..400).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect::<String>());
+        assert!(
+            matches!(err.kind, YamlErrorKind::TooDeep | YamlErrorKind::Syntax),
+            "{err:?}"
+        );
+        let t = format!(
+            "a:\n{}",
+            (1..400)
+                .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+                .collect::<String>()
+        );
         let err = parse(&t, Span::new(0, t.len())).unwrap_err();
-        assert!(matches!(err.kind, YamlErrorKind::TooDeep | YamlErrorKind::Syntax), "{err:?}");
+        assert!(
+            matches!(err.kind, YamlErrorKind::TooDeep | YamlErrorKind::Syntax),
+            "{err:?}"
+        );
     }
 
     #[test]

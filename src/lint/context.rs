@@ -16,24 +16,68 @@ pub struct Sink<'a> {
 
 impl Sink<'_> {
     /// Report at a span of a document.
-    pub fn at(&mut self, doc: &Document, span: Span, message: impl Into<String>, help: impl Into<String>) {
-        self.out.push(Diagnostic::at(self.rule.code, self.rule.severity, doc, span, message.into(), help.into()));
+    pub fn at(
+        &mut self,
+        doc: &Document,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.out.push(Diagnostic::at(
+            self.rule.code,
+            self.rule.severity,
+            doc,
+            span,
+            message.into(),
+            help.into(),
+        ));
     }
 
     /// Report at a 1-based line of a document.
-    pub fn at_line(&mut self, doc: &Document, line: usize, message: impl Into<String>, help: impl Into<String>) {
+    pub fn at_line(
+        &mut self,
+        doc: &Document,
+        line: usize,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
         let span = doc.source.line_span(line);
         self.at(doc, span, message, help);
     }
 
     /// Report about a file as a whole (it may not exist).
-    pub fn file(&mut self, file: impl Into<PathBuf>, message: impl Into<String>, help: impl Into<String>) {
-        self.out.push(Diagnostic::file(self.rule.code, self.rule.severity, file.into(), message.into(), help.into()));
+    pub fn file(
+        &mut self,
+        file: impl Into<PathBuf>,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.out.push(Diagnostic::file(
+            self.rule.code,
+            self.rule.severity,
+            file.into(),
+            message.into(),
+            help.into(),
+        ));
     }
 
     /// Report with an explicit severity (a rule whose findings vary).
-    pub fn at_severity(&mut self, severity: Severity, doc: &Document, span: Span, message: impl Into<String>, help: impl Into<String>) {
-        self.out.push(Diagnostic::at(self.rule.code, severity, doc, span, message.into(), help.into()));
+    pub fn at_severity(
+        &mut self,
+        severity: Severity,
+        doc: &Document,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.out.push(Diagnostic::at(
+            self.rule.code,
+            severity,
+            doc,
+            span,
+            message.into(),
+            help.into(),
+        ));
     }
 }
 

@@ -46,14 +46,49 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A finding at a span of a document.
-    pub fn at(code: &'static str, severity: Severity, doc: &Document, span: Span, message: String, help: String) -> Self {
+    pub fn at(
+        code: &'static str,
+        severity: Severity,
+        doc: &Document,
+        span: Span,
+        message: String,
+        help: String,
+    ) -> Self {
         let (line, column) = doc.source.line_col(span.start);
         let (end_line, end_column) = doc.source.line_col(span.end);
-        Diagnostic { code, severity, file: doc.rel_path.clone(), line, column, end_line, end_column, message, help, span: Some(span) }
+        Diagnostic {
+            code,
+            severity,
+            file: doc.rel_path.clone(),
+            line,
+            column,
+            end_line,
+            end_column,
+            message,
+            help,
+            span: Some(span),
+        }
     }
 
     /// A finding about a whole file (or a missing one).
-    pub fn file(code: &'static str, severity: Severity, file: PathBuf, message: String, help: String) -> Self {
-        Diagnostic { code, severity, file, line: 1, column: 1, end_line: 1, end_column: 1, message, help, span: None }
+    pub fn file(
+        code: &'static str,
+        severity: Severity,
+        file: PathBuf,
+        message: String,
+        help: String,
+    ) -> Self {
+        Diagnostic {
+            code,
+            severity,
+            file,
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 1,
+            message,
+            help,
+            span: None,
+        }
     }
 }

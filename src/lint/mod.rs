@@ -34,14 +34,27 @@ pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
         .par_iter()
         .filter(|r| !disabled.iter().any(|d| d == r.code))
         .flat_map_iter(|rule| {
-            let mut sink = Sink { rule, out: Vec::new() };
+            let mut sink = Sink {
+                rule,
+                out: Vec::new(),
+            };
             (rule.check)(&cx, &mut sink);
             sink.out
         })
         .collect();
-    let docs: HashMap<&std::path::Path, &crate::model::Document> = ws.documents().into_iter().map(|d| (d.rel_path.as_path(), d)).collect();
-    out.retain(|d| !docs.get(d.file.as_path()).is_some_and(|doc| suppress::is_suppressed(doc, d)));
-    out.sort_by(|a, b| (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code)));
+    let docs: HashMap<&std::path::Path, &crate::model::Document> = ws
+        .documents()
+        .into_iter()
+        .map(|d| (d.rel_path.as_path(), d))
+        .collect();
+    out.retain(|d| {
+        !docs
+            .get(d.file.as_path())
+            .is_some_and(|doc| suppress::is_suppressed(doc, d))
+    });
+    out.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code))
+    });
     out
 }
 

@@ -10,7 +10,12 @@ fn codes_after<'a>(line: &'a str, marker: &str) -> Option<Vec<&'a str>> {
     let at = line.find(marker)?;
     let rest = &line[at + marker.len()..];
     let rest = rest.split("-->").next().unwrap_or(rest);
-    Some(rest.split([',', ' ']).map(str::trim).filter(|c| !c.is_empty()).collect())
+    Some(
+        rest.split([',', ' '])
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect(),
+    )
 }
 
 pub fn is_suppressed(doc: &Document, d: &Diagnostic) -> bool {
@@ -19,12 +24,23 @@ pub fn is_suppressed(doc: &Document, d: &Diagnostic) -> bool {
         return false;
     }
     let matches = |codes: Vec<&str>| codes.iter().any(|c| *c == d.code || *c == "all");
-    if text.lines().any(|l| codes_after(l, "gsd-ignore-file").is_some_and(matches)) {
+    if text
+        .lines()
+        .any(|l| codes_after(l, "gsd-ignore-file").is_some_and(matches))
+    {
         return true;
     }
-    let line = |n: usize| if n == 0 { "" } else { doc.source.line_span(n).slice(text) };
+    let line = |n: usize| {
+        if n == 0 {
+            ""
+        } else {
+            doc.source.line_span(n).slice(text)
+        }
+    };
     [d.line, d.line.saturating_sub(1)]
         .into_iter()
         .map(line)
-        .any(|l| !l.contains("gsd-ignore-file") && codes_after(l, "gsd-ignore").is_some_and(matches))
+        .any(|l| {
+            !l.contains("gsd-ignore-file") && codes_after(l, "gsd-ignore").is_some_and(matches)
+        })
 }

@@ -23,11 +23,17 @@ impl Config {
         let t = text.strip_prefix('\u{feff}').unwrap_or(text);
         serde_json::from_str::<Value>(t)
             .map(|value| Config { value })
-            .map_err(|e| ConfigError { message: e.to_string(), line: e.line(), column: e.column() })
+            .map_err(|e| ConfigError {
+                message: e.to_string(),
+                line: e.line(),
+                column: e.column(),
+            })
     }
 
     pub fn empty() -> Config {
-        Config { value: Value::Object(Default::default()) }
+        Config {
+            value: Value::Object(Default::default()),
+        }
     }
 
     /// A dotted path (`workflow.research`).
@@ -41,7 +47,10 @@ impl Config {
 
     /// `commit_docs` (top level or under `planning`), default true.
     pub fn commit_docs(&self) -> bool {
-        self.get("planning.commit_docs").or_else(|| self.get("commit_docs")).and_then(Value::as_bool).unwrap_or(true)
+        self.get("planning.commit_docs")
+            .or_else(|| self.get("commit_docs"))
+            .and_then(Value::as_bool)
+            .unwrap_or(true)
     }
 
     pub fn project_code(&self) -> Option<&str> {
@@ -56,7 +65,11 @@ impl Config {
     pub fn lint_disabled(&self) -> Vec<String> {
         self.get("lint.disable")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 }

@@ -41,7 +41,12 @@ impl Document {
         let Some(text) = source.text() else {
             // Not UTF-8: nothing is parsed, so the body is empty text.
             let body = Span::empty(0);
-            return Document { source, rel_path, split: Split::None { body }, frontmatter: Frontmatter::Absent };
+            return Document {
+                source,
+                rel_path,
+                split: Split::None { body },
+                frontmatter: Frontmatter::Absent,
+            };
         };
         let split = frontmatter::split(text, source.content_start());
         let frontmatter = match split {
@@ -53,7 +58,12 @@ impl Document {
                 Ok(other) => Frontmatter::NotMapping(other),
             },
         };
-        Document { source, rel_path, split, frontmatter }
+        Document {
+            source,
+            rel_path,
+            split,
+            frontmatter,
+        }
     }
 
     /// A file that is not markdown: no frontmatter is looked for.
@@ -62,7 +72,12 @@ impl Document {
             Some(_) => Span::new(source.content_start().min(source.len()), source.len()),
             None => Span::empty(0),
         };
-        Document { source, rel_path, split: Split::None { body }, frontmatter: Frontmatter::Absent }
+        Document {
+            source,
+            rel_path,
+            split: Split::None { body },
+            frontmatter: Frontmatter::Absent,
+        }
     }
 
     pub fn text(&self) -> &str {
@@ -92,7 +107,10 @@ impl Document {
 
     /// The file name.
     pub fn file_name(&self) -> &str {
-        self.rel_path.file_name().and_then(|n| n.to_str()).unwrap_or("")
+        self.rel_path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
     }
 
     /// Reassemble the file from its parsed parts (frontmatter fences, YAML,

@@ -27,7 +27,9 @@ pub enum PhaseId {
 
 /// The value of a digit string, saturating on absurdly long input.
 fn digits_value(d: &str) -> u64 {
-    d.bytes().fold(0u64, |acc, b| acc.saturating_mul(10).saturating_add(u64::from(b - b'0')))
+    d.bytes().fold(0u64, |acc, b| {
+        acc.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    })
 }
 
 impl PhaseId {
@@ -38,10 +40,12 @@ impl PhaseId {
             return None;
         }
         match Self::parse_prefix(s) {
-            Some((id, rest)) if rest.is_empty() => Some(id),
+            Some((id, "")) => Some(id),
             Some(_) => None,
             None => {
-                let ok = s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+                let ok = s
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
                 ok.then(|| PhaseId::Custom(s.to_owned()))
             }
         }
@@ -53,7 +57,10 @@ impl PhaseId {
         let mut i = 0;
         let mut prefix = None;
         let upper = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
-        if (1..=6).contains(&upper) && b.get(upper) == Some(&b'-') && b.get(upper + 1).is_some_and(u8::is_ascii_digit) {
+        if (1..=6).contains(&upper)
+            && b.get(upper) == Some(&b'-')
+            && b.get(upper + 1).is_some_and(u8::is_ascii_digit)
+        {
             prefix = Some(s[..upper].to_owned());
             i = upper + 1;
         }
@@ -66,7 +73,9 @@ impl PhaseId {
         let mut letter = None;
         if let Some(&c) = b.get(i) {
             let next = b.get(i + 1);
-            if c.is_ascii_alphabetic() && (next.is_none() || matches!(next, Some(b'.' | b'-' | b' ' | b':' | b'_' | b')'))) {
+            if c.is_ascii_alphabetic()
+                && (next.is_none() || matches!(next, Some(b'.' | b'-' | b' ' | b':' | b'_' | b')')))
+            {
                 letter = Some(c as char);
                 i += 1;
             }
@@ -80,7 +89,15 @@ impl PhaseId {
             decimals.push(s[i + 1..i + 1 + n].to_owned());
             i += 1 + n;
         }
-        Some((PhaseId::Numeric { prefix, int, letter, decimals }, &s[i..]))
+        Some((
+            PhaseId::Numeric {
+                prefix,
+                int,
+                letter,
+                decimals,
+            },
+            &s[i..],
+        ))
     }
 
     /// Parse a phase directory name: `01-foundation`, `02.1-hotfix`,
@@ -122,9 +139,17 @@ impl PhaseId {
     /// The parent integer phase of a decimal (`2` for `2.1`).
     pub fn base(&self) -> PhaseId {
         match self {
-            PhaseId::Numeric { prefix, int, letter, .. } => {
-                PhaseId::Numeric { prefix: prefix.clone(), int: int.clone(), letter: *letter, decimals: Vec::new() }
-            }
+            PhaseId::Numeric {
+                prefix,
+                int,
+                letter,
+                ..
+            } => PhaseId::Numeric {
+                prefix: prefix.clone(),
+                int: int.clone(),
+                letter: *letter,
+                decimals: Vec::new(),
+            },
             c => c.clone(),
         }
     }
@@ -132,8 +157,17 @@ impl PhaseId {
     /// The normalized form: integer padded to two digits, prefix dropped.
     pub fn normalized(&self) -> String {
         match self {
-            PhaseId::Numeric { int, letter, decimals, .. } => {
-                let mut s = if int.len() < 2 { format!("{int:0>2}") } else { int.clone() };
+            PhaseId::Numeric {
+                int,
+                letter,
+                decimals,
+                ..
+            } => {
+                let mut s = if int.len() < 2 {
+                    format!("{int:0>2}")
+                } else {
+                    int.clone()
+                };
                 if let Some(l) = letter {
                     s.push(*l);
                 }
@@ -150,7 +184,12 @@ impl PhaseId {
     /// The unpadded display form used in ROADMAP headings (`2.1`, `12A`).
     pub fn display(&self) -> String {
         match self {
-            PhaseId::Numeric { int, letter, decimals, .. } => {
+            PhaseId::Numeric {
+                int,
+                letter,
+                decimals,
+                ..
+            } => {
                 let mut s = digits_value(int).to_string();
                 if let Some(l) = letter {
                     s.push(*l);
@@ -173,8 +212,18 @@ impl PhaseId {
     fn cmp_order(&self, other: &PhaseId) -> Ordering {
         match (self, other) {
             (
-                PhaseId::Numeric { int: a, letter: la, decimals: da, .. },
-                PhaseId::Numeric { int: b, letter: lb, decimals: db, .. },
+                PhaseId::Numeric {
+                    int: a,
+                    letter: la,
+                    decimals: da,
+                    ..
+                },
+                PhaseId::Numeric {
+                    int: b,
+                    letter: lb,
+                    decimals: db,
+                    ..
+                },
             ) => digits_value(a)
                 .cmp(&digits_value(b))
                 .then_with(|| match (la, lb) {
@@ -190,7 +239,9 @@ impl PhaseId {
                 }),
             (PhaseId::Numeric { .. }, PhaseId::Custom(_)) => Ordering::Less,
             (PhaseId::Custom(_), PhaseId::Numeric { .. }) => Ordering::Greater,
-            (PhaseId::Custom(a), PhaseId::Custom(b)) => a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()),
+            (PhaseId::Custom(a), PhaseId::Custom(b)) => {
+                a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase())
+            }
         }
     }
 }
@@ -240,13 +291,19 @@ impl PlanId {
             .unwrap_or(name);
         let (phase, rest) = PhaseId::parse_prefix(stem)?;
         let rest = rest.strip_prefix('-')?;
-        let token_len = rest.bytes().take_while(|c| c.is_ascii_alphanumeric()).count();
+        let token_len = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
         let token = &rest[..token_len];
         let digits = token.trim_start_matches(['P', 'p']);
         if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) || digits.len() > 4 {
             return None;
         }
-        Some(PlanId { phase, plan: token.to_owned() })
+        Some(PlanId {
+            phase,
+            plan: token.to_owned(),
+        })
     }
 
     /// The plan number (`P02` → 2).
@@ -256,7 +313,11 @@ impl PlanId {
 
     /// `05-07`: normalized phase, plan padded to two digits.
     pub fn canonical(&self) -> String {
-        let lead = if self.plan.starts_with(['P', 'p']) { &self.plan[..1] } else { "" };
+        let lead = if self.plan.starts_with(['P', 'p']) {
+            &self.plan[..1]
+        } else {
+            ""
+        };
         format!("{}-{}{:02}", self.phase.normalized(), lead, self.number())
     }
 
@@ -279,7 +340,9 @@ impl serde::Serialize for PlanId {
 
 impl Ord for PlanId {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.phase.cmp(&other.phase).then_with(|| self.number().cmp(&other.number()))
+        self.phase
+            .cmp(&other.phase)
+            .then_with(|| self.number().cmp(&other.number()))
     }
 }
 
@@ -331,10 +394,20 @@ mod tests {
 
     #[test]
     fn orders_phases() {
-        let mut v: Vec<PhaseId> = ["13", "12A.1", "12", "2.10", "2.2", "12B", "12A", "999.1", "X"].iter().map(|s| p(s)).collect();
+        let mut v: Vec<PhaseId> = [
+            "13", "12A.1", "12", "2.10", "2.2", "12B", "12A", "999.1", "X",
+        ]
+        .iter()
+        .map(|s| p(s))
+        .collect();
         v.sort();
         let out: Vec<String> = v.iter().map(PhaseId::display).collect();
-        assert_eq!(out, ["2.2", "2.10", "12", "12A", "12A.1", "12B", "13", "999.1", "X"]);
+        assert_eq!(
+            out,
+            [
+                "2.2", "2.10", "12", "12A", "12A.1", "12B", "13", "999.1", "X"
+            ]
+        );
         assert!(p("05").same(&p("5")));
         assert!(p("999.1").is_backlog());
     }
@@ -342,20 +415,41 @@ mod tests {
     #[test]
     fn parses_dir_names() {
         let (id, slug) = PhaseId::from_dir_name("02.1-urgent-fix").unwrap();
-        assert_eq!((id.normalized(), slug.as_str()), ("02.1".into(), "urgent-fix"));
+        assert_eq!(
+            (id.normalized(), slug.as_str()),
+            ("02.1".into(), "urgent-fix")
+        );
         let (id, _) = PhaseId::from_dir_name("CK-03-name").unwrap();
         assert_eq!(id.normalized(), "03");
         assert!(PhaseId::from_dir_name("post-m1-enhancements").is_none());
-        assert!(PhaseId::from_dir_name("12A-variant").unwrap().0.normalized() == "12A");
+        assert!(
+            PhaseId::from_dir_name("12A-variant")
+                .unwrap()
+                .0
+                .normalized()
+                == "12A"
+        );
     }
 
     #[test]
     fn parses_plan_ids() {
-        for s in ["05-07", "5-7", "05-07-PLAN.md", "/x/.planning/phases/05-a/05-07-PLAN.md", "05-07-auth-hardening-PLAN.md"] {
+        for s in [
+            "05-07",
+            "5-7",
+            "05-07-PLAN.md",
+            "/x/.planning/phases/05-a/05-07-PLAN.md",
+            "05-07-auth-hardening-PLAN.md",
+        ] {
             assert_eq!(PlanId::parse(s).unwrap().canonical(), "05-07", "{s}");
         }
-        assert_eq!(PlanId::parse("02.1-01-PLAN.md").unwrap().canonical(), "02.1-01");
-        assert_eq!(PlanId::parse("73-P02-PLAN.md").unwrap().canonical(), "73-P02");
+        assert_eq!(
+            PlanId::parse("02.1-01-PLAN.md").unwrap().canonical(),
+            "02.1-01"
+        );
+        assert_eq!(
+            PlanId::parse("73-P02-PLAN.md").unwrap().canonical(),
+            "73-P02"
+        );
         assert!(PlanId::parse("PLAN.md").is_none());
         assert!(PlanId::parse("05").is_none());
     }

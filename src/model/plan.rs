@@ -31,8 +31,16 @@ pub const PLAN_KEYS: &[&str] = &[
 ];
 
 /// Keys `verify plan-structure` requires.
-pub const REQUIRED_KEYS: &[&str] =
-    &["phase", "plan", "type", "wave", "depends_on", "files_modified", "autonomous", "must_haves"];
+pub const REQUIRED_KEYS: &[&str] = &[
+    "phase",
+    "plan",
+    "type",
+    "wave",
+    "depends_on",
+    "files_modified",
+    "autonomous",
+    "must_haves",
+];
 
 /// A must_haves artifact, in map or string form.
 #[derive(Debug, Clone, Serialize)]
@@ -53,7 +61,12 @@ pub enum Artifact {
 #[serde(untagged)]
 pub enum KeyLink {
     Text(String),
-    Spec { from: Option<String>, to: Option<String>, via: Option<String>, pattern: Option<String> },
+    Spec {
+        from: Option<String>,
+        to: Option<String>,
+        via: Option<String>,
+        pattern: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -67,8 +80,19 @@ impl MustHaves {
     /// Whether anything here can be checked by a tool (a map artifact or a
     /// key link with a target); truths alone and string items cannot.
     pub fn is_checkable(&self) -> bool {
-        self.artifacts.iter().any(|a| matches!(a, Artifact::Spec { path: Some(_), .. }))
-            || self.key_links.iter().any(|k| matches!(k, KeyLink::Spec { from: Some(_), to: Some(_), .. }))
+        self.artifacts
+            .iter()
+            .any(|a| matches!(a, Artifact::Spec { path: Some(_), .. }))
+            || self.key_links.iter().any(|k| {
+                matches!(
+                    k,
+                    KeyLink::Spec {
+                        from: Some(_),
+                        to: Some(_),
+                        ..
+                    }
+                )
+            })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -117,25 +141,34 @@ pub struct PlanFrontmatter {
 impl PlanFrontmatter {
     pub fn from_node(root: &Node) -> Self {
         let mut fm = PlanFrontmatter::default();
-        let Some(entries) = root.as_map() else { return fm };
+        let Some(entries) = root.as_map() else {
+            return fm;
+        };
         for (k, v) in entries {
             let Some(key) = k.as_str() else { continue };
             match key {
                 "phase" => fm.phase = scalar_text(v),
                 "plan" => fm.plan = scalar_text(v),
                 "type" => fm.plan_type = scalar_text(v),
-                "wave" => match v.as_i64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok())) {
+                "wave" => match v
+                    .as_i64()
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                {
                     Some(w) => fm.wave = Some(w),
                     None => fm.type_error(key, "an integer", v),
                 },
                 "depends_on" => fm.depends_on = list(&mut fm.type_errors, key, v),
-                "files_modified" | "files-modified" => fm.files_modified = list(&mut fm.type_errors, key, v),
+                "files_modified" | "files-modified" => {
+                    fm.files_modified = list(&mut fm.type_errors, key, v)
+                }
                 "autonomous" => match v.as_bool().or_else(|| v.as_str().and_then(parse_bool)) {
                     Some(b) => fm.autonomous = Some(b),
                     None => fm.type_error(key, "true or false", v),
                 },
                 "requirements" => fm.requirements = list(&mut fm.type_errors, key, v),
-                "gap_closure" => fm.gap_closure = v.as_bool().or_else(|| v.as_str().and_then(parse_bool)),
+                "gap_closure" => {
+                    fm.gap_closure = v.as_bool().or_else(|| v.as_str().and_then(parse_bool))
+                }
                 "objective" => fm.objective = scalar_text(v),
                 "user_setup" => fm.user_setup = user_setup(v),
                 "must_haves" => match &v.value {
@@ -150,7 +183,11 @@ impl PlanFrontmatter {
     }
 
     fn type_error(&mut self, key: &str, expected: &'static str, v: &Node) {
-        self.type_errors.push(TypeError { key: key.to_owned(), expected, span: v.span });
+        self.type_errors.push(TypeError {
+            key: key.to_owned(),
+            expected,
+            span: v.span,
+        });
     }
 }
 
@@ -163,13 +200,21 @@ fn parse_bool(s: &str) -> Option<bool> {
 }
 
 fn scalar_text(v: &Node) -> Option<String> {
-    if v.is_null() { None } else { v.as_str().map(str::to_owned) }
+    if v.is_null() {
+        None
+    } else {
+        v.as_str().map(str::to_owned)
+    }
 }
 
 fn list(errors: &mut Vec<TypeError>, key: &str, v: &Node) -> Vec<String> {
     match &v.value {
         Value::Map(_) => {
-            errors.push(TypeError { key: key.to_owned(), expected: "a list", span: v.span });
+            errors.push(TypeError {
+                key: key.to_owned(),
+                expected: "a list",
+                span: v.span,
+            });
             Vec::new()
         }
         _ => v.string_list(),
@@ -182,7 +227,10 @@ fn opt_str(n: &Node, key: &str) -> Option<String> {
 
 fn must_haves(v: &Node) -> MustHaves {
     let seq = |k: &str| v.get(k).and_then(Node::as_seq).unwrap_or(&[]);
-    let truths = seq("truths").iter().filter_map(|n| n.as_str().map(str::to_owned)).collect();
+    let truths = seq("truths")
+        .iter()
+        .filter_map(|n| n.as_str().map(str::to_owned))
+        .collect();
     let artifacts = seq("artifacts")
         .iter()
         .map(|n| match &n.value {
@@ -208,7 +256,11 @@ fn must_haves(v: &Node) -> MustHaves {
             _ => KeyLink::Text(n.as_str().unwrap_or_default().to_owned()),
         })
         .collect();
-    MustHaves { truths, artifacts, key_links }
+    MustHaves {
+        truths,
+        artifacts,
+        key_links,
+    }
 }
 
 fn user_setup(v: &Node) -> Vec<UserSetup> {
@@ -218,9 +270,24 @@ fn user_setup(v: &Node) -> Vec<UserSetup> {
         .map(|n| UserSetup {
             service: opt_str(n, "service"),
             why: opt_str(n, "why"),
-            env_vars: n.get("env_vars").and_then(Node::as_seq).unwrap_or(&[]).iter().map(Node::to_json).collect(),
-            dashboard_config: n.get("dashboard_config").and_then(Node::as_seq).unwrap_or(&[]).iter().map(Node::to_json).collect(),
-            local_dev: n.get("local_dev").map(Node::string_list).unwrap_or_default(),
+            env_vars: n
+                .get("env_vars")
+                .and_then(Node::as_seq)
+                .unwrap_or(&[])
+                .iter()
+                .map(Node::to_json)
+                .collect(),
+            dashboard_config: n
+                .get("dashboard_config")
+                .and_then(Node::as_seq)
+                .unwrap_or(&[])
+                .iter()
+                .map(Node::to_json)
+                .collect(),
+            local_dev: n
+                .get("local_dev")
+                .map(Node::string_list)
+                .unwrap_or_default(),
         })
         .collect()
 }
@@ -258,18 +325,32 @@ impl Plan {
         let tasks = task_els
             .iter()
             .enumerate()
-            .map(|(i, el)| Task::from_element(text, el, i + 1, doc.line_of(el.start_tag.start), &opaque))
+            .map(|(i, el)| {
+                Task::from_element(text, el, i + 1, doc.line_of(el.start_tag.start), &opaque)
+            })
             .collect();
         let (sections, _) = elements::children(text, body, &opaque);
         let sections: Vec<Element> = sections.into_iter().filter(|e| e.name != "task").collect();
         let feature = sections.iter().find(|e| e.name == "feature").cloned();
-        let markdown_tasks = crate::doc::markdown::Markdown::scan(text, body, doc.line_of(body.start))
-            .headings
-            .iter()
-            .filter(|h| h.level >= 2 && h.text.slice(text).starts_with("Task "))
-            .count();
+        let markdown_tasks =
+            crate::doc::markdown::Markdown::scan(text, body, doc.line_of(body.start))
+                .headings
+                .iter()
+                .filter(|h| h.level >= 2 && h.text.slice(text).starts_with("Task "))
+                .count();
         let unclosed_fences = opaque.unclosed_fences.clone();
-        Plan { doc, id, canonical_name, fm, tasks, task_problems, sections, markdown_tasks, feature, unclosed_fences }
+        Plan {
+            doc,
+            id,
+            canonical_name,
+            fm,
+            tasks,
+            task_problems,
+            sections,
+            markdown_tasks,
+            feature,
+            unclosed_fences,
+        }
     }
 
     pub fn section(&self, name: &str) -> Option<&Element> {
@@ -278,7 +359,8 @@ impl Plan {
 
     /// The text of a top-level block such as `<objective>`.
     pub fn section_text(&self, name: &str) -> Option<&str> {
-        self.section(name).map(|e| e.content.slice(self.doc.text()).trim())
+        self.section(name)
+            .map(|e| e.content.slice(self.doc.text()).trim())
     }
 
     /// The ID to show: from the file name, else from frontmatter.

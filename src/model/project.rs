@@ -17,20 +17,29 @@ pub struct Project {
 impl Project {
     pub fn parse(doc: Document) -> Project {
         let md = Markdown::scan(doc.text(), doc.body(), doc.line_of(doc.body().start));
-        let name = md.headings.iter().find(|h| h.level == 1).map(|h| h.text.slice(doc.text()).to_owned());
+        let name = md
+            .headings
+            .iter()
+            .find(|h| h.level == 1)
+            .map(|h| h.text.slice(doc.text()).to_owned());
         Project { doc, md, name }
     }
 
     /// The text of a `##` section (without its heading), trimmed.
     pub fn section(&self, title: &str) -> Option<&str> {
         let text = self.doc.text();
-        let (i, h) = self.md.find_heading(text, |t| t.eq_ignore_ascii_case(title))?;
+        let (i, h) = self
+            .md
+            .find_heading(text, |t| t.eq_ignore_ascii_case(title))?;
         let span = self.md.section(i, self.doc.body().end);
         Some(text[h.line.full.end.min(span.end)..span.end].trim())
     }
 
     pub fn has_section(&self, title: &str) -> bool {
         let text = self.doc.text();
-        self.md.headings.iter().any(|h| h.level == 2 && h.text.slice(text).eq_ignore_ascii_case(title))
+        self.md
+            .headings
+            .iter()
+            .any(|h| h.level == 2 && h.text.slice(text).eq_ignore_ascii_case(title))
     }
 }

@@ -46,21 +46,33 @@ pub struct Requirements {
 /// (`AUTH-01`, `UI-NAV-3`, `REQ-12a`).
 pub fn is_req_id(s: &str) -> bool {
     let mut parts = s.split('-');
-    let Some(first) = parts.next() else { return false };
+    let Some(first) = parts.next() else {
+        return false;
+    };
     if first.is_empty() || !first.starts_with(|c: char| c.is_ascii_uppercase()) {
         return false;
     }
-    if !first.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+    if !first
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    {
         return false;
     }
     let rest: Vec<&str> = parts.collect();
-    let Some(last) = rest.last() else { return false };
+    let Some(last) = rest.last() else {
+        return false;
+    };
     let last_ok = last.starts_with(|c: char| c.is_ascii_digit())
-        && last.trim_end_matches(|c: char| c.is_ascii_lowercase()).chars().all(|c| c.is_ascii_digit());
+        && last
+            .trim_end_matches(|c: char| c.is_ascii_lowercase())
+            .chars()
+            .all(|c| c.is_ascii_digit());
     last_ok
-        && rest[..rest.len() - 1]
-            .iter()
-            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+        && rest[..rest.len() - 1].iter().all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
 }
 
 /// Every requirement ID in a piece of text (word-bounded).
@@ -79,23 +91,41 @@ impl Requirements {
         let mut items = Vec::new();
         for item in &md.list_items {
             let content = item.content.slice(text);
-            let Some(rest) = content.strip_prefix("**") else { continue };
+            let Some(rest) = content.strip_prefix("**") else {
+                continue;
+            };
             let Some(end) = rest.find("**") else { continue };
             let id = rest[..end].trim_end_matches(':').trim();
             if !is_req_id(id) {
                 continue;
             }
-            let after = rest[end + 2..].trim_start_matches([':', ' ', '-', '—', '–']).trim();
+            let after = rest[end + 2..]
+                .trim_start_matches([':', ' ', '-', '—', '–'])
+                .trim();
             let at = item.line.span.start;
-            let h2 = md.headings.iter().filter(|h| h.level <= 2 && h.line.span.start < at).last();
-            let h3 = md.headings.iter().filter(|h| h.level == 3 && h.line.span.start < at).last();
+            let h2 = md
+                .headings
+                .iter()
+                .rfind(|h| h.level <= 2 && h.line.span.start < at);
+            let h3 = md
+                .headings
+                .iter()
+                .rfind(|h| h.level == 3 && h.line.span.start < at);
             let scope = match h2.map(|h| h.text.slice(text).to_ascii_lowercase()) {
                 Some(t) if t.contains("out of scope") => Scope::OutOfScope,
-                Some(t) if t.contains("v2") || t.contains("future") || t.contains("deferred") => Scope::V2,
-                Some(t) if t.contains("v1") || t.contains("requirements") || t.contains("active") => Scope::V1,
+                Some(t) if t.contains("v2") || t.contains("future") || t.contains("deferred") => {
+                    Scope::V2
+                }
+                Some(t)
+                    if t.contains("v1") || t.contains("requirements") || t.contains("active") =>
+                {
+                    Scope::V1
+                }
                 _ => Scope::Other,
             };
-            let category = h3.filter(|h3| h2.is_none_or(|h2| h3.line.span.start > h2.line.span.start)).map(|h| h.text.slice(text).to_owned());
+            let category = h3
+                .filter(|h3| h2.is_none_or(|h2| h3.line.span.start > h2.line.span.start))
+                .map(|h| h.text.slice(text).to_owned());
             items.push(Requirement {
                 id: id.to_owned(),
                 text: after.to_owned(),
@@ -106,7 +136,9 @@ impl Requirements {
             });
         }
         let mut traceability = Vec::new();
-        if let Some((i, _)) = md.find_heading(text, |t| t.to_ascii_lowercase().contains("traceability")) {
+        if let Some((i, _)) =
+            md.find_heading(text, |t| t.to_ascii_lowercase().contains("traceability"))
+        {
             let section = md.section(i, doc.body().end);
             for row in md.table_rows_in(section) {
                 let cells: Vec<&str> = row.cells.iter().map(|c| c.slice(text)).collect();
@@ -123,7 +155,11 @@ impl Requirements {
                 });
             }
         }
-        Requirements { doc, items, traceability }
+        Requirements {
+            doc,
+            items,
+            traceability,
+        }
     }
 
     pub fn get(&self, id: &str) -> Option<&Requirement> {
@@ -147,6 +183,9 @@ mod tests {
         for bad in ["auth-01", "AUTH", "AUTH-", "-01", "AUTH-x", "Phase-1"] {
             assert!(!is_req_id(bad), "{bad}");
         }
-        assert_eq!(find_req_ids("[AUTH-01, API-02] and REQ-1"), ["AUTH-01", "API-02", "REQ-1"]);
+        assert_eq!(
+            find_req_ids("[AUTH-01, API-02] and REQ-1"),
+            ["AUTH-01", "API-02", "REQ-1"]
+        );
     }
 }

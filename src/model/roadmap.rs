@@ -110,7 +110,10 @@ pub struct Roadmap {
 /// `Phase 2.1: Name`, `Phase 3 — Name`, `**Phase 1: Foundation** - base`.
 /// Returns the ID and the name.
 pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
-    let s = s.trim().trim_start_matches("**").trim_start_matches(['✅', '🚧', '📋', ' ']);
+    let s = s
+        .trim()
+        .trim_start_matches("**")
+        .trim_start_matches(['✅', '🚧', '📋', ' ']);
     let idx = s.find("Phase ")?;
     if idx > 12 {
         return None;
@@ -125,8 +128,12 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
         }
     };
     let after_trim = after.trim_start();
-    let sep = ["**:", ":**", ":", "—", "–", " - ", "-"].iter().find(|p| after_trim.starts_with(**p));
-    if sep.is_none() && !(after_trim.is_empty() || after_trim.starts_with("**") || after.starts_with(' ')) {
+    let sep = ["**:", ":**", ":", "—", "–", " - ", "-"]
+        .iter()
+        .find(|p| after_trim.starts_with(**p));
+    if sep.is_none()
+        && !(after_trim.is_empty() || after_trim.starts_with("**") || after.starts_with(' '))
+    {
         return None;
     }
     let name = match sep {
@@ -146,7 +153,10 @@ fn find_version(s: &str) -> Option<String> {
             continue;
         }
         let rest = &s[i + 1..];
-        let n = rest.bytes().take_while(|c| c.is_ascii_digit() || *c == b'.').count();
+        let n = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_digit() || *c == b'.')
+            .count();
         let v = rest[..n].trim_end_matches('.');
         if v.contains('.') && v.starts_with(|c: char| c.is_ascii_digit()) {
             return Some(format!("v{v}"));
@@ -159,7 +169,11 @@ fn status_of(s: &str) -> MilestoneStatus {
     let l = s.to_ascii_lowercase();
     if s.contains('✅') || l.contains("shipped") || l.contains("complete") {
         MilestoneStatus::Shipped
-    } else if s.contains('🚧') || l.contains("in progress") || l.contains("current") || l.contains("active") {
+    } else if s.contains('🚧')
+        || l.contains("in progress")
+        || l.contains("current")
+        || l.contains("active")
+    {
         MilestoneStatus::InProgress
     } else if s.contains('📋') || l.contains("planned") {
         MilestoneStatus::Planned
@@ -180,24 +194,35 @@ impl Roadmap {
         let mut checklist = Vec::new();
         for item in &md.list_items {
             let content = item.content.slice(text);
-            if let Some(cb) = item.checkbox {
-                if let Some((phase, name)) = parse_phase_title(content) {
-                    checklist.push(ChecklistEntry {
-                        phase,
-                        name,
-                        checked: cb.checked,
-                        checkbox: cb,
-                        line: item.line.number,
-                        in_details: in_details(item.line.span.start),
-                    });
-                    continue;
-                }
+            if let Some(cb) = item.checkbox
+                && let Some((phase, name)) = parse_phase_title(content)
+            {
+                checklist.push(ChecklistEntry {
+                    phase,
+                    name,
+                    checked: cb.checked,
+                    checkbox: cb,
+                    line: item.line.number,
+                    in_details: in_details(item.line.span.start),
+                });
+                continue;
             }
-            if content.contains("**v") || (content.starts_with(['✅', '🚧', '📋']) && find_version(content).is_some()) {
-                if let Some(version) = find_version(content) {
-                    let title = content.split("**").nth(1).unwrap_or(content).trim().to_owned();
-                    milestones.push(Milestone { version: Some(version), title, status: status_of(content), line: item.line.number });
-                }
+            if (content.contains("**v")
+                || (content.starts_with(['✅', '🚧', '📋']) && find_version(content).is_some()))
+                && let Some(version) = find_version(content)
+            {
+                let title = content
+                    .split("**")
+                    .nth(1)
+                    .unwrap_or(content)
+                    .trim()
+                    .to_owned();
+                milestones.push(Milestone {
+                    version: Some(version),
+                    title,
+                    status: status_of(content),
+                    line: item.line.number,
+                });
             }
         }
         let milestone_headings: Vec<(usize, String, &crate::doc::markdown::Heading)> = md
@@ -209,7 +234,12 @@ impl Roadmap {
         if milestones.is_empty() {
             for (_, v, h) in &milestone_headings {
                 let t = h.text.slice(text);
-                milestones.push(Milestone { version: Some(v.clone()), title: t.to_owned(), status: status_of(t), line: h.line.number });
+                milestones.push(Milestone {
+                    version: Some(v.clone()),
+                    title: t.to_owned(),
+                    status: status_of(t),
+                    line: h.line.number,
+                });
             }
         }
 
@@ -218,7 +248,9 @@ impl Roadmap {
             if !(2..=4).contains(&h.level) {
                 continue;
             }
-            let Some((id, name)) = parse_phase_title(h.text.slice(text)) else { continue };
+            let Some((id, name)) = parse_phase_title(h.text.slice(text)) else {
+                continue;
+            };
             // The section runs to the next heading of the same or higher level.
             let section = md.section(i, body.end);
             let mut detail = PhaseDetail {
@@ -233,7 +265,10 @@ impl Roadmap {
                 plans: Vec::new(),
                 success_criteria: Vec::new(),
                 in_details: in_details(h.line.span.start),
-                milestone: milestone_headings.iter().filter(|(at, _, _)| *at < h.line.span.start).last().map(|(_, v, _)| v.clone()),
+                milestone: milestone_headings
+                    .iter()
+                    .rfind(|(at, _, _)| *at < h.line.span.start)
+                    .map(|(_, v, _)| v.clone()),
             };
             let mut in_criteria = false;
             for line in md.lines_in(section).skip(1) {
@@ -277,16 +312,28 @@ impl Roadmap {
                 let content = item.content.slice(text);
                 let token = content.trim_start_matches("**");
                 let token = token.split([':', ' ', '*', '—']).next().unwrap_or("");
-                if let Some(id) = PlanId::parse(token) {
-                    if token.len() >= 4 {
-                        detail.plans.push(PlanEntry { id, checked: item.checkbox.map(|c| c.checked), line: item.line.number });
-                    }
+                if let Some(id) = PlanId::parse(token)
+                    && token.len() >= 4
+                {
+                    detail.plans.push(PlanEntry {
+                        id,
+                        checked: item.checkbox.map(|c| c.checked),
+                        line: item.line.number,
+                    });
                 }
             }
             phases.push(detail);
         }
         let progress = progress_table(&doc, &md);
-        Roadmap { doc, md, milestones, details, checklist, phases, progress }
+        Roadmap {
+            doc,
+            md,
+            milestones,
+            details,
+            checklist,
+            phases,
+            progress,
+        }
     }
 
     /// The phase detail for an ID, preferring ones outside `<details>`.
@@ -297,7 +344,8 @@ impl Roadmap {
     }
 
     pub fn checklist_entry(&self, id: &PhaseId) -> Option<&ChecklistEntry> {
-        let mut found: Vec<&ChecklistEntry> = self.checklist.iter().filter(|p| p.phase.same(id)).collect();
+        let mut found: Vec<&ChecklistEntry> =
+            self.checklist.iter().filter(|p| p.phase.same(id)).collect();
         found.sort_by_key(|p| p.in_details);
         found.into_iter().next()
     }
@@ -333,7 +381,11 @@ impl Roadmap {
     }
 
     pub fn progress_row(&self, id: &PhaseId) -> Option<&ProgressRow> {
-        self.progress.as_ref()?.rows.iter().find(|r| r.phase.as_ref().is_some_and(|p| p.same(id)))
+        self.progress
+            .as_ref()?
+            .rows
+            .iter()
+            .find(|r| r.phase.as_ref().is_some_and(|p| p.same(id)))
     }
 }
 
@@ -349,16 +401,24 @@ fn details_blocks(doc: &Document, md: &Markdown) -> Vec<DetailsBlock> {
         if s.starts_with("<details") {
             open.push((line.span.start, line.number));
         }
-        if s.contains("</details>") {
-            if let Some((start, number)) = open.pop() {
-                let span = Span::new(start, line.full.end);
-                let inner = span.slice(text);
-                let summary = inner
-                    .find("<summary>")
-                    .and_then(|a| inner[a + 9..].find("</summary>").map(|b| inner[a + 9..a + 9 + b].trim().to_owned()))
-                    .unwrap_or_default();
-                out.push(DetailsBlock { summary, span, line: number });
-            }
+        if s.contains("</details>")
+            && let Some((start, number)) = open.pop()
+        {
+            let span = Span::new(start, line.full.end);
+            let inner = span.slice(text);
+            let summary = inner
+                .find("<summary>")
+                .and_then(|a| {
+                    inner[a + 9..]
+                        .find("</summary>")
+                        .map(|b| inner[a + 9..a + 9 + b].trim().to_owned())
+                })
+                .unwrap_or_default();
+            out.push(DetailsBlock {
+                summary,
+                span,
+                line: number,
+            });
         }
     }
     out
@@ -368,11 +428,22 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
     let text = doc.text();
     let rows = &md.table_rows;
     let header_i = rows.iter().position(|r| {
-        let cells: Vec<String> = r.cells.iter().map(|c| c.slice(text).to_ascii_lowercase()).collect();
-        cells.first().is_some_and(|c| c.contains("phase")) && cells.iter().any(|c| c.contains("plans") || c.contains("status"))
+        let cells: Vec<String> = r
+            .cells
+            .iter()
+            .map(|c| c.slice(text).to_ascii_lowercase())
+            .collect();
+        cells.first().is_some_and(|c| c.contains("phase"))
+            && cells
+                .iter()
+                .any(|c| c.contains("plans") || c.contains("status"))
     })?;
     let header = &rows[header_i];
-    let columns: Vec<String> = header.cells.iter().map(|c| c.slice(text).to_owned()).collect();
+    let columns: Vec<String> = header
+        .cells
+        .iter()
+        .map(|c| c.slice(text).to_owned())
+        .collect();
     let lower: Vec<String> = columns.iter().map(|c| c.to_ascii_lowercase()).collect();
     let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
     let plans_col = col(&|c| c.contains("plans"));
@@ -388,12 +459,22 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
         if row.separator {
             continue;
         }
-        let cell = |i: Option<usize>| i.and_then(|i| row.cells.get(i)).map(|c| c.slice(text).to_owned()).unwrap_or_default();
+        let cell = |i: Option<usize>| {
+            i.and_then(|i| row.cells.get(i))
+                .map(|c| c.slice(text).to_owned())
+                .unwrap_or_default()
+        };
         let label = cell(Some(0));
         let phase = parse_phase_cell(&label);
         let plans_complete = cell(plans_col).split_once('/').and_then(|(a, b)| {
             let a = a.trim().trim_matches('*').parse().ok()?;
-            let b = b.trim().trim_matches('*').split_whitespace().next()?.parse().ok()?;
+            let b = b
+                .trim()
+                .trim_matches('*')
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()?;
             Some((a, b))
         });
         out.push(ProgressRow {
@@ -406,7 +487,11 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
             cells: row.cells.clone(),
         });
     }
-    Some(ProgressTable { columns, rows: out, line: header.line.number })
+    Some(ProgressTable {
+        columns,
+        rows: out,
+        line: header.line.number,
+    })
 }
 
 fn parse_phase_cell(s: &str) -> Option<PhaseId> {

@@ -46,7 +46,11 @@ pub struct State {
 /// Canonical key of a field name: lowercase letters and digits only, with
 /// the template's short labels mapped to the long ones.
 pub fn field_key(name: &str) -> String {
-    let k: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
+    let k: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
     match k.as_str() {
         "phase" => "currentphase".into(),
         "plan" => "currentplan".into(),
@@ -65,7 +69,9 @@ impl State {
             if line.in_fence {
                 continue;
             }
-            let Some(l) = label_line(text, line.span) else { continue };
+            let Some(l) = label_line(text, line.span) else {
+                continue;
+            };
             let label = l.label.slice(text);
             if label.contains("http") || label.split_whitespace().count() > 6 {
                 continue;
@@ -73,8 +79,7 @@ impl State {
             let section = md
                 .headings
                 .iter()
-                .filter(|h| h.level == 2 && h.line.span.start < line.span.start)
-                .last()
+                .rfind(|h| h.level == 2 && h.line.span.start < line.span.start)
                 .map(|h| h.text.slice(text).to_owned());
             fields.push(BodyField {
                 label: label.to_owned(),
@@ -92,13 +97,19 @@ impl State {
     /// Body fields whose label has this key (any spelling).
     pub fn body_fields(&self, name: &str) -> impl Iterator<Item = &BodyField> {
         let key = field_key(name);
-        self.fields.iter().filter(move |f| field_key(&f.label) == key)
+        self.fields
+            .iter()
+            .filter(move |f| field_key(&f.label) == key)
     }
 
     /// The first body field of this name; `Current Position` lines win.
     pub fn body_field(&self, name: &str) -> Option<&BodyField> {
         let mut all: Vec<&BodyField> = self.body_fields(name).collect();
-        all.sort_by_key(|f| !f.section.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("Current Position")));
+        all.sort_by_key(|f| {
+            !f.section
+                .as_deref()
+                .is_some_and(|s| s.eq_ignore_ascii_case("Current Position"))
+        });
         all.into_iter().next()
     }
 
@@ -114,10 +125,10 @@ impl State {
     /// The current phase from the body (`Phase:`/`Current Phase:`), else the
     /// frontmatter `current_phase`.
     pub fn current_phase(&self) -> Option<PhasePosition> {
-        if let Some(f) = self.body_field("currentPhase") {
-            if let Some(p) = parse_position(&f.value) {
-                return Some(p);
-            }
+        if let Some(f) = self.body_field("currentPhase")
+            && let Some(p) = parse_position(&f.value)
+        {
+            return Some(p);
         }
         let (_, node) = self.fm_field("current_phase")?;
         let raw = node.as_str()?;
@@ -125,15 +136,23 @@ impl State {
     }
 
     pub fn status(&self) -> Option<String> {
-        self.body_field("status").map(|f| f.value.clone()).or_else(|| {
-            self.fm_field("status").and_then(|(_, n)| n.as_str().map(str::to_owned))
-        })
+        self.body_field("status")
+            .map(|f| f.value.clone())
+            .or_else(|| {
+                self.fm_field("status")
+                    .and_then(|(_, n)| n.as_str().map(str::to_owned))
+            })
     }
 
     /// List entries under a `###`/`##` heading whose text matches `pred`.
     pub fn list_under(&self, pred: impl Fn(&str) -> bool) -> Vec<(usize, String)> {
         let text = self.doc.text();
-        let Some((i, _)) = self.md.find_heading(text, |t| pred(&t.to_ascii_lowercase())) else { return Vec::new() };
+        let Some((i, _)) = self
+            .md
+            .find_heading(text, |t| pred(&t.to_ascii_lowercase()))
+        else {
+            return Vec::new();
+        };
         let span = self.md.section(i, self.doc.body().end);
         self.md
             .list_items_in(span)
@@ -165,10 +184,10 @@ pub fn parse_position(raw: &str) -> Option<PhasePosition> {
         of = r[..n].parse().ok();
         rest = r[n..].trim();
     }
-    if let Some(open) = rest.find('(') {
-        if let Some(close) = rest[open..].find(')') {
-            name = Some(rest[open + 1..open + close].trim().to_owned());
-        }
+    if let Some(open) = rest.find('(')
+        && let Some(close) = rest[open..].find(')')
+    {
+        name = Some(rest[open + 1..open + close].trim().to_owned());
     }
     Some(PhasePosition { phase, of, name })
 }
@@ -187,8 +206,17 @@ mod tests {
     #[test]
     fn positions() {
         let p = parse_position("5 of 9 (Auth API)").unwrap();
-        assert_eq!((p.phase.display(), p.of, p.name.as_deref()), ("5".into(), Some(9), Some("Auth API")));
-        assert_eq!(parse_position("Phase 2.1 — EXECUTING").unwrap().phase.display(), "2.1");
+        assert_eq!(
+            (p.phase.display(), p.of, p.name.as_deref()),
+            ("5".into(), Some(9), Some("Auth API"))
+        );
+        assert_eq!(
+            parse_position("Phase 2.1 — EXECUTING")
+                .unwrap()
+                .phase
+                .display(),
+            "2.1"
+        );
         assert!(parse_position("Not started").is_none());
     }
 }

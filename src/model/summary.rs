@@ -13,7 +13,14 @@ pub struct Summary {
 }
 
 /// Keys `frontmatter validate --schema summary` requires.
-pub const SUMMARY_REQUIRED: &[&str] = &["phase", "plan", "subsystem", "tags", "duration", "completed"];
+pub const SUMMARY_REQUIRED: &[&str] = &[
+    "phase",
+    "plan",
+    "subsystem",
+    "tags",
+    "duration",
+    "completed",
+];
 /// Keys `frontmatter validate --schema verification` requires.
 pub const VERIFICATION_REQUIRED: &[&str] = &["phase", "verified", "status", "score"];
 
@@ -21,8 +28,19 @@ impl Summary {
     pub fn parse(doc: Document) -> Summary {
         let id = PlanId::parse(doc.file_name());
         let fm = doc.fm();
-        let requirements_completed = fm.and_then(|m| m.get("requirements-completed")).map(|n| n.string_list()).unwrap_or_default();
-        let one_liner = fm.and_then(|m| m.get("one-liner")).and_then(|n| n.as_str()).map(str::to_owned);
-        Summary { doc, id, requirements_completed, one_liner }
+        let requirements_completed = fm
+            .and_then(|m| m.get("requirements-completed"))
+            .map(|n| n.string_list())
+            .unwrap_or_default();
+        let one_liner = fm
+            .and_then(|m| m.get("one-liner"))
+            .and_then(|n| n.as_str())
+            .map(str::to_owned);
+        Summary {
+            doc,
+            id,
+            requirements_completed,
+            one_liner,
+        }
     }
 }

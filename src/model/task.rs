@@ -45,17 +45,28 @@ impl TaskType {
     }
 
     pub fn is_checkpoint(&self) -> bool {
-        matches!(self, TaskType::HumanVerify | TaskType::Decision | TaskType::HumanAction | TaskType::OtherCheckpoint(_))
+        matches!(
+            self,
+            TaskType::HumanVerify
+                | TaskType::Decision
+                | TaskType::HumanAction
+                | TaskType::OtherCheckpoint(_)
+        )
     }
 
     pub fn is_standard(&self) -> bool {
-        !matches!(self, TaskType::Other(_) | TaskType::OtherCheckpoint(_) | TaskType::Tdd)
+        !matches!(
+            self,
+            TaskType::Other(_) | TaskType::OtherCheckpoint(_) | TaskType::Tdd
+        )
     }
 
     /// Children a task of this type must have, and ones it should have.
     pub fn schema(&self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
-            TaskType::Auto | TaskType::Tdd | TaskType::Other(_) => (&["name", "action"], &["files", "verify", "done"]),
+            TaskType::Auto | TaskType::Tdd | TaskType::Other(_) => {
+                (&["name", "action"], &["files", "verify", "done"])
+            }
             TaskType::HumanVerify => (&["what-built", "how-to-verify"], &["resume-signal"]),
             TaskType::Decision => (&["decision", "options"], &["resume-signal"]),
             TaskType::HumanAction => (&["action"], &["resume-signal"]),
@@ -135,9 +146,20 @@ pub const KNOWN_CHILDREN: &[&str] = &[
 
 impl Task {
     /// Build a task from its element; `line` is the start tag's line.
-    pub fn from_element(text: &str, el: &Element, index: usize, line: usize, opaque: &Opaque) -> Task {
+    pub fn from_element(
+        text: &str,
+        el: &Element,
+        index: usize,
+        line: usize,
+        opaque: &Opaque,
+    ) -> Task {
         let attributes = elements::attributes(el.attr_text(text));
-        let attr = |k: &str| attributes.iter().find(|(a, _)| a.eq_ignore_ascii_case(k)).map(|(_, v)| v.clone());
+        let attr = |k: &str| {
+            attributes
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(k))
+                .map(|(_, v)| v.clone())
+        };
         let type_raw = attr("type");
         let (found, unmatched) = elements::children(text, el.content, opaque);
         let children = found
@@ -151,7 +173,9 @@ impl Task {
             .collect();
         let unclosed_children = unmatched
             .into_iter()
-            .filter(|t| t.kind == elements::TagKind::Open && KNOWN_CHILDREN.contains(&t.name.as_str()))
+            .filter(|t| {
+                t.kind == elements::TagKind::Open && KNOWN_CHILDREN.contains(&t.name.as_str())
+            })
             .map(|t| (t.name, t.span))
             .collect();
         Task {
@@ -171,7 +195,9 @@ impl Task {
     }
 
     pub fn child(&self, name: &str) -> Option<&Child> {
-        self.children.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+        self.children
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
     }
 
     pub fn has(&self, name: &str) -> bool {
@@ -204,7 +230,13 @@ impl Task {
 /// Split a comma- or line-separated list, dropping bullets and blanks.
 pub fn split_list(s: &str) -> Vec<String> {
     s.split([',', '\n'])
-        .map(|p| p.trim().trim_start_matches("- ").trim().trim_matches('`').to_owned())
+        .map(|p| {
+            p.trim()
+                .trim_start_matches("- ")
+                .trim()
+                .trim_matches('`')
+                .to_owned()
+        })
         .filter(|p| !p.is_empty())
         .collect()
 }

@@ -79,7 +79,10 @@ impl Phase {
     }
 
     pub fn completed_plans(&self) -> usize {
-        self.plans.iter().filter(|p| self.plan_has_summary(p)).count()
+        self.plans
+            .iter()
+            .filter(|p| self.plan_has_summary(p))
+            .count()
     }
 
     /// Status from disk (GSD-FORMATS §4.3 `disk_status`).
@@ -126,7 +129,10 @@ pub struct Workspace {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum WorkspaceError {
     #[error("no .planning/ directory in {start} or any parent")]
-    #[diagnostic(code(gsd::no_planning), help("run `gsd init` to create one, or pass -C DIR to point at a project"))]
+    #[diagnostic(
+        code(gsd::no_planning),
+        help("run `gsd init` to create one, or pass -C DIR to point at a project")
+    )]
     NotFound { start: String },
     #[error("cannot read {path}: {message}")]
     #[diagnostic(code(gsd::io))]
@@ -136,7 +142,10 @@ pub enum WorkspaceError {
 /// Find the project root: the first of `start` and its parents that holds
 /// a `.planning/` folder (or `start` itself when it is a `.planning` folder).
 pub fn find_root(start: &Path) -> Result<PathBuf, WorkspaceError> {
-    let start = std::path::absolute(start).map_err(|e| WorkspaceError::Io { path: start.display().to_string(), message: e.to_string() })?;
+    let start = std::path::absolute(start).map_err(|e| WorkspaceError::Io {
+        path: start.display().to_string(),
+        message: e.to_string(),
+    })?;
     if start.file_name().is_some_and(|n| n == ".planning") && start.is_dir() {
         return Ok(start.parent().unwrap_or(&start).to_path_buf());
     }
@@ -147,20 +156,26 @@ pub fn find_root(start: &Path) -> Result<PathBuf, WorkspaceError> {
         }
         dir = d.parent();
     }
-    Err(WorkspaceError::NotFound { start: start.display().to_string() })
+    Err(WorkspaceError::NotFound {
+        start: start.display().to_string(),
+    })
 }
 
-const BINARY_EXTENSIONS: &[&str] =
-    &["png", "jpg", "jpeg", "gif", "webp", "ico", "pdf", "zip", "gz", "tgz", "db", "sqlite", "sqlite3", "wasm", "woff", "woff2", "ttf", "mp4", "mp3"];
+const BINARY_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "ico", "pdf", "zip", "gz", "tgz", "db", "sqlite",
+    "sqlite3", "wasm", "woff", "woff2", "ttf", "mp4", "mp3",
+];
 
 /// One file found by the walk, read and classified.
 enum Loaded {
-    Text(Document),
+    Text(Box<Document>),
     Skipped(Skipped),
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
@@ -175,7 +190,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn load_file(root: &Path, path: &Path) -> Loaded {
     let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-    let skip = |reason| Loaded::Skipped(Skipped { rel_path: rel.clone(), reason });
+    let skip = |reason| {
+        Loaded::Skipped(Skipped {
+            rel_path: rel.clone(),
+            reason,
+        })
+    };
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => return skip(SkipReason::Unreadable(e.to_string())),
@@ -186,7 +206,11 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
     if meta.len() > MAX_FILE_BYTES {
         return skip(SkipReason::TooLarge(meta.len()));
     }
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if BINARY_EXTENSIONS.contains(&ext.as_str()) {
         return skip(SkipReason::Binary);
     }
@@ -199,9 +223,9 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
     }
     let source = Source::from_bytes(path, bytes);
     if ext == "md" || ext == "markdown" {
-        Loaded::Text(Document::parse(source, rel))
+        Loaded::Text(Box::new(Document::parse(source, rel)))
     } else {
-        Loaded::Text(Document::plain(source, rel))
+        Loaded::Text(Box::new(Document::plain(source, rel)))
     }
 }
 
@@ -213,7 +237,10 @@ enum Role {
     State,
     Requirements,
     Config,
-    PhaseFile { phases_dir: PathBuf, location: PhaseLocation },
+    PhaseFile {
+        phases_dir: PathBuf,
+        location: PhaseLocation,
+    },
     LoosePlan,
     Other,
 }
@@ -222,7 +249,11 @@ fn is_plan_name(name: &str) -> bool {
     if !name.ends_with(".md") {
         return false;
     }
-    name == "PLAN.md" || name.ends_with("-PLAN.md") || (name.contains("PLAN") && !name.ends_with("-OUTLINE.md") && !name.contains(".pre-bounce"))
+    name == "PLAN.md"
+        || name.ends_with("-PLAN.md")
+        || (name.contains("PLAN")
+            && !name.ends_with("-OUTLINE.md")
+            && !name.contains(".pre-bounce"))
 }
 
 fn role(rel: &Path) -> Role {
@@ -233,13 +264,19 @@ fn role(rel: &Path) -> Role {
         [".planning", "STATE.md"] => Role::State,
         [".planning", "REQUIREMENTS.md"] => Role::Requirements,
         [".planning", "config.json"] => Role::Config,
-        [".planning", "phases", dir, _file, ..] => {
-            Role::PhaseFile { phases_dir: PathBuf::from(".planning").join("phases").join(dir), location: PhaseLocation::Current }
-        }
-        [".planning", "milestones", ms, dir, _file, ..] if ms.ends_with("-phases") => Role::PhaseFile {
-            phases_dir: PathBuf::from(".planning").join("milestones").join(ms).join(dir),
-            location: PhaseLocation::Archived(ms.trim_end_matches("-phases").to_owned()),
+        [".planning", "phases", dir, _file, ..] => Role::PhaseFile {
+            phases_dir: PathBuf::from(".planning").join("phases").join(dir),
+            location: PhaseLocation::Current,
         },
+        [".planning", "milestones", ms, dir, _file, ..] if ms.ends_with("-phases") => {
+            Role::PhaseFile {
+                phases_dir: PathBuf::from(".planning")
+                    .join("milestones")
+                    .join(ms)
+                    .join(dir),
+                location: PhaseLocation::Archived(ms.trim_end_matches("-phases").to_owned()),
+            }
+        }
         [".planning", .., name] if is_plan_name(name) && parts.len() > 2 => Role::LoosePlan,
         _ => Role::Other,
     }
@@ -256,7 +293,9 @@ impl Workspace {
     pub fn load(root: &Path) -> Result<Workspace, WorkspaceError> {
         let planning = root.join(".planning");
         if !planning.is_dir() {
-            return Err(WorkspaceError::NotFound { start: root.display().to_string() });
+            return Err(WorkspaceError::NotFound {
+                start: root.display().to_string(),
+            });
         }
         let mut paths = Vec::new();
         walk(&planning, &mut paths);
@@ -282,10 +321,15 @@ impl Workspace {
             phase_dirs.push((dir, location));
         }
         let mut by_phase: Vec<Vec<Document>> = vec![Vec::new(); phase_dirs.len()];
+        let dir_index: std::collections::HashMap<PathBuf, usize> = phase_dirs
+            .iter()
+            .enumerate()
+            .map(|(i, (d, _))| (d.clone(), i))
+            .collect();
         let mut loose = Vec::new();
         for item in loaded {
             let doc = match item {
-                Loaded::Text(d) => d,
+                Loaded::Text(d) => *d,
                 Loaded::Skipped(s) => {
                     ws.skipped.push(s);
                     continue;
@@ -300,12 +344,10 @@ impl Workspace {
                     ws.config = Some(Config::parse(doc.text()));
                     ws.config_doc = Some(doc);
                 }
-                Role::PhaseFile { phases_dir, .. } => {
-                    match phase_dirs.iter().position(|(d, _)| *d == phases_dir) {
-                        Some(i) => by_phase[i].push(doc),
-                        None => ws.other.push(doc),
-                    }
-                }
+                Role::PhaseFile { phases_dir, .. } => match dir_index.get(&phases_dir) {
+                    Some(&i) => by_phase[i].push(doc),
+                    None => ws.other.push(doc),
+                },
                 Role::LoosePlan => loose.push(doc),
                 Role::Other => ws.other.push(doc),
             }
@@ -335,18 +377,25 @@ impl Workspace {
 
     /// Phases in `phases/` (not archived).
     pub fn current_phases(&self) -> impl Iterator<Item = &Phase> {
-        self.phases.iter().filter(|p| p.location == PhaseLocation::Current)
+        self.phases
+            .iter()
+            .filter(|p| p.location == PhaseLocation::Current)
     }
 
     /// Find a current phase by ID (padding-insensitive), else an archived one.
     pub fn phase(&self, id: &PhaseId) -> Option<&Phase> {
         let matches = |p: &&Phase| p.id.as_ref().is_some_and(|i| i.same(id));
-        self.current_phases().find(matches).or_else(|| self.phases.iter().find(matches))
+        self.current_phases()
+            .find(matches)
+            .or_else(|| self.phases.iter().find(matches))
     }
 
     /// Every plan: in phases (current, then archived), then loose ones.
     pub fn all_plans(&self) -> impl Iterator<Item = &Plan> {
-        self.phases.iter().flat_map(|p| p.plans.iter()).chain(self.loose_plans.iter())
+        self.phases
+            .iter()
+            .flat_map(|p| p.plans.iter())
+            .chain(self.loose_plans.iter())
     }
 
     /// Every text document in the tree.
@@ -384,18 +433,32 @@ fn phase_folders(root: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     let mut out = Vec::new();
     let list = |dir: &Path| -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
-            .map(|rd| rd.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).filter_map(|e| e.file_name().into_string().ok()).collect())
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
             .unwrap_or_default();
         v.sort();
         v
     };
     for name in list(&root.join(".planning/phases")) {
-        out.push((PathBuf::from(".planning").join("phases").join(name), PhaseLocation::Current));
+        out.push((
+            PathBuf::from(".planning").join("phases").join(name),
+            PhaseLocation::Current,
+        ));
     }
     for ms in list(&root.join(".planning/milestones")) {
         if let Some(version) = ms.strip_suffix("-phases") {
             for name in list(&root.join(".planning/milestones").join(&ms)) {
-                out.push((PathBuf::from(".planning").join("milestones").join(&ms).join(name), PhaseLocation::Archived(version.to_owned())));
+                out.push((
+                    PathBuf::from(".planning")
+                        .join("milestones")
+                        .join(&ms)
+                        .join(name),
+                    PhaseLocation::Archived(version.to_owned()),
+                ));
             }
         }
     }
@@ -403,7 +466,11 @@ fn phase_folders(root: &Path) -> Vec<(PathBuf, PhaseLocation)> {
 }
 
 fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Phase {
-    let dir_name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("").to_owned();
+    let dir_name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_owned();
     let (id, slug) = match PhaseId::from_dir_name(&dir_name) {
         Some((id, slug)) => (Some(id), slug),
         None => (None, dir_name.clone()),
@@ -415,7 +482,9 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
     for doc in docs {
         let name = doc.file_name().to_owned();
         let nested = doc.rel_path.parent() != Some(dir.as_path());
-        if name.ends_with("SUMMARY.md") && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nested) {
+        if name.ends_with("SUMMARY.md")
+            && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nested)
+        {
             summaries.push(Summary::parse(doc));
         } else if is_plan_name(&name) {
             plans.push(Plan::parse(doc));
@@ -425,9 +494,21 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
         }
     }
     plans.sort_by(|a, b| match (&a.id, &b.id) {
-        (Some(x), Some(y)) => x.cmp(y).then_with(|| a.doc.file_name().cmp(b.doc.file_name())),
+        (Some(x), Some(y)) => x
+            .cmp(y)
+            .then_with(|| a.doc.file_name().cmp(b.doc.file_name())),
         _ => a.doc.file_name().cmp(b.doc.file_name()),
     });
     summaries.sort_by(|a, b| a.doc.file_name().cmp(b.doc.file_name()));
-    Phase { dir, dir_name, id, slug, location, plans, summaries, other_files, other_docs }
+    Phase {
+        dir,
+        dir_name,
+        id,
+        slug,
+        location,
+        plans,
+        summaries,
+        other_files,
+        other_docs,
+    }
 }

@@ -4,7 +4,10 @@ use crate::lint::{Diagnostic, Severity};
 
 /// Escape a property value or message as the runner expects.
 fn escape(s: &str, property: bool) -> String {
-    let mut out = s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+    let mut out = s
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
     if property {
         out = out.replace(':', "%3A").replace(',', "%2C");
     }

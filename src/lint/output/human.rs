@@ -50,19 +50,32 @@ impl miette::Diagnostic for Report<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let span = self.d.span?;
         self.src.as_ref()?;
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(self.d.code.to_owned()), span))))
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            Some(self.d.code.to_owned()),
+            span,
+        ))))
     }
 }
 
-pub fn render(diags: &[Diagnostic], docs: &HashMap<&Path, &Document>, color: bool, files_checked: usize) -> String {
-    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+pub fn render(
+    diags: &[Diagnostic],
+    docs: &HashMap<&Path, &Document>,
+    color: bool,
+    files_checked: usize,
+) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
     for d in diags {
         let src = match (d.span, docs.get(d.file.as_path())) {
-            (Some(_), Some(doc)) if doc.source.text().is_some() => {
-                Some(NamedSource::new(d.file.display().to_string(), doc.text().to_owned()))
-            }
+            (Some(_), Some(doc)) if doc.source.text().is_some() => Some(NamedSource::new(
+                d.file.display().to_string(),
+                doc.text().to_owned(),
+            )),
             _ => None,
         };
         let report = Report { d, src };
@@ -70,6 +83,8 @@ pub fn render(diags: &[Diagnostic], docs: &HashMap<&Path, &Document>, color: boo
         out.push('\n');
     }
     let (e, w, i) = counts(diags);
-    out.push_str(&format!("{files_checked} files checked: {e} error(s), {w} warning(s), {i} info\n"));
+    out.push_str(&format!(
+        "{files_checked} files checked: {e} error(s), {w} warning(s), {i} info\n"
+    ));
     out
 }

@@ -7,7 +7,11 @@ use crate::lint::context::{Ctx, Sink};
 
 pub fn config_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.config.is_none() {
-        s.file(PathBuf::from(".planning/config.json"), "config.json not found", "create it (`gsd init` writes one); defaults apply until then");
+        s.file(
+            PathBuf::from(".planning/config.json"),
+            "config.json not found",
+            "create it (`gsd init` writes one); defaults apply until then",
+        );
     }
 }
 
@@ -15,7 +19,12 @@ pub fn config_invalid_json(cx: &Ctx, s: &mut Sink) {
     if let (Some(Err(e)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) {
         let start = doc.source.line_start(e.line) + e.column.saturating_sub(1);
         let start = start.min(doc.source.len());
-        s.at(doc, Span::new(start, start), format!("config.json is not valid JSON: {}", e.message), "fix the JSON (a trailing comma or a missing quote is the usual cause)");
+        s.at(
+            doc,
+            Span::new(start, start),
+            format!("config.json is not valid JSON: {}", e.message),
+            "fix the JSON (a trailing comma or a missing quote is the usual cause)",
+        );
     }
 }
 
@@ -28,42 +37,78 @@ fn value_span(doc: &crate::model::Document, key: &str) -> Span {
 }
 
 pub fn config_invalid_model_profile(cx: &Ctx, s: &mut Sink) {
-    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else { return };
-    if let Some(p) = c.str("model_profile") {
-        if !["quality", "balanced", "budget", "inherit"].contains(&p) {
-            s.at(doc, value_span(doc, "model_profile"), format!("model_profile `{p}` is not quality, balanced, budget or inherit"), "pick one of quality, balanced, budget, inherit");
-        }
+    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else {
+        return;
+    };
+    if let Some(p) = c.str("model_profile")
+        && !["quality", "balanced", "budget", "inherit"].contains(&p)
+    {
+        s.at(
+            doc,
+            value_span(doc, "model_profile"),
+            format!("model_profile `{p}` is not quality, balanced, budget or inherit"),
+            "pick one of quality, balanced, budget, inherit",
+        );
     }
 }
 
 pub fn config_invalid_value(cx: &Ctx, s: &mut Sink) {
-    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else { return };
-    let strategy = c.str("git.branching_strategy").or_else(|| c.str("branching_strategy"));
-    if let Some(b) = strategy {
-        if !["none", "phase", "milestone"].contains(&b) {
-            s.at(doc, value_span(doc, "branching_strategy"), format!("branching_strategy `{b}` is not none, phase or milestone"), "use none, phase or milestone");
-        }
+    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else {
+        return;
+    };
+    let strategy = c
+        .str("git.branching_strategy")
+        .or_else(|| c.str("branching_strategy"));
+    if let Some(b) = strategy
+        && !["none", "phase", "milestone"].contains(&b)
+    {
+        s.at(
+            doc,
+            value_span(doc, "branching_strategy"),
+            format!("branching_strategy `{b}` is not none, phase or milestone"),
+            "use none, phase or milestone",
+        );
     }
-    if let Some(v) = c.get("context_window") {
-        if !v.as_u64().is_some_and(|n| n > 0) {
-            s.at(doc, value_span(doc, "context_window"), format!("context_window `{v}` is not a positive integer"), "use a token count such as 200000");
-        }
+    if let Some(v) = c.get("context_window")
+        && v.as_u64().is_none_or(|n| n == 0)
+    {
+        s.at(
+            doc,
+            value_span(doc, "context_window"),
+            format!("context_window `{v}` is not a positive integer"),
+            "use a token count such as 200000",
+        );
     }
-    for (key, placeholder) in [("phase_branch_template", "{phase}"), ("milestone_branch_template", "{milestone}")] {
+    for (key, placeholder) in [
+        ("phase_branch_template", "{phase}"),
+        ("milestone_branch_template", "{milestone}"),
+    ] {
         let v = c.str(&format!("git.{key}")).or_else(|| c.str(key));
-        if let Some(t) = v {
-            if !t.contains(placeholder) {
-                s.at(doc, value_span(doc, key), format!("{key} `{t}` does not contain {placeholder}"), format!("include {placeholder} so branches differ"));
-            }
+        if let Some(t) = v
+            && !t.contains(placeholder)
+        {
+            s.at(
+                doc,
+                value_span(doc, key),
+                format!("{key} `{t}` does not contain {placeholder}"),
+                format!("include {placeholder} so branches differ"),
+            );
         }
     }
 }
 
 pub fn config_missing_workflow_key(cx: &Ctx, s: &mut Sink) {
-    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else { return };
+    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else {
+        return;
+    };
     for key in ["nyquist_validation", "ai_integration_phase"] {
         if c.get(&format!("workflow.{key}")).is_none() {
-            s.at(doc, Span::empty(0), format!("config.json has no workflow.{key}; the default (true) applies"), format!("set workflow.{key} explicitly"));
+            s.at(
+                doc,
+                Span::empty(0),
+                format!("config.json has no workflow.{key}; the default (true) applies"),
+                format!("set workflow.{key} explicitly"),
+            );
         }
     }
 }

@@ -13,14 +13,21 @@ fn resolve<'a>(cx: &'a Ctx, phase: &'a Phase, entry: &str) -> Option<&'a Plan> {
     let e = entry.trim().trim_matches(['"', '\'']);
     if !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) {
         let n: u64 = e.parse().ok()?;
-        return phase.plans.iter().find(|p| p.id.as_ref().is_some_and(|id| id.number() == n));
+        return phase
+            .plans
+            .iter()
+            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n));
     }
     let id = PlanId::parse(e)?;
     phase
         .plans
         .iter()
         .find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id)))
-        .or_else(|| cx.ws.all_plans().find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id))))
+        .or_else(|| {
+            cx.ws
+                .all_plans()
+                .find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id)))
+        })
 }
 
 fn same_phase_index(phase: &Phase, target: &Plan) -> Option<usize> {
@@ -33,14 +40,29 @@ pub fn duplicate_plan_number(cx: &Ctx, s: &mut Sink) {
         for plan in &phase.plans {
             let Some(id) = &plan.id else { continue };
             // `04-01-FIX-PLAN.md` is a fix plan for 04-01, not a second 04-01.
-            let name = plan.doc.file_name().trim_end_matches("PLAN.md").trim_end_matches('-');
-            let variant = name.splitn(3, '-').nth(2).filter(|v| v.chars().all(|c| c.is_ascii_uppercase() || c == '-'));
+            let name = plan
+                .doc
+                .file_name()
+                .trim_end_matches("PLAN.md")
+                .trim_end_matches('-');
+            let variant = name
+                .splitn(3, '-')
+                .nth(2)
+                .filter(|v| v.chars().all(|c| c.is_ascii_uppercase() || c == '-'));
             let key = match variant {
                 Some(v) => format!("{}-{v}", id.canonical()),
                 None => id.canonical(),
             };
             if let Some(first) = seen.get(&key) {
-                s.file(&plan.doc.rel_path, format!("plan number {key} is used twice: {} and {}", first.doc.file_name(), plan.doc.file_name()), "renumber one of them; plan IDs must be unique in a phase");
+                s.file(
+                    &plan.doc.rel_path,
+                    format!(
+                        "plan number {key} is used twice: {} and {}",
+                        first.doc.file_name(),
+                        plan.doc.file_name()
+                    ),
+                    "renumber one of them; plan IDs must be unique in a phase",
+                );
             } else {
                 seen.insert(key, plan);
             }
@@ -51,15 +73,41 @@ pub fn duplicate_plan_number(cx: &Ctx, s: &mut Sink) {
 pub fn depends_on_unknown_plan(cx: &Ctx, s: &mut Sink) {
     for phase in &cx.ws.phases {
         for plan in &phase.plans {
-            let Some(node) = plan.doc.fm().and_then(|m| m.get("depends_on")) else { continue };
+            let Some(node) = plan.doc.fm().and_then(|m| m.get("depends_on")) else {
+                continue;
+            };
             let items: Vec<(String, crate::doc::Span)> = match node.as_seq() {
-                Some(seq) => seq.iter().filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span))).collect(),
-                None => plan.fm.depends_on.iter().map(|d| (d.clone(), node.span)).collect(),
+                Some(seq) => seq
+                    .iter()
+                    .filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span)))
+                    .collect(),
+                None => plan
+                    .fm
+                    .depends_on
+                    .iter()
+                    .map(|d| (d.clone(), node.span))
+                    .collect(),
             };
             for (entry, span) in items {
                 if resolve(cx, phase, &entry).is_none() {
-                    let known: Vec<String> = phase.plans.iter().filter_map(|p| p.id.as_ref().map(PlanId::canonical)).collect();
-                    s.at(&plan.doc, span, format!("depends_on names `{entry}`, which is not a plan"), format!("plans in this phase: {}", if known.is_empty() { "none".into() } else { known.join(", ") }));
+                    let known: Vec<String> = phase
+                        .plans
+                        .iter()
+                        .filter_map(|p| p.id.as_ref().map(PlanId::canonical))
+                        .collect();
+                    s.at(
+                        &plan.doc,
+                        span,
+                        format!("depends_on names `{entry}`, which is not a plan"),
+                        format!(
+                            "plans in this phase: {}",
+                            if known.is_empty() {
+                                "none".into()
+                            } else {
+                                known.join(", ")
+                            }
+                        ),
+                    );
                 }
             }
         }
@@ -71,7 +119,13 @@ fn edges(cx: &Ctx, phase: &Phase) -> Vec<Vec<usize>> {
     phase
         .plans
         .iter()
-        .map(|p| p.fm.depends_on.iter().filter_map(|d| resolve(cx, phase, d)).filter_map(|t| same_phase_index(phase, t)).collect())
+        .map(|p| {
+            p.fm.depends_on
+                .iter()
+                .filter_map(|d| resolve(cx, phase, d))
+                .filter_map(|t| same_phase_index(phase, t))
+                .collect()
+        })
         .collect()
 }
 
@@ -94,9 +148,21 @@ pub fn dependency_cycle(cx: &Ctx, s: &mut Sink) {
                     let dep = g[node][next];
                     if color[dep] == 1 {
                         let from = path.iter().position(|&n| n == dep).unwrap_or(0);
-                        let names: Vec<String> = path[from..].iter().map(|&i| phase.plans[i].display_id()).collect();
+                        let names: Vec<String> = path[from..]
+                            .iter()
+                            .map(|&i| phase.plans[i].display_id())
+                            .collect();
                         let plan = &phase.plans[node];
-                        s.at(&plan.doc, plan.key_span("depends_on"), format!("depends_on cycle: {} → {}", names.join(" → "), phase.plans[dep].display_id()), "remove one dependency so the plans can be ordered into waves");
+                        s.at(
+                            &plan.doc,
+                            plan.key_span("depends_on"),
+                            format!(
+                                "depends_on cycle: {} → {}",
+                                names.join(" → "),
+                                phase.plans[dep].display_id()
+                            ),
+                            "remove one dependency so the plans can be ordered into waves",
+                        );
                         reported = true;
                         break;
                     }
@@ -122,10 +188,20 @@ pub fn wave_order(cx: &Ctx, s: &mut Sink) {
             let Some(w) = plan.fm.wave else { continue };
             for &d in deps {
                 let dep = &phase.plans[d];
-                if let Some(dw) = dep.fm.wave {
-                    if w <= dw && d != i {
-                        s.at(&plan.doc, plan.key_span("wave"), format!("plan {} is in wave {w} but depends on {} in wave {dw}", plan.display_id(), dep.display_id()), format!("move it to wave {} or later", dw + 1));
-                    }
+                if let Some(dw) = dep.fm.wave
+                    && w <= dw
+                    && d != i
+                {
+                    s.at(
+                        &plan.doc,
+                        plan.key_span("wave"),
+                        format!(
+                            "plan {} is in wave {w} but depends on {} in wave {dw}",
+                            plan.display_id(),
+                            dep.display_id()
+                        ),
+                        format!("move it to wave {} or later", dw + 1),
+                    );
                 }
             }
         }
@@ -141,9 +217,18 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
         for (wave, plans) in by_wave {
             for (i, later) in plans.iter().enumerate() {
                 for earlier in &plans[..i] {
-                    let shared: Vec<&String> = later.fm.files_modified.iter().filter(|f| earlier.fm.files_modified.contains(f)).collect();
+                    let shared: Vec<&String> = later
+                        .fm
+                        .files_modified
+                        .iter()
+                        .filter(|f| earlier.fm.files_modified.contains(f))
+                        .collect();
                     if !shared.is_empty() {
-                        let list = shared.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ");
+                        let list = shared
+                            .iter()
+                            .map(|f| f.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ");
                         s.at(&later.doc, later.key_span("files_modified"), format!("plans {} and {} both modify {list} in wave {wave}", earlier.display_id(), later.display_id()), "plans of one wave run in parallel; make one depend on the other or split the files");
                     }
                 }
@@ -154,12 +239,23 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
 
 pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
     for phase in &cx.ws.phases {
-        let mut nums: Vec<(u64, &Plan)> = phase.plans.iter().filter_map(|p| p.id.as_ref().map(|id| (id.number(), p))).collect();
+        let mut nums: Vec<(u64, &Plan)> = phase
+            .plans
+            .iter()
+            .filter_map(|p| p.id.as_ref().map(|id| (id.number(), p)))
+            .collect();
         nums.sort_by_key(|(n, _)| *n);
         nums.dedup_by_key(|(n, _)| *n);
         for w in nums.windows(2) {
             if w[1].0 > w[0].0 + 1 {
-                s.file(&w[1].1.doc.rel_path, format!("gap in plan numbering in {}: plan {} → {}", phase.dir_name, w[0].0, w[1].0), "renumber the plans or add the missing one");
+                s.file(
+                    &w[1].1.doc.rel_path,
+                    format!(
+                        "gap in plan numbering in {}: plan {} → {}",
+                        phase.dir_name, w[0].0, w[1].0
+                    ),
+                    "renumber the plans or add the missing one",
+                );
             }
         }
     }
@@ -170,10 +266,15 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
         for sum in &phase.summaries {
             let stem = sum.doc.file_name().trim_end_matches("SUMMARY.md");
             let has_plan = phase.plans.iter().any(|p| {
-                p.doc.file_name().trim_end_matches("PLAN.md") == stem || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
+                p.doc.file_name().trim_end_matches("PLAN.md") == stem
+                    || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
             });
             if !has_plan && !phase.plans.is_empty() {
-                s.file(&sum.doc.rel_path, format!("summary {} has no matching PLAN.md", sum.doc.file_name()), "rename it to match its plan, or restore the plan");
+                s.file(
+                    &sum.doc.rel_path,
+                    format!("summary {} has no matching PLAN.md", sum.doc.file_name()),
+                    "rename it to match its plan, or restore the plan",
+                );
             }
         }
     }
@@ -187,7 +288,14 @@ pub fn plan_without_summary(cx: &Ctx, s: &mut Sink) {
         }
         for plan in &phase.plans {
             if !phase.plan_has_summary(plan) {
-                s.file(&plan.doc.rel_path, format!("plan {} has no SUMMARY.md while {done} other plan(s) of the phase do", plan.display_id()), "execute the plan, or write its summary");
+                s.file(
+                    &plan.doc.rel_path,
+                    format!(
+                        "plan {} has no SUMMARY.md while {done} other plan(s) of the phase do",
+                        plan.display_id()
+                    ),
+                    "execute the plan, or write its summary",
+                );
             }
         }
     }

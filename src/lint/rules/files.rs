@@ -9,7 +9,15 @@ use crate::model::workspace::SkipReason;
 pub fn file_not_utf8(cx: &Ctx, s: &mut Sink) {
     for doc in cx.ws.documents() {
         if let Some(at) = doc.source.utf8_error_at() {
-            s.at(doc, Span::new(at, at + 1), format!("{} is not valid UTF-8 (first bad byte at offset {at})", doc.rel_path.display()), "save the file as UTF-8; gsd keeps its bytes but cannot read it");
+            s.at(
+                doc,
+                Span::new(at, at + 1),
+                format!(
+                    "{} is not valid UTF-8 (first bad byte at offset {at})",
+                    doc.rel_path.display()
+                ),
+                "save the file as UTF-8; gsd keeps its bytes but cannot read it",
+            );
         }
     }
 }
@@ -17,7 +25,11 @@ pub fn file_not_utf8(cx: &Ctx, s: &mut Sink) {
 pub fn binary_file(cx: &Ctx, s: &mut Sink) {
     for sk in &cx.ws.skipped {
         if sk.reason == SkipReason::Binary {
-            s.file(&sk.rel_path, format!("binary file {} skipped", sk.rel_path.display()), "binary files do not belong in .planning/; move it elsewhere or ignore this rule");
+            s.file(
+                &sk.rel_path,
+                format!("binary file {} skipped", sk.rel_path.display()),
+                "binary files do not belong in .planning/; move it elsewhere or ignore this rule",
+            );
         }
     }
 }
@@ -27,10 +39,19 @@ pub fn file_too_large(cx: &Ctx, s: &mut Sink) {
         match &sk.reason {
             SkipReason::TooLarge(n) => s.file(
                 &sk.rel_path,
-                format!("{} is {} MB; files over {} MB are not parsed", sk.rel_path.display(), n / 1_000_000, crate::model::workspace::MAX_FILE_BYTES / 1_000_000),
+                format!(
+                    "{} is {} MB; files over {} MB are not parsed",
+                    sk.rel_path.display(),
+                    n / 1_000_000,
+                    crate::model::workspace::MAX_FILE_BYTES / 1_000_000
+                ),
                 "split the file or move generated data out of .planning/",
             ),
-            SkipReason::Unreadable(e) => s.file(&sk.rel_path, format!("cannot read {}: {e}", sk.rel_path.display()), "check the file's permissions"),
+            SkipReason::Unreadable(e) => s.file(
+                &sk.rel_path,
+                format!("cannot read {}: {e}", sk.rel_path.display()),
+                "check the file's permissions",
+            ),
             SkipReason::Binary => {}
         }
     }
@@ -48,11 +69,11 @@ pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
             let t = line.trim_end();
             if t.starts_with("<<<<<<<") && open.is_none() {
                 open = Some(offset);
-            } else if t.starts_with(">>>>>>>") {
-                if let Some(start) = open.take() {
-                    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-                    s.at(doc, Span::new(start, end), "unresolved merge-conflict markers", "resolve the conflict (keep one side) and remove the <<<<<<< ======= >>>>>>> lines");
-                }
+            } else if t.starts_with(">>>>>>>")
+                && let Some(start) = open.take()
+            {
+                let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+                s.at(doc, Span::new(start, end), "unresolved merge-conflict markers", "resolve the conflict (keep one side) and remove the <<<<<<< ======= >>>>>>> lines");
             }
             offset += line.len();
         }
@@ -66,22 +87,47 @@ pub fn empty_file(cx: &Ctx, s: &mut Sink) {
         if name.starts_with('.') || !(name.ends_with(".md") || name.ends_with(".json")) {
             continue;
         }
-        if doc.source.text().is_some_and(|t| t.trim_start_matches('\u{feff}').trim().is_empty()) {
-            s.file(&doc.rel_path, format!("{} is empty", doc.rel_path.display()), "fill it in or delete it");
+        if doc
+            .source
+            .text()
+            .is_some_and(|t| t.trim_start_matches('\u{feff}').trim().is_empty())
+        {
+            s.file(
+                &doc.rel_path,
+                format!("{} is empty", doc.rel_path.display()),
+                "fill it in or delete it",
+            );
         }
     }
 }
 
 const ROOT_FILES: &[&str] = &[
-    "PROJECT.md", "ROADMAP.md", "STATE.md", "REQUIREMENTS.md", "MILESTONES.md", "BACKLOG.md", "LEARNINGS.md", "THREADS.md",
-    "CLAUDE.md", "RETROSPECTIVE.md", "STATE-ARCHIVE.md", ".continue-here.md",
+    "PROJECT.md",
+    "ROADMAP.md",
+    "STATE.md",
+    "REQUIREMENTS.md",
+    "MILESTONES.md",
+    "BACKLOG.md",
+    "LEARNINGS.md",
+    "THREADS.md",
+    "CLAUDE.md",
+    "RETROSPECTIVE.md",
+    "STATE-ARCHIVE.md",
+    ".continue-here.md",
 ];
 
 /// `v1.2-…md`, `v1.2.3-…md`
 fn is_versioned(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix('v') else { return false };
-    let Some((ver, _)) = rest.split_once('-') else { return false };
-    ver.contains('.') && ver.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    let Some(rest) = name.strip_prefix('v') else {
+        return false;
+    };
+    let Some((ver, _)) = rest.split_once('-') else {
+        return false;
+    };
+    ver.contains('.')
+        && ver
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 pub fn unknown_root_file(cx: &Ctx, s: &mut Sink) {

@@ -8,14 +8,27 @@ use crate::model::document::Frontmatter;
 pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
     for doc in cx.ws.documents() {
         if let Frontmatter::Invalid(e) = &doc.frontmatter {
-            let end = doc.text()[e.offset.min(doc.text().len())..].find('\n').map_or(doc.text().len(), |i| e.offset + i);
+            let end = doc.text()[e.offset.min(doc.text().len())..]
+                .find('\n')
+                .map_or(doc.text().len(), |i| e.offset + i);
             let help = match e.kind {
-                YamlErrorKind::AliasBudget => "remove the anchors/aliases that multiply (a YAML \"billion laughs\")",
+                YamlErrorKind::AliasBudget => {
+                    "remove the anchors/aliases that multiply (a YAML \"billion laughs\")"
+                }
                 YamlErrorKind::TooDeep => "flatten the nesting",
-                YamlErrorKind::UnknownAlias => "define the anchor (&name) before using the alias (*name)",
-                YamlErrorKind::Syntax => "quote values that contain ': ', '#', or start with '`', '[', '{', '*', '&' or '@'",
+                YamlErrorKind::UnknownAlias => {
+                    "define the anchor (&name) before using the alias (*name)"
+                }
+                YamlErrorKind::Syntax => {
+                    "quote values that contain ': ', '#', or start with '`', '[', '{', '*', '&' or '@'"
+                }
             };
-            s.at(doc, Span::new(e.offset, end.max(e.offset)), format!("frontmatter is not valid YAML: {}", e.message), help);
+            s.at(
+                doc,
+                Span::new(e.offset, end.max(e.offset)),
+                format!("frontmatter is not valid YAML: {}", e.message),
+                help,
+            );
         }
     }
 }
@@ -23,7 +36,12 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
 pub fn frontmatter_unterminated(cx: &Ctx, s: &mut Sink) {
     for doc in cx.ws.documents() {
         if let Frontmatter::Unterminated { open } = &doc.frontmatter {
-            s.at(doc, *open, "frontmatter opened with --- is never closed", "add a closing --- line after the YAML block");
+            s.at(
+                doc,
+                *open,
+                "frontmatter opened with --- is never closed",
+                "add a closing --- line after the YAML block",
+            );
         }
     }
 }
@@ -39,7 +57,12 @@ pub fn frontmatter_not_mapping(cx: &Ctx, s: &mut Sink) {
             if node.is_none() {
                 continue; // an empty block is harmless
             }
-            s.at(doc, span, "frontmatter is not a mapping of key: value pairs", "write the frontmatter as `key: value` lines");
+            s.at(
+                doc,
+                span,
+                "frontmatter is not a mapping of key: value pairs",
+                "write the frontmatter as `key: value` lines",
+            );
         }
     }
 }

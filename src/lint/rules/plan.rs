@@ -7,7 +7,8 @@ use crate::model::plan::REQUIRED_KEYS;
 
 pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
-        if matches!(plan.doc.frontmatter, Frontmatter::Absent) && !plan.doc.text().trim().is_empty() {
+        if matches!(plan.doc.frontmatter, Frontmatter::Absent) && !plan.doc.text().trim().is_empty()
+        {
             s.file(&plan.doc.rel_path, format!("plan {} has no frontmatter", plan.display_id()), "start the file with a --- block holding phase, plan, type, wave, depends_on, files_modified, autonomous and must_haves");
         }
     }
@@ -16,10 +17,26 @@ pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
 pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         let Some(fm) = plan.doc.fm() else { continue };
-        let missing: Vec<&str> = REQUIRED_KEYS.iter().copied().filter(|k| fm.get(k).is_none() && !(*k == "files_modified" && fm.get("files-modified").is_some())).collect();
+        let missing: Vec<&str> = REQUIRED_KEYS
+            .iter()
+            .copied()
+            .filter(|k| {
+                fm.get(k).is_none()
+                    && !(*k == "files_modified" && fm.get("files-modified").is_some())
+            })
+            .collect();
         if !missing.is_empty() {
             let span = plan.key_span("__none__");
-            s.at(&plan.doc, span, format!("plan {} is missing required frontmatter field(s): {}", plan.display_id(), missing.join(", ")), "add them; empty lists are fine (`depends_on: []`)");
+            s.at(
+                &plan.doc,
+                span,
+                format!(
+                    "plan {} is missing required frontmatter field(s): {}",
+                    plan.display_id(),
+                    missing.join(", ")
+                ),
+                "add them; empty lists are fine (`depends_on: []`)",
+            );
         }
     }
 }
@@ -27,28 +44,60 @@ pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
 pub fn plan_field_type(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         for e in &plan.fm.type_errors {
-            s.at(&plan.doc, e.span, format!("`{}` should be {}", e.key, e.expected), format!("fix the value of `{}`", e.key));
+            s.at(
+                &plan.doc,
+                e.span,
+                format!("`{}` should be {}", e.key, e.expected),
+                format!("fix the value of `{}`", e.key),
+            );
         }
-        if let Some(t) = &plan.fm.plan_type {
-            if t != "execute" && t != "tdd" {
-                s.at(&plan.doc, plan.key_span("type"), format!("plan type `{t}` is neither `execute` nor `tdd`"), "use `type: execute` (gap-closure plans are execute too) or `type: tdd`");
-            }
+        if let Some(t) = &plan.fm.plan_type
+            && t != "execute"
+            && t != "tdd"
+        {
+            s.at(
+                &plan.doc,
+                plan.key_span("type"),
+                format!("plan type `{t}` is neither `execute` nor `tdd`"),
+                "use `type: execute` (gap-closure plans are execute too) or `type: tdd`",
+            );
         }
     }
 }
 
 pub fn plan_no_tasks(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
-        if plan.tasks.is_empty() && plan.feature.is_none() && plan.markdown_tasks == 0 && plan.task_problems.is_empty() && !plan.doc.text().trim().is_empty() {
-            s.file(&plan.doc.rel_path, format!("plan {} has no <task> elements", plan.display_id()), "add <task type=\"auto\"> blocks inside <tasks>");
+        if plan.tasks.is_empty()
+            && plan.feature.is_none()
+            && plan.markdown_tasks == 0
+            && plan.task_problems.is_empty()
+            && !plan.doc.text().trim().is_empty()
+        {
+            s.file(
+                &plan.doc.rel_path,
+                format!("plan {} has no <task> elements", plan.display_id()),
+                "add <task type=\"auto\"> blocks inside <tasks>",
+            );
         }
     }
 }
 
 pub fn wave_without_dependencies(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
-        if plan.fm.wave.is_some_and(|w| w > 1) && plan.fm.depends_on.is_empty() && plan.doc.fm().and_then(|m| m.get("depends_on")).is_some() {
-            s.at(&plan.doc, plan.key_span("wave"), format!("plan {} is in wave {} but depends on nothing", plan.display_id(), plan.fm.wave.unwrap_or(0)), "list the plans it waits for in depends_on, or move it to wave 1");
+        if plan.fm.wave.is_some_and(|w| w > 1)
+            && plan.fm.depends_on.is_empty()
+            && plan.doc.fm().and_then(|m| m.get("depends_on")).is_some()
+        {
+            s.at(
+                &plan.doc,
+                plan.key_span("wave"),
+                format!(
+                    "plan {} is in wave {} but depends on nothing",
+                    plan.display_id(),
+                    plan.fm.wave.unwrap_or(0)
+                ),
+                "list the plans it waits for in depends_on, or move it to wave 1",
+            );
         }
     }
 }
@@ -56,17 +105,35 @@ pub fn wave_without_dependencies(cx: &Ctx, s: &mut Sink) {
 pub fn checkpoint_not_autonomous(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         if plan.has_checkpoints() && plan.fm.autonomous != Some(false) {
-            let task = plan.tasks.iter().find(|t| t.kind.is_checkpoint()).expect("has checkpoints");
-            s.at(&plan.doc, task.start_tag, format!("plan {} has checkpoint tasks but is not marked `autonomous: false`", plan.display_id()), "set `autonomous: false` in the frontmatter so executors stop for the human");
+            let task = plan
+                .tasks
+                .iter()
+                .find(|t| t.kind.is_checkpoint())
+                .expect("has checkpoints");
+            s.at(
+                &plan.doc,
+                task.start_tag,
+                format!(
+                    "plan {} has checkpoint tasks but is not marked `autonomous: false`",
+                    plan.display_id()
+                ),
+                "set `autonomous: false` in the frontmatter so executors stop for the human",
+            );
         }
     }
 }
 
 pub fn must_haves_not_checkable(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
-        let Some(mh) = &plan.fm.must_haves else { continue };
+        let Some(mh) = &plan.fm.must_haves else {
+            continue;
+        };
         if !mh.is_checkable() {
-            let what = if mh.is_empty() { "is empty" } else { "has only truths or plain-string items" };
+            let what = if mh.is_empty() {
+                "is empty"
+            } else {
+                "has only truths or plain-string items"
+            };
             s.at(&plan.doc, plan.key_span("must_haves"), format!("must_haves of plan {} {what}: nothing a tool can verify", plan.display_id()), "add artifacts as maps (`- path: src/x.rs` with min_lines/exports/contains) or key_links with from/to");
         }
     }
@@ -84,14 +151,29 @@ pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         for p in &plan.task_problems {
             match p {
-                TagProblem::Unclosed { name, start_tag } => s.at(&plan.doc, *start_tag, format!("<{name}> is never closed"), format!("add </{name}> at the end of the task")),
-                TagProblem::StrayClose { name, end_tag } => s.at(&plan.doc, *end_tag, format!("</{name}> closes nothing"), "remove it, or wrap examples of tags in backticks or a code fence"),
+                TagProblem::Unclosed { name, start_tag } => s.at(
+                    &plan.doc,
+                    *start_tag,
+                    format!("<{name}> is never closed"),
+                    format!("add </{name}> at the end of the task"),
+                ),
+                TagProblem::StrayClose { name, end_tag } => s.at(
+                    &plan.doc,
+                    *end_tag,
+                    format!("</{name}> closes nothing"),
+                    "remove it, or wrap examples of tags in backticks or a code fence",
+                ),
                 TagProblem::Nested { .. } => {}
             }
         }
         for t in &plan.tasks {
             for (name, span) in &t.unclosed_children {
-                s.at(&plan.doc, *span, format!("<{name}> in task {} is never closed", t.index), format!("add </{name}>"));
+                s.at(
+                    &plan.doc,
+                    *span,
+                    format!("<{name}> in task {} is never closed", t.index),
+                    format!("add </{name}>"),
+                );
             }
         }
     }
@@ -101,7 +183,12 @@ pub fn task_nested(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         for p in &plan.task_problems {
             if let TagProblem::Nested { name, inner, .. } = p {
-                s.at(&plan.doc, *inner, format!("<{name}> opened inside another <{name}>"), "close the outer task first, or put the example in backticks or a code fence");
+                s.at(
+                    &plan.doc,
+                    *inner,
+                    format!("<{name}> opened inside another <{name}>"),
+                    "close the outer task first, or put the example in backticks or a code fence",
+                );
             }
         }
     }
@@ -113,8 +200,25 @@ pub fn task_missing_required(cx: &Ctx, s: &mut Sink) {
             let (required, _) = t.kind.schema();
             let missing: Vec<&str> = required.iter().copied().filter(|c| !t.has(c)).collect();
             if !missing.is_empty() {
-                let list = missing.iter().map(|m| format!("<{m}>")).collect::<Vec<_>>().join(", ");
-                s.at(&plan.doc, t.start_tag, format!("{} task '{}' is missing {list}", t.kind.as_str(), t.label()), format!("a {} task needs {}", t.kind.as_str(), required.iter().map(|m| format!("<{m}>")).collect::<Vec<_>>().join(" and ")));
+                let list = missing
+                    .iter()
+                    .map(|m| format!("<{m}>"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                s.at(
+                    &plan.doc,
+                    t.start_tag,
+                    format!("{} task '{}' is missing {list}", t.kind.as_str(), t.label()),
+                    format!(
+                        "a {} task needs {}",
+                        t.kind.as_str(),
+                        required
+                            .iter()
+                            .map(|m| format!("<{m}>"))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                );
             }
         }
     }
@@ -126,7 +230,11 @@ pub fn task_missing_recommended(cx: &Ctx, s: &mut Sink) {
             let (_, recommended) = t.kind.schema();
             let missing: Vec<&str> = recommended.iter().copied().filter(|c| !t.has(c)).collect();
             if !missing.is_empty() {
-                let list = missing.iter().map(|m| format!("<{m}>")).collect::<Vec<_>>().join(", ");
+                let list = missing
+                    .iter()
+                    .map(|m| format!("<{m}>"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 s.at(&plan.doc, t.start_tag, format!("task '{}' has no {list}", t.label()), "executors and `gsd verify` rely on <verify> and <done>; <files> drives overlap checks");
             }
         }

@@ -9,84 +9,177 @@ use crate::model::requirements::{Scope, is_req_id};
 
 pub fn project_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.project.is_none() {
-        s.file(PathBuf::from(".planning/PROJECT.md"), "PROJECT.md not found", "create it (`gsd init` writes one) with What This Is, Core Value and Requirements");
+        s.file(
+            PathBuf::from(".planning/PROJECT.md"),
+            "PROJECT.md not found",
+            "create it (`gsd init` writes one) with What This Is, Core Value and Requirements",
+        );
     }
 }
 
 pub fn project_missing_section(cx: &Ctx, s: &mut Sink) {
     let Some(p) = &cx.ws.project else { return };
-    let missing: Vec<&str> = REQUIRED_SECTIONS.iter().copied().filter(|t| !p.has_section(t)).collect();
+    let missing: Vec<&str> = REQUIRED_SECTIONS
+        .iter()
+        .copied()
+        .filter(|t| !p.has_section(t))
+        .collect();
     if !missing.is_empty() && !p.doc.text().trim().is_empty() {
-        s.file(&p.doc.rel_path, format!("PROJECT.md has no {} section(s)", missing.iter().map(|m| format!("`## {m}`")).collect::<Vec<_>>().join(", ")), "agents read these sections by their exact titles");
+        s.file(
+            &p.doc.rel_path,
+            format!(
+                "PROJECT.md has no {} section(s)",
+                missing
+                    .iter()
+                    .map(|m| format!("`## {m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "agents read these sections by their exact titles",
+        );
     }
 }
 
 /// Requirement IDs that plans reference.
 fn referenced(cx: &Ctx) -> HashSet<String> {
-    cx.ws.all_plans().flat_map(|p| p.fm.requirements.iter().cloned()).collect()
+    cx.ws
+        .all_plans()
+        .flat_map(|p| p.fm.requirements.iter().cloned())
+        .collect()
 }
 
 pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
-    let Some(req) = &cx.ws.requirements else { return };
+    let Some(req) = &cx.ws.requirements else {
+        return;
+    };
     let used = referenced(cx);
     if used.is_empty() {
         return; // no plan uses requirement IDs yet: nothing to compare
     }
-    for r in req.items.iter().filter(|r| r.scope == Scope::V1 && r.checked.is_some()) {
-        if !used.contains(&r.id) {
-            s.at_line(&req.doc, r.line, format!("requirement {} is not covered by any plan", r.id), "add it to the `requirements:` list of the plan that delivers it");
+    // A requirement whose roadmap phase has no plans yet is not a gap, only not planned.
+    let unplanned = |id: &str| {
+        cx.ws.roadmap.as_ref().is_some_and(|rm| {
+            rm.phases.iter().any(|p| {
+                p.requirements.iter().any(|r| r == id)
+                    && cx.ws.phase(&p.id).is_none_or(|d| d.plans.is_empty())
+            })
+        })
+    };
+    for r in req
+        .items
+        .iter()
+        .filter(|r| r.scope == Scope::V1 && r.checked.is_some())
+    {
+        if !used.contains(&r.id) && !unplanned(&r.id) {
+            s.at_line(
+                &req.doc,
+                r.line,
+                format!("requirement {} is not covered by any plan", r.id),
+                "add it to the `requirements:` list of the plan that delivers it",
+            );
         }
     }
 }
 
 pub fn requirement_unknown(cx: &Ctx, s: &mut Sink) {
-    let Some(req) = &cx.ws.requirements else { return };
+    let Some(req) = &cx.ws.requirements else {
+        return;
+    };
     // Archived milestones keep their own vX.Y-REQUIREMENTS.md: only current plans are checked.
     for plan in cx.ws.current_phases().flat_map(|p| p.plans.iter()) {
-        let Some(node) = plan.doc.fm().and_then(|m| m.get("requirements")) else { continue };
+        let Some(node) = plan.doc.fm().and_then(|m| m.get("requirements")) else {
+            continue;
+        };
         let items: Vec<(String, crate::doc::Span)> = match node.as_seq() {
-            Some(seq) => seq.iter().filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span))).collect(),
-            None => plan.fm.requirements.iter().map(|r| (r.clone(), node.span)).collect(),
+            Some(seq) => seq
+                .iter()
+                .filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span)))
+                .collect(),
+            None => plan
+                .fm
+                .requirements
+                .iter()
+                .map(|r| (r.clone(), node.span))
+                .collect(),
         };
         for (id, span) in items {
             if is_req_id(&id) && !req.contains(&id) {
-                s.at(&plan.doc, span, format!("plan {} names requirement {id}, which REQUIREMENTS.md does not define", plan.display_id()), "fix the ID or add the requirement to REQUIREMENTS.md");
+                s.at(
+                    &plan.doc,
+                    span,
+                    format!(
+                        "plan {} names requirement {id}, which REQUIREMENTS.md does not define",
+                        plan.display_id()
+                    ),
+                    "fix the ID or add the requirement to REQUIREMENTS.md",
+                );
             }
         }
     }
 }
 
 pub fn requirement_untraced(cx: &Ctx, s: &mut Sink) {
-    let Some(req) = &cx.ws.requirements else { return };
+    let Some(req) = &cx.ws.requirements else {
+        return;
+    };
     if req.traceability.is_empty() {
         return;
     }
     for r in req.items.iter().filter(|r| r.scope == Scope::V1) {
         if !req.traceability.iter().any(|t| t.id == r.id) {
-            s.at_line(&req.doc, r.line, format!("requirement {} is missing from the Traceability table", r.id), "add a `| ID | Phase N | Pending |` row");
+            s.at_line(
+                &req.doc,
+                r.line,
+                format!(
+                    "requirement {} is missing from the Traceability table",
+                    r.id
+                ),
+                "add a `| ID | Phase N | Pending |` row",
+            );
         }
     }
 }
 
 pub fn validation_missing(cx: &Ctx, s: &mut Sink) {
     for ph in cx.ws.current_phases() {
-        let research = ph.other_docs.iter().find(|d| d.file_name().ends_with("RESEARCH.md"));
+        let research = ph
+            .other_docs
+            .iter()
+            .find(|d| d.file_name().ends_with("RESEARCH.md"));
         let Some(doc) = research else { continue };
-        if doc.text().contains("## Validation Architecture") && !ph.has_file_ending("VALIDATION.md") {
-            s.file(&doc.rel_path, format!("{} has a Validation Architecture section but the phase has no VALIDATION.md", doc.file_name()), "write the phase's NN-VALIDATION.md (or drop the section)");
+        if doc.text().contains("## Validation Architecture") && !ph.has_file_ending("VALIDATION.md")
+        {
+            s.file(
+                &doc.rel_path,
+                format!(
+                    "{} has a Validation Architecture section but the phase has no VALIDATION.md",
+                    doc.file_name()
+                ),
+                "write the phase's NN-VALIDATION.md (or drop the section)",
+            );
         }
     }
 }
 
 pub fn milestone_not_in_milestones_md(cx: &Ctx, s: &mut Sink) {
-    let milestones = cx.ws.other.iter().find(|d| d.rel_path == std::path::Path::new(".planning/MILESTONES.md"));
+    let milestones = cx
+        .ws
+        .other
+        .iter()
+        .find(|d| d.rel_path == std::path::Path::new(".planning/MILESTONES.md"));
     for doc in &cx.ws.other {
         let name = doc.file_name();
         let in_ms = doc.rel_path.parent() == Some(std::path::Path::new(".planning/milestones"));
-        let Some(version) = name.strip_suffix("-ROADMAP.md").filter(|_| in_ms) else { continue };
+        let Some(version) = name.strip_suffix("-ROADMAP.md").filter(|_| in_ms) else {
+            continue;
+        };
         let listed = milestones.is_some_and(|m| m.text().contains(version));
         if !listed {
-            s.file(&doc.rel_path, format!("milestone {version} is archived but MILESTONES.md does not mention it"), format!("add a `## {version} …` entry to MILESTONES.md"));
+            s.file(
+                &doc.rel_path,
+                format!("milestone {version} is archived but MILESTONES.md does not mention it"),
+                format!("add a `## {version} …` entry to MILESTONES.md"),
+            );
         }
     }
 }

@@ -7,14 +7,26 @@ use crate::model::PhaseId;
 
 pub fn roadmap_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.roadmap.is_none() {
-        s.file(PathBuf::from(".planning/ROADMAP.md"), "ROADMAP.md not found", "create it (`gsd init` writes one) — phases, plans and progress are read from it");
+        s.file(
+            PathBuf::from(".planning/ROADMAP.md"),
+            "ROADMAP.md not found",
+            "create it (`gsd init` writes one) — phases, plans and progress are read from it",
+        );
     }
 }
 
 pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
-    for p in rm.phases.iter().filter(|p| !p.in_details && !p.id.is_backlog()) {
-        if cx.ws.current_phases().any(|d| d.id.as_ref().is_some_and(|i| i.same(&p.id))) {
+    for p in rm
+        .phases
+        .iter()
+        .filter(|p| !p.in_details && !p.id.is_backlog())
+    {
+        if cx
+            .ws
+            .current_phases()
+            .any(|d| d.id.as_ref().is_some_and(|i| i.same(&p.id)))
+        {
             continue;
         }
         // Not started yet (unchecked in the checklist) is normal.
@@ -24,10 +36,26 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
         if rm.checklist_entry(&p.id).is_none() && cx.ws.phase(&p.id).is_some() {
             continue; // archived in milestones/
         }
-        if rm.checklist_entry(&p.id).is_none() && !rm.progress_row(&p.id).is_some_and(|r| r.plans_complete.is_some_and(|(a, _)| a > 0)) {
+        if rm.checklist_entry(&p.id).is_none()
+            && rm
+                .progress_row(&p.id)
+                .is_none_or(|r| r.plans_complete.is_none_or(|(a, _)| a == 0))
+        {
             continue;
         }
-        s.at_line(&rm.doc, p.line, format!("phase {} is in ROADMAP.md but has no folder in phases/", p.id.display()), format!("create .planning/phases/{}-{}/", p.id.normalized(), crate::model::ids::slugify(&p.name)));
+        s.at_line(
+            &rm.doc,
+            p.line,
+            format!(
+                "phase {} is in ROADMAP.md but has no folder in phases/",
+                p.id.display()
+            ),
+            format!(
+                "create .planning/phases/{}-{}/",
+                p.id.normalized(),
+                crate::model::ids::slugify(&p.name)
+            ),
+        );
     }
 }
 
@@ -37,7 +65,14 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     for ph in cx.ws.current_phases() {
         let Some(id) = &ph.id else { continue };
         if !ids.iter().any(|i| i.same(id)) {
-            s.file(ph.dir.join(""), format!("phase folder {} is not in ROADMAP.md", ph.dir_name), format!("add `### Phase {}: …` to ROADMAP.md or remove the folder", id.display()));
+            s.file(
+                ph.dir.join(""),
+                format!("phase folder {} is not in ROADMAP.md", ph.dir_name),
+                format!(
+                    "add `### Phase {}: …` to ROADMAP.md or remove the folder",
+                    id.display()
+                ),
+            );
         }
     }
 }
@@ -49,13 +84,21 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
     let mut nums: Vec<(u64, &PathBuf)> = cx
         .ws
         .current_phases()
-        .filter_map(|p| p.id.as_ref().filter(|i| i.is_integer() && !i.is_backlog()).map(|i| (i.major(), &p.dir)))
+        .filter_map(|p| {
+            p.id.as_ref()
+                .filter(|i| i.is_integer() && !i.is_backlog())
+                .map(|i| (i.major(), &p.dir))
+        })
         .collect();
     nums.sort();
     nums.dedup_by_key(|(n, _)| *n);
     for w in nums.windows(2) {
         if w[1].0 > w[0].0 + 1 {
-            s.file(w[1].1.clone(), format!("gap in phase numbering: {} → {}", w[0].0, w[1].0), "renumber the phases or restore the missing one");
+            s.file(
+                w[1].1.clone(),
+                format!("gap in phase numbering: {} → {}", w[0].0, w[1].0),
+                "renumber the phases or restore the missing one",
+            );
         }
     }
 }
@@ -63,7 +106,11 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
 pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
     for ph in cx.ws.current_phases() {
         if ph.id.is_none() || ph.slug.is_empty() {
-            s.file(ph.dir.clone(), format!("phase folder `{}` is not named NN-slug", ph.dir_name), "name phase folders like 03-api, 02.1-hotfix, 12A-variant or 999.1-idea");
+            s.file(
+                ph.dir.clone(),
+                format!("phase folder `{}` is not named NN-slug", ph.dir_name),
+                "name phase folders like 03-api, 02.1-hotfix, 12A-variant or 999.1-idea",
+            );
         }
     }
 }
@@ -75,29 +122,57 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
     }
     for c in &rm.checklist {
         if rm.phase(&c.phase).is_none() {
-            s.at_line(&rm.doc, c.line, format!("checklist entry for phase {} has no `### Phase {}:` section", c.phase.display(), c.phase.display()), "add a detail section with Goal, Depends on, Requirements and Plans");
+            s.at_line(
+                &rm.doc,
+                c.line,
+                format!(
+                    "checklist entry for phase {} has no `### Phase {}:` section",
+                    c.phase.display(),
+                    c.phase.display()
+                ),
+                "add a detail section with Goal, Depends on, Requirements and Plans",
+            );
         }
     }
 }
 
 fn disk_counts(cx: &Ctx, id: &PhaseId) -> Option<(usize, usize)> {
-    let ph = cx.ws.current_phases().find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))?;
+    let ph = cx
+        .ws
+        .current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))?;
     Some((ph.completed_plans(), ph.plans.len()))
 }
 
 pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
     for p in rm.phases.iter().filter(|p| !p.in_details) {
-        let Some(label) = &p.plans_label else { continue };
-        let Some((_, on_disk)) = disk_counts(cx, &p.id) else { continue };
+        let Some(label) = &p.plans_label else {
+            continue;
+        };
+        let Some((_, on_disk)) = disk_counts(cx, &p.id) else {
+            continue;
+        };
         let l = label.trim();
         // "2 plans" or "1/2 plans executed": the total is the last number before "plan".
         let before = l.split("plan").next().unwrap_or("");
-        let total = before.rsplit(|c: char| !c.is_ascii_digit()).find(|t| !t.is_empty()).and_then(|t| t.parse::<usize>().ok());
-        if let Some(total) = total {
-            if total != on_disk && on_disk > 0 {
-                s.at_line(&rm.doc, p.line, format!("ROADMAP.md says phase {} has {total} plan(s); phases/ has {on_disk}", p.id.display()), "run `gsd roadmap` to see the disk counts and update the **Plans** line");
-            }
+        let total = before
+            .rsplit(|c: char| !c.is_ascii_digit())
+            .find(|t| !t.is_empty())
+            .and_then(|t| t.parse::<usize>().ok());
+        if let Some(total) = total
+            && total != on_disk
+            && on_disk > 0
+        {
+            s.at_line(
+                &rm.doc,
+                p.line,
+                format!(
+                    "ROADMAP.md says phase {} has {total} plan(s); phases/ has {on_disk}",
+                    p.id.display()
+                ),
+                "run `gsd roadmap` to see the disk counts and update the **Plans** line",
+            );
         }
     }
 }
@@ -106,8 +181,12 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
     let Some(table) = &rm.progress else { return };
     for row in &table.rows {
-        let (Some(id), Some((done, total))) = (&row.phase, row.plans_complete) else { continue };
-        let Some((d, t)) = disk_counts(cx, id) else { continue };
+        let (Some(id), Some((done, total))) = (&row.phase, row.plans_complete) else {
+            continue;
+        };
+        let Some((d, t)) = disk_counts(cx, id) else {
+            continue;
+        };
         if (done as usize, total as usize) != (d, t) && t > 0 {
             s.at_line(&rm.doc, row.line, format!("progress row for phase {} says {done}/{total}; disk has {d}/{t} plans with summaries", id.display()), "rebuild the table from disk (gsd roadmap update-progress)");
         }
@@ -117,9 +196,19 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
 pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
     for c in rm.checklist.iter().filter(|c| c.checked && !c.in_details) {
-        let Some((done, total)) = disk_counts(cx, &c.phase) else { continue };
+        let Some((done, total)) = disk_counts(cx, &c.phase) else {
+            continue;
+        };
         if done < total {
-            s.at_line(&rm.doc, c.line, format!("phase {} is checked complete but only {done} of {total} plans have summaries", c.phase.display()), "untick it, or execute the remaining plans");
+            s.at_line(
+                &rm.doc,
+                c.line,
+                format!(
+                    "phase {} is checked complete but only {done} of {total} plans have summaries",
+                    c.phase.display()
+                ),
+                "untick it, or execute the remaining plans",
+            );
         }
     }
 }

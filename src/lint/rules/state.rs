@@ -7,67 +7,169 @@ use crate::model::PhaseId;
 
 pub fn state_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.state.is_none() {
-        s.file(PathBuf::from(".planning/STATE.md"), "STATE.md not found", "create it (`gsd init` writes one); agents read the current position from it");
+        s.file(
+            PathBuf::from(".planning/STATE.md"),
+            "STATE.md not found",
+            "create it (`gsd init` writes one); agents read the current position from it",
+        );
     }
 }
 
 fn known_phase(cx: &Ctx, id: &PhaseId) -> bool {
-    cx.ws.phase(id).is_some() || cx.ws.roadmap.as_ref().is_some_and(|r| r.all_phase_ids().iter().any(|i| i.same(id)))
+    cx.ws.phase(id).is_some()
+        || cx
+            .ws
+            .roadmap
+            .as_ref()
+            .is_some_and(|r| r.all_phase_ids().iter().any(|i| i.same(id)))
 }
 
 pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
     let Some(st) = &cx.ws.state else { return };
     // Only the current position is checked: decision lines such as
     // "[Phase 0]: …" are history, not references (gsd-tools W002 false positive).
-    let Some(pos) = st.current_phase() else { return };
+    let Some(pos) = st.current_phase() else {
+        return;
+    };
     if !known_phase(cx, &pos.phase) && (cx.ws.roadmap.is_some() || !cx.ws.phases.is_empty()) {
-        let line = st.body_field("currentPhase").map(|f| f.line).or_else(|| st.fm_field("current_phase").map(|(_, n)| st.doc.line_of(n.span.start))).unwrap_or(1);
-        let known: Vec<String> = cx.ws.current_phases().filter_map(|p| p.id.as_ref().map(PhaseId::display)).collect();
-        s.at_line(&st.doc, line, format!("STATE.md's current phase {} is neither in ROADMAP.md nor in phases/", pos.phase.display()), format!("known phases: {}", if known.is_empty() { "none".into() } else { known.join(", ") }));
+        let line = st
+            .body_field("currentPhase")
+            .map(|f| f.line)
+            .or_else(|| {
+                st.fm_field("current_phase")
+                    .map(|(_, n)| st.doc.line_of(n.span.start))
+            })
+            .unwrap_or(1);
+        let known: Vec<String> = cx
+            .ws
+            .current_phases()
+            .filter_map(|p| p.id.as_ref().map(PhaseId::display))
+            .collect();
+        s.at_line(
+            &st.doc,
+            line,
+            format!(
+                "STATE.md's current phase {} is neither in ROADMAP.md nor in phases/",
+                pos.phase.display()
+            ),
+            format!(
+                "known phases: {}",
+                if known.is_empty() {
+                    "none".into()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        );
     }
 }
 
 pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
-    let (Some(st), Some(rm)) = (&cx.ws.state, &cx.ws.roadmap) else { return };
-    let Some(pos) = st.current_phase() else { return };
-    let Some(entry) = rm.checklist_entry(&pos.phase) else { return };
+    let (Some(st), Some(rm)) = (&cx.ws.state, &cx.ws.roadmap) else {
+        return;
+    };
+    let Some(pos) = st.current_phase() else {
+        return;
+    };
+    let Some(entry) = rm.checklist_entry(&pos.phase) else {
+        return;
+    };
     let status = st.status().unwrap_or_default().to_ascii_lowercase();
-    if entry.checked && !(status.contains("complete") || status.contains("done") || status.contains("verif") || status.contains("ready to plan") || status.contains("shipped")) {
+    if entry.checked
+        && !(status.contains("complete")
+            || status.contains("done")
+            || status.contains("verif")
+            || status.contains("ready to plan")
+            || status.contains("shipped"))
+    {
         let line = st.body_field("status").map_or(1, |f| f.line);
-        s.at_line(&st.doc, line, format!("phase {} is checked complete in ROADMAP.md but STATE.md status is \"{}\"", pos.phase.display(), st.status().unwrap_or_default()), "advance STATE.md to the next phase (gsd state advance) or untick the roadmap entry");
+        s.at_line(
+            &st.doc,
+            line,
+            format!(
+                "phase {} is checked complete in ROADMAP.md but STATE.md status is \"{}\"",
+                pos.phase.display(),
+                st.status().unwrap_or_default()
+            ),
+            "advance STATE.md to the next phase (gsd state advance) or untick the roadmap entry",
+        );
     }
 }
 
 pub fn state_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
     let Some(st) = &cx.ws.state else { return };
-    let Some(pos) = st.current_phase() else { return };
-    let Some(ph) = cx.ws.current_phases().find(|p| p.id.as_ref().is_some_and(|i| i.same(&pos.phase))) else { return };
-    let Some(field) = st.body_field("currentPlan") else { return };
-    let Some((_, total)) = field.value.split_once(" of ") else { return };
-    let Some(total) = total.split_whitespace().next().and_then(|t| t.parse::<usize>().ok()) else { return };
+    let Some(pos) = st.current_phase() else {
+        return;
+    };
+    let Some(ph) = cx
+        .ws
+        .current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(&pos.phase)))
+    else {
+        return;
+    };
+    let Some(field) = st.body_field("currentPlan") else {
+        return;
+    };
+    let Some((_, total)) = field.value.split_once(" of ") else {
+        return;
+    };
+    let Some(total) = total
+        .split_whitespace()
+        .next()
+        .and_then(|t| t.parse::<usize>().ok())
+    else {
+        return;
+    };
     if total != ph.plans.len() && !ph.plans.is_empty() {
-        s.at_line(&st.doc, field.line, format!("STATE.md says phase {} has {total} plans; disk has {}", pos.phase.display(), ph.plans.len()), "update the Plan: line (gsd state sync)");
+        s.at_line(
+            &st.doc,
+            field.line,
+            format!(
+                "STATE.md says phase {} has {total} plans; disk has {}",
+                pos.phase.display(),
+                ph.plans.len()
+            ),
+            "update the Plan: line (gsd state sync)",
+        );
     }
 }
 
 pub fn state_progress_invalid(cx: &Ctx, s: &mut Sink) {
     let Some(st) = &cx.ws.state else { return };
-    let Some(progress) = st.doc.fm().and_then(|m| m.get("progress")) else { return };
+    let Some(progress) = st.doc.fm().and_then(|m| m.get("progress")) else {
+        return;
+    };
     let num = |k: &str| progress.get(k).and_then(|n| n.as_i64());
     let span = progress.span;
-    if let (Some(done), Some(total)) = (num("completed_plans"), num("total_plans")) {
-        if done > total {
-            s.at(&st.doc, span, format!("progress says {done} plans completed of {total}"), "recompute progress from disk (gsd state sync)");
-        }
+    if let (Some(done), Some(total)) = (num("completed_plans"), num("total_plans"))
+        && done > total
+    {
+        s.at(
+            &st.doc,
+            span,
+            format!("progress says {done} plans completed of {total}"),
+            "recompute progress from disk (gsd state sync)",
+        );
     }
-    if let (Some(done), Some(total)) = (num("completed_phases"), num("total_phases")) {
-        if done > total {
-            s.at(&st.doc, span, format!("progress says {done} phases completed of {total}"), "recompute progress from disk (gsd state sync)");
-        }
+    if let (Some(done), Some(total)) = (num("completed_phases"), num("total_phases"))
+        && done > total
+    {
+        s.at(
+            &st.doc,
+            span,
+            format!("progress says {done} phases completed of {total}"),
+            "recompute progress from disk (gsd state sync)",
+        );
     }
-    if let Some(p) = num("percent") {
-        if !(0..=100).contains(&p) {
-            s.at(&st.doc, span, format!("progress percent is {p}"), "percent must be between 0 and 100");
-        }
+    if let Some(p) = num("percent")
+        && !(0..=100).contains(&p)
+    {
+        s.at(
+            &st.doc,
+            span,
+            format!("progress percent is {p}"),
+            "percent must be between 0 and 100",
+        );
     }
 }
