@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::doc::Source;
 use crate::model::document::{Document, Frontmatter};
 use crate::model::state::field_key;
-use crate::model::workspace::{Phase, PhaseLocation};
+use crate::model::workspace::{Phase, PhaseLocation, Scope};
 use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
 
 use super::Output;
@@ -31,8 +31,8 @@ fn phase_json(ws: &Workspace, p: &Phase) -> Value {
         "slug": p.slug,
         "name": detail.map(|d| d.name.clone()),
         "archived": location(p),
-        "plans": p.plans.len(),
-        "summaries": p.summaries.len(),
+        "plans": p.plan_count(),
+        "summaries": p.summary_files.len(),
         "completed_plans": p.completed_plans(),
         "status": p.disk_status(),
     })
@@ -40,7 +40,7 @@ fn phase_json(ws: &Workspace, p: &Phase) -> Value {
 
 pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
     let PhaseCommand::List { json } = cmd;
-    let ws = Workspace::discover(cwd)?;
+    let ws = Workspace::discover_with(cwd, Scope::Index)?;
     if json.json {
         let v: Vec<Value> = ws.phases.iter().map(|p| phase_json(&ws, p)).collect();
         return Ok(Output::json(&json!({ "phases": v })));
@@ -57,7 +57,7 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
             "{id:<8} {:<40} {:>2}/{:<2} plans  {}{arch}",
             p.dir_name,
             p.completed_plans(),
-            p.plans.len(),
+            p.plan_count(),
             p.disk_status()
         );
     }
@@ -267,7 +267,7 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
 }
 
 pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
-    let ws = Workspace::discover(cwd)?;
+    let ws = Workspace::discover_with(cwd, Scope::Index)?;
     let Some(rm) = &ws.roadmap else {
         return Err(CliError::FileNotFound {
             file: ".planning/ROADMAP.md".into(),
@@ -289,7 +289,7 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
         let detail = rm.phase(id);
         let entry = rm.checklist_entry(id);
         let disk = ws.phase(id);
-        let (np, ns) = disk.map_or((0, 0), |d| (d.plans.len(), d.completed_plans()));
+        let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
         let archived = detail.is_some_and(|d| d.in_details) || entry.is_some_and(|e| e.in_details);
         let status = match (entry.map(|e| e.checked), disk) {
             (Some(true), _) => "complete",
@@ -377,7 +377,7 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
 }
 
 pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<Output, CliError> {
-    let ws = Workspace::discover(cwd)?;
+    let ws = Workspace::discover_with(cwd, Scope::Index)?;
     let Some(st) = &ws.state else {
         return Err(CliError::FileNotFound {
             file: ".planning/STATE.md".into(),

@@ -53,8 +53,8 @@ impl Opaque {
     }
 
     /// Fenced code blocks only (for callers that skip fenced lines).
-    pub fn fenced(&self, text: &str) -> impl Iterator<Item = Span> + '_ {
-        let bytes = text.as_bytes().to_vec();
+    pub fn fenced<'a>(&'a self, text: &'a str) -> impl Iterator<Item = Span> + 'a {
+        let bytes = text.as_bytes();
         self.spans.iter().copied().filter(move |s| {
             let line_start = bytes[..s.start]
                 .iter()
@@ -352,6 +352,93 @@ pub enum TagProblem {
     },
 }
 
+/// What matching a run of tags produced, in order.
+enum Matched<'t> {
+    /// An element, with the same-name elements opened at its first level.
+    Element(Element, Vec<Span>),
+    /// An opening tag with no close, or a close with no opening tag.
+    Unmatched(&'t Tag),
+}
+
+/// Match tags into top-level elements. An opening tag ends at the first
+/// close of the same name at its own depth (same-name opens inside count
+/// depth); an opening tag with no such close is unmatched, and matching
+/// resumes right after it so later elements are still found.
+fn match_tags(all: &[Tag]) -> Vec<Matched<'_>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let tag = &all[i];
+        match tag.kind {
+            TagKind::SelfClosing => {
+                let el = Element {
+                    name: tag.name.clone(),
+                    start_tag: tag.span,
+                    content: Span::empty(tag.span.end),
+                    end_tag: None,
+                };
+                out.push(Matched::Element(el, Vec::new()));
+                i += 1;
+            }
+            TagKind::Close => {
+                out.push(Matched::Unmatched(tag));
+                i += 1;
+            }
+            TagKind::Open => {
+                let mut depth = 0usize;
+                let mut nested = Vec::new();
+                let mut close = None;
+                for (j, t) in all.iter().enumerate().skip(i + 1) {
+                    if !t.name.eq_ignore_ascii_case(&tag.name) {
+                        continue;
+                    }
+                    match t.kind {
+                        TagKind::Open => {
+                            if depth == 0 {
+                                nested.push(t.span);
+                            }
+                            depth += 1;
+                        }
+                        TagKind::Close if depth == 0 => {
+                            close = Some(j);
+                            break;
+                        }
+                        TagKind::Close => depth -= 1,
+                        TagKind::SelfClosing => {}
+                    }
+                }
+                match close {
+                    Some(j) => {
+                        let end = all[j].span;
+                        let el = Element {
+                            name: tag.name.clone(),
+                            start_tag: tag.span,
+                            content: Span::new(tag.span.end, end.start),
+                            end_tag: Some(end),
+                        };
+                        out.push(Matched::Element(el, nested));
+                        i = j + 1;
+                    }
+                    None => {
+                        out.push(Matched::Unmatched(tag));
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The tags of `all` that lie inside `range` (tags are in file order).
+pub fn tags_within(all: &[Tag], range: Span) -> &[Tag] {
+    let from = all.partition_point(|t| t.span.start < range.start);
+    let to = all.partition_point(|t| t.span.start < range.end);
+    let slice = &all[from..to];
+    let keep = slice.iter().take_while(|t| t.span.end <= range.end).count();
+    &slice[..keep]
+}
+
 /// Elements named `name` at the top nesting level of `range`, plus problems.
 ///
 /// Same-name elements nest by depth counting: the outer one ends at its
@@ -364,79 +451,40 @@ pub fn elements_named(
     opaque: &Opaque,
     name: &str,
 ) -> (Vec<Element>, Vec<TagProblem>) {
-    let all: Vec<Tag> = tags(text, range, opaque)
-        .into_iter()
+    named_from_tags(&tags(text, range, opaque), name)
+}
+
+/// `elements_named` over tags already scanned.
+pub fn named_from_tags(all: &[Tag], name: &str) -> (Vec<Element>, Vec<TagProblem>) {
+    let same: Vec<Tag> = all
+        .iter()
         .filter(|t| t.name.eq_ignore_ascii_case(name))
+        .cloned()
         .collect();
     let mut elements = Vec::new();
     let mut problems = Vec::new();
-    let mut i = 0;
-    while i < all.len() {
-        let tag = &all[i];
-        match tag.kind {
-            TagKind::SelfClosing => {
-                elements.push(Element {
-                    name: tag.name.clone(),
-                    start_tag: tag.span,
-                    content: Span::empty(tag.span.end),
-                    end_tag: None,
-                });
-                i += 1;
+    for m in match_tags(&same) {
+        match m {
+            Matched::Element(el, nested) => {
+                for inner in nested {
+                    problems.push(TagProblem::Nested {
+                        name: el.name.clone(),
+                        outer: el.start_tag,
+                        inner,
+                    });
+                }
+                elements.push(el);
             }
-            TagKind::Close => {
+            Matched::Unmatched(t) if t.kind == TagKind::Close => {
                 problems.push(TagProblem::StrayClose {
-                    name: tag.name.clone(),
-                    end_tag: tag.span,
+                    name: t.name.clone(),
+                    end_tag: t.span,
                 });
-                i += 1;
             }
-            TagKind::Open => {
-                let mut depth = 0usize;
-                let mut nested = Vec::new();
-                let mut matched = None;
-                for (j, t) in all.iter().enumerate().skip(i + 1) {
-                    match t.kind {
-                        TagKind::Open => {
-                            if depth == 0 {
-                                nested.push(t.span);
-                            }
-                            depth += 1;
-                        }
-                        TagKind::Close if depth == 0 => {
-                            matched = Some(j);
-                            break;
-                        }
-                        TagKind::Close => depth -= 1,
-                        TagKind::SelfClosing => {}
-                    }
-                }
-                match matched {
-                    Some(j) => {
-                        for inner in nested {
-                            problems.push(TagProblem::Nested {
-                                name: tag.name.clone(),
-                                outer: tag.span,
-                                inner,
-                            });
-                        }
-                        let end = all[j].span;
-                        elements.push(Element {
-                            name: tag.name.clone(),
-                            start_tag: tag.span,
-                            content: Span::new(tag.span.end, end.start),
-                            end_tag: Some(end),
-                        });
-                        i = j + 1;
-                    }
-                    None => {
-                        problems.push(TagProblem::Unclosed {
-                            name: tag.name.clone(),
-                            start_tag: tag.span,
-                        });
-                        i += 1;
-                    }
-                }
-            }
+            Matched::Unmatched(t) => problems.push(TagProblem::Unclosed {
+                name: t.name.clone(),
+                start_tag: t.span,
+            }),
         }
     }
     (elements, problems)
@@ -445,63 +493,20 @@ pub fn elements_named(
 /// Top-level child elements of any name in `range` (the body of a task).
 ///
 /// An opening tag with no matching close is text (`Vec<String>`), not an
-/// element; such names are returned in the second list so callers can
+/// element; such tags are returned in the second list so callers can
 /// report the ones they know (`<action>` without `</action>`).
 pub fn children(text: &str, range: Span, opaque: &Opaque) -> (Vec<Element>, Vec<Tag>) {
-    let all = tags(text, range, opaque);
+    children_from_tags(&tags(text, range, opaque))
+}
+
+/// `children` over tags already scanned.
+pub fn children_from_tags(all: &[Tag]) -> (Vec<Element>, Vec<Tag>) {
     let mut elements = Vec::new();
     let mut unmatched = Vec::new();
-    let mut i = 0;
-    while i < all.len() {
-        let tag = &all[i];
-        match tag.kind {
-            TagKind::SelfClosing => {
-                elements.push(Element {
-                    name: tag.name.clone(),
-                    start_tag: tag.span,
-                    content: Span::empty(tag.span.end),
-                    end_tag: None,
-                });
-                i += 1;
-            }
-            TagKind::Close => {
-                unmatched.push(tag.clone());
-                i += 1;
-            }
-            TagKind::Open => {
-                let mut depth = 0usize;
-                let mut matched = None;
-                for (j, t) in all.iter().enumerate().skip(i + 1) {
-                    if !t.name.eq_ignore_ascii_case(&tag.name) {
-                        continue;
-                    }
-                    match t.kind {
-                        TagKind::Open => depth += 1,
-                        TagKind::Close if depth == 0 => {
-                            matched = Some(j);
-                            break;
-                        }
-                        TagKind::Close => depth -= 1,
-                        TagKind::SelfClosing => {}
-                    }
-                }
-                match matched {
-                    Some(j) => {
-                        let end = all[j].span;
-                        elements.push(Element {
-                            name: tag.name.clone(),
-                            start_tag: tag.span,
-                            content: Span::new(tag.span.end, end.start),
-                            end_tag: Some(end),
-                        });
-                        i = j + 1;
-                    }
-                    None => {
-                        unmatched.push(tag.clone());
-                        i += 1;
-                    }
-                }
-            }
+    for m in match_tags(all) {
+        match m {
+            Matched::Element(el, _) => elements.push(el),
+            Matched::Unmatched(t) => unmatched.push(t.clone()),
         }
     }
     (elements, unmatched)

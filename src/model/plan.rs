@@ -321,23 +321,30 @@ impl Plan {
         let text = doc.text();
         let body = doc.body();
         let opaque = Opaque::scan(text, body);
-        let (task_els, task_problems) = elements::elements_named(text, body, &opaque, "task");
-        let tasks = task_els
+        // One tag scan serves tasks, their children and the body sections.
+        let all_tags = elements::tags(text, body, &opaque);
+        let (task_els, task_problems) = elements::named_from_tags(&all_tags, "task");
+        let tasks: Vec<Task> = task_els
             .iter()
             .enumerate()
             .map(|(i, el)| {
-                Task::from_element(text, el, i + 1, doc.line_of(el.start_tag.start), &opaque)
+                let inner = elements::tags_within(&all_tags, el.content);
+                Task::from_element(text, el, i + 1, doc.line_of(el.start_tag.start), inner)
             })
             .collect();
-        let (sections, _) = elements::children(text, body, &opaque);
+        let (sections, _) = elements::children_from_tags(&all_tags);
         let sections: Vec<Element> = sections.into_iter().filter(|e| e.name != "task").collect();
         let feature = sections.iter().find(|e| e.name == "feature").cloned();
-        let markdown_tasks =
+        // The legacy `### Task N` form only matters when there are no XML tasks.
+        let markdown_tasks = if tasks.is_empty() && feature.is_none() {
             crate::doc::markdown::Markdown::scan(text, body, doc.line_of(body.start))
                 .headings
                 .iter()
                 .filter(|h| h.level >= 2 && h.text.slice(text).starts_with("Task "))
-                .count();
+                .count()
+        } else {
+            0
+        };
         let unclosed_fences = opaque.unclosed_fences.clone();
         Plan {
             doc,

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::doc::Span;
-use crate::doc::elements::{self, Element, Opaque};
+use crate::doc::elements::{self, Element};
 
 /// The task kinds GSD knows, plus whatever else users write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,13 +145,14 @@ pub const KNOWN_CHILDREN: &[&str] = &[
 ];
 
 impl Task {
-    /// Build a task from its element; `line` is the start tag's line.
+    /// Build a task from its element and the tags inside it; `line` is the
+    /// start tag's line.
     pub fn from_element(
         text: &str,
         el: &Element,
         index: usize,
         line: usize,
-        opaque: &Opaque,
+        inner_tags: &[elements::Tag],
     ) -> Task {
         let attributes = elements::attributes(el.attr_text(text));
         let attr = |k: &str| {
@@ -161,7 +162,7 @@ impl Task {
                 .map(|(_, v)| v.clone())
         };
         let type_raw = attr("type");
-        let (found, unmatched) = elements::children(text, el.content, opaque);
+        let (found, unmatched) = elements::children_from_tags(inner_tags);
         let children = found
             .iter()
             .map(|c| Child {

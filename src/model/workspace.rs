@@ -13,7 +13,7 @@ use crate::doc::Source;
 
 use super::config::{Config, ConfigError};
 use super::document::Document;
-use super::ids::PhaseId;
+use super::ids::{PhaseId, PlanId};
 use super::plan::Plan;
 use super::project::Project;
 use super::requirements::Requirements;
@@ -24,6 +24,9 @@ use super::summary::Summary;
 /// Files larger than this are not parsed (planning files are small; a huge
 /// one is a mistake, and parsing it must not stall CI).
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Below this many files to read, loading stays on one thread.
+const PARALLEL_FROM: usize = 64;
 
 /// Why a file was not parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,11 +59,15 @@ pub struct Phase {
     pub id: Option<PhaseId>,
     pub slug: String,
     pub location: PhaseLocation,
-    pub plans: Vec<Plan>,
-    pub summaries: Vec<Summary>,
+    /// Plan file names (nested `plans/` files included), always known.
+    pub plan_files: Vec<String>,
+    /// Summary file names, always known.
+    pub summary_files: Vec<String>,
     /// Names of the other files in the folder (CONTEXT, RESEARCH, …).
     pub other_files: Vec<String>,
-    /// Those other files, parsed.
+    /// Parsed plans, summaries and other files (only with `Scope::Full`).
+    pub plans: Vec<Plan>,
+    pub summaries: Vec<Summary>,
     pub other_docs: Vec<Document>,
 }
 
@@ -69,30 +76,41 @@ impl Phase {
         self.other_files.iter().any(|f| f.ends_with(suffix))
     }
 
-    /// Whether a plan has a summary (matching exact stem or canonical ID).
-    pub fn plan_has_summary(&self, plan: &Plan) -> bool {
-        let stem = plan.doc.file_name().trim_end_matches("PLAN.md");
-        self.summaries.iter().any(|s| {
-            let sstem = s.doc.file_name().trim_end_matches("SUMMARY.md");
-            sstem == stem || matches!((&s.id, &plan.id), (Some(a), Some(b)) if a.same(b))
+    /// Whether the plan file `name` has a summary: same stem, or same
+    /// canonical plan ID (`03-01-auth-PLAN.md` ↔ `03-01-SUMMARY.md`).
+    pub fn has_summary_for(&self, plan_file: &str) -> bool {
+        let stem = plan_file.trim_end_matches("PLAN.md");
+        let id = PlanId::parse(plan_file);
+        self.summary_files.iter().any(|s| {
+            s.trim_end_matches("SUMMARY.md") == stem
+                || matches!((PlanId::parse(s), &id), (Some(a), Some(b)) if a.same(b))
         })
     }
 
+    pub fn plan_has_summary(&self, plan: &Plan) -> bool {
+        self.has_summary_for(plan.doc.file_name())
+    }
+
+    pub fn plan_count(&self) -> usize {
+        self.plan_files.len()
+    }
+
     pub fn completed_plans(&self) -> usize {
-        self.plans
+        self.plan_files
             .iter()
-            .filter(|p| self.plan_has_summary(p))
+            .filter(|p| self.has_summary_for(p))
             .count()
     }
 
     /// Status from disk (GSD-FORMATS §4.3 `disk_status`).
     pub fn disk_status(&self) -> &'static str {
         let done = self.completed_plans();
-        if !self.plans.is_empty() && done >= self.plans.len() {
+        let total = self.plan_count();
+        if total > 0 && done >= total {
             "complete"
         } else if done > 0 {
             "partial"
-        } else if !self.plans.is_empty() {
+        } else if total > 0 {
             "planned"
         } else if self.has_file_ending("RESEARCH.md") {
             "researched"
@@ -102,6 +120,16 @@ impl Phase {
             "empty"
         }
     }
+}
+
+/// How much of the tree to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Core documents parsed; phase folders listed by name only. Enough for
+    /// roadmap, phase and state commands, and much cheaper on big trees.
+    Index,
+    /// Every file read and parsed (lint, plan commands, the corpus test).
+    Full,
 }
 
 /// A loaded planning tree.
@@ -188,6 +216,30 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Read a regular file unless it is larger than `MAX_FILE_BYTES`
+/// (then `Ok(Err(len))`).
+fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Ok(Err(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    file.read_to_end(&mut bytes)?;
+    Ok(Ok(bytes))
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_owned()
+}
+
 fn load_file(root: &Path, path: &Path) -> Loaded {
     let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
     let skip = |reason| {
@@ -196,16 +248,6 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
             reason,
         })
     };
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => return skip(SkipReason::Unreadable(e.to_string())),
-    };
-    if !meta.is_file() {
-        return skip(SkipReason::Unreadable("not a regular file".into()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return skip(SkipReason::TooLarge(meta.len()));
-    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -214,8 +256,10 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
     if BINARY_EXTENSIONS.contains(&ext.as_str()) {
         return skip(SkipReason::Binary);
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    // One open, one fstat, one sized read: this runs for every file of the tree.
+    let bytes = match read_limited(path) {
+        Ok(Ok(b)) => b,
+        Ok(Err(len)) => return skip(SkipReason::TooLarge(len)),
         Err(e) => return skip(SkipReason::Unreadable(e.to_string())),
     };
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
@@ -285,21 +329,80 @@ fn role(rel: &Path) -> Role {
 impl Workspace {
     /// Find and load the workspace containing `start`.
     pub fn discover(start: &Path) -> Result<Workspace, WorkspaceError> {
-        let root = find_root(start)?;
-        Workspace::load(&root)
+        Workspace::discover_with(start, Scope::Full)
     }
 
-    /// Load the `.planning/` tree under the project root `root`.
+    pub fn discover_with(start: &Path, scope: Scope) -> Result<Workspace, WorkspaceError> {
+        let root = find_root(start)?;
+        Workspace::load_with(&root, scope)
+    }
+
+    /// Load the whole `.planning/` tree under the project root `root`.
     pub fn load(root: &Path) -> Result<Workspace, WorkspaceError> {
+        Workspace::load_with(root, Scope::Full)
+    }
+
+    /// Load the `.planning/` tree under `root`, reading as much as `scope` says.
+    pub fn load_with(root: &Path, scope: Scope) -> Result<Workspace, WorkspaceError> {
         let planning = root.join(".planning");
         if !planning.is_dir() {
             return Err(WorkspaceError::NotFound {
                 start: root.display().to_string(),
             });
         }
-        let mut paths = Vec::new();
-        walk(&planning, &mut paths);
-        let loaded: Vec<Loaded> = paths.par_iter().map(|p| load_file(root, p)).collect();
+        let phase_dirs = phase_folders(root);
+        let dir_index: std::collections::HashMap<PathBuf, usize> = phase_dirs
+            .iter()
+            .enumerate()
+            .map(|(i, (d, _))| (d.clone(), i))
+            .collect();
+        // Names of every file in each phase folder, read or not: (name, nested).
+        let mut names: Vec<Vec<(String, bool)>> = vec![Vec::new(); phase_dirs.len()];
+        let mut to_read = Vec::new();
+        match scope {
+            Scope::Full => {
+                walk(&planning, &mut to_read);
+                for p in &to_read {
+                    let rel = p.strip_prefix(root).unwrap_or(p);
+                    if let Role::PhaseFile { phases_dir, .. } = role(rel) {
+                        if let Some(&i) = dir_index.get(&phases_dir) {
+                            names[i]
+                                .push((file_name(rel), rel.parent() != Some(phases_dir.as_path())));
+                        }
+                    }
+                }
+            }
+            Scope::Index => {
+                for name in [
+                    "PROJECT.md",
+                    "ROADMAP.md",
+                    "STATE.md",
+                    "REQUIREMENTS.md",
+                    "config.json",
+                ] {
+                    let p = planning.join(name);
+                    if p.is_file() {
+                        to_read.push(p);
+                    }
+                }
+                for (i, (dir, _)) in phase_dirs.iter().enumerate() {
+                    let abs = root.join(dir);
+                    let mut files = Vec::new();
+                    walk(&abs, &mut files);
+                    names[i] = files
+                        .iter()
+                        .map(|f| (file_name(f), f.parent() != Some(abs.as_path())))
+                        .collect();
+                }
+            }
+        }
+        // Threads pay off only for many files; a handful is read faster alone.
+        let parallel = to_read.len() > PARALLEL_FROM;
+        let loaded: Vec<Loaded> = if parallel {
+            to_read.par_iter().map(|p| load_file(root, p)).collect()
+        } else {
+            to_read.iter().map(|p| load_file(root, p)).collect()
+        };
 
         let mut ws = Workspace {
             root: root.to_path_buf(),
@@ -352,11 +455,21 @@ impl Workspace {
                 Role::Other => ws.other.push(doc),
             }
         }
-        let phases: Vec<Phase> = phase_dirs
-            .into_par_iter()
-            .zip(by_phase.into_par_iter())
-            .map(|((dir, location), docs)| build_phase(dir, location, docs))
-            .collect();
+        let phases: Vec<Phase> = if parallel {
+            phase_dirs
+                .into_par_iter()
+                .zip(by_phase.into_par_iter())
+                .zip(names.into_par_iter())
+                .map(|(((dir, location), docs), names)| build_phase(dir, location, names, docs))
+                .collect()
+        } else {
+            phase_dirs
+                .into_iter()
+                .zip(by_phase)
+                .zip(names)
+                .map(|(((dir, location), docs), names)| build_phase(dir, location, names, docs))
+                .collect()
+        };
         ws.phases = phases;
         ws.phases.sort_by(|a, b| {
             let loc = |p: &Phase| match &p.location {
@@ -370,7 +483,7 @@ impl Workspace {
                 (None, None) => a.dir_name.cmp(&b.dir_name),
             })
         });
-        ws.loose_plans = loose.into_par_iter().map(Plan::parse).collect();
+        ws.loose_plans = loose.into_iter().map(Plan::parse).collect();
         ws.other.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
         Ok(ws)
     }
@@ -465,7 +578,32 @@ fn phase_folders(root: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     out
 }
 
-fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Phase {
+/// What a file in a phase folder is, from its name.
+fn phase_file_kind(name: &str, nested: bool) -> PhaseFileKind {
+    if name.ends_with("SUMMARY.md")
+        && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nested)
+    {
+        PhaseFileKind::Summary
+    } else if is_plan_name(name) {
+        PhaseFileKind::Plan
+    } else {
+        PhaseFileKind::Other
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum PhaseFileKind {
+    Plan,
+    Summary,
+    Other,
+}
+
+fn build_phase(
+    dir: PathBuf,
+    location: PhaseLocation,
+    names: Vec<(String, bool)>,
+    docs: Vec<Document>,
+) -> Phase {
     let dir_name = dir
         .file_name()
         .and_then(|n| n.to_str())
@@ -475,22 +613,25 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
         Some((id, slug)) => (Some(id), slug),
         None => (None, dir_name.clone()),
     };
+    let mut plan_files = Vec::new();
+    let mut summary_files = Vec::new();
+    let mut other_files = Vec::new();
+    for (name, nested) in names {
+        match phase_file_kind(&name, nested) {
+            PhaseFileKind::Plan => plan_files.push(name),
+            PhaseFileKind::Summary => summary_files.push(name),
+            PhaseFileKind::Other => other_files.push(name),
+        }
+    }
     let mut plans = Vec::new();
     let mut summaries = Vec::new();
-    let mut other_files = Vec::new();
     let mut other_docs = Vec::new();
     for doc in docs {
-        let name = doc.file_name().to_owned();
         let nested = doc.rel_path.parent() != Some(dir.as_path());
-        if name.ends_with("SUMMARY.md")
-            && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nested)
-        {
-            summaries.push(Summary::parse(doc));
-        } else if is_plan_name(&name) {
-            plans.push(Plan::parse(doc));
-        } else {
-            other_files.push(name);
-            other_docs.push(doc);
+        match phase_file_kind(doc.file_name(), nested) {
+            PhaseFileKind::Plan => plans.push(Plan::parse(doc)),
+            PhaseFileKind::Summary => summaries.push(Summary::parse(doc)),
+            PhaseFileKind::Other => other_docs.push(doc),
         }
     }
     plans.sort_by(|a, b| match (&a.id, &b.id) {
@@ -506,9 +647,11 @@ fn build_phase(dir: PathBuf, location: PhaseLocation, docs: Vec<Document>) -> Ph
         id,
         slug,
         location,
+        plan_files,
+        summary_files,
+        other_files,
         plans,
         summaries,
-        other_files,
         other_docs,
     }
 }

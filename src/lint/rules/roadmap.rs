@@ -141,7 +141,7 @@ fn disk_counts(cx: &Ctx, id: &PhaseId) -> Option<(usize, usize)> {
         .ws
         .current_phases()
         .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))?;
-    Some((ph.completed_plans(), ph.plans.len()))
+    Some((ph.completed_plans(), ph.plan_count()))
 }
 
 pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {

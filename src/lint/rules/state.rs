@@ -121,14 +121,14 @@ pub fn state_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
     else {
         return;
     };
-    if total != ph.plans.len() && !ph.plans.is_empty() {
+    if total != ph.plan_count() && ph.plan_count() > 0 {
         s.at_line(
             &st.doc,
             field.line,
             format!(
                 "STATE.md says phase {} has {total} plans; disk has {}",
                 pos.phase.display(),
-                ph.plans.len()
+                ph.plan_count()
             ),
             "update the Plan: line (gsd state sync)",
         );

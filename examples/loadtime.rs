@@ -1,0 +1,80 @@
+//! Where loading time goes, stage by stage (not a test; run with --release).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::time::Instant;
+
+fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(d).unwrap().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            walk(&e.path(), out)
+        } else {
+            out.push(e.path())
+        }
+    }
+}
+
+fn main() {
+    let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
+    let n = 30u32;
+    let time = |name: &str, f: &dyn Fn()| {
+        let t = Instant::now();
+        for _ in 0..n {
+            f()
+        }
+        eprintln!("{name:<28} {:?}", t.elapsed() / n);
+    };
+    let mut paths = Vec::new();
+    walk(&root.join(".planning"), &mut paths);
+    time("walk", &|| {
+        let mut p = Vec::new();
+        walk(&root.join(".planning"), &mut p);
+        std::hint::black_box(p);
+    });
+    time("read", &|| {
+        for p in &paths {
+            std::hint::black_box(std::fs::read(p).unwrap());
+        }
+    });
+    let bytes: Vec<_> = paths
+        .iter()
+        .map(|p| (p.clone(), std::fs::read(p).unwrap()))
+        .collect();
+    time("Source::from_bytes", &|| {
+        for (p, b) in &bytes {
+            std::hint::black_box(gsd::doc::Source::from_bytes(p.clone(), b.clone()));
+        }
+    });
+    time("Document::parse", &|| {
+        for (p, b) in &bytes {
+            std::hint::black_box(gsd::model::Document::parse(
+                gsd::doc::Source::from_bytes(p.clone(), b.clone()),
+                p.clone(),
+            ));
+        }
+    });
+    time("+ Plan/Summary::parse", &|| {
+        for (p, b) in &bytes {
+            let d = gsd::model::Document::parse(
+                gsd::doc::Source::from_bytes(p.clone(), b.clone()),
+                p.clone(),
+            );
+            if d.file_name().ends_with("PLAN.md") {
+                std::hint::black_box(gsd::model::Plan::parse(d));
+            } else {
+                std::hint::black_box(gsd::model::summary::Summary::parse(d));
+            }
+        }
+    });
+    time("Workspace::load (Full)", &|| {
+        std::hint::black_box(gsd::model::Workspace::load(&root).unwrap());
+    });
+    let ws = gsd::model::Workspace::load(&root).unwrap();
+    time("lint::run", &|| {
+        std::hint::black_box(gsd::lint::run(&ws, &Default::default()));
+    });
+    let d = gsd::lint::run(&ws, &Default::default());
+    time("json output", &|| {
+        std::hint::black_box(gsd::lint::output::json::render(&d, 420));
+    });
+}
