@@ -364,11 +364,10 @@ impl Workspace {
                 walk(&planning, &mut to_read);
                 for p in &to_read {
                     let rel = p.strip_prefix(root).unwrap_or(p);
-                    if let Role::PhaseFile { phases_dir, .. } = role(rel) {
-                        if let Some(&i) = dir_index.get(&phases_dir) {
-                            names[i]
-                                .push((file_name(rel), rel.parent() != Some(phases_dir.as_path())));
-                        }
+                    if let Role::PhaseFile { phases_dir, .. } = role(rel)
+                        && let Some(&i) = dir_index.get(&phases_dir)
+                    {
+                        names[i].push((file_name(rel), rel.parent() != Some(phases_dir.as_path())));
                     }
                 }
             }
