@@ -8,5 +8,14 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // A run lasts milliseconds and touches a few MB: transparent huge pages
+    // only make the kernel zero 2 MB at a time (a fifth of `gsd lint`'s time
+    // on a 420-file tree, measured with perf). Switch them off for us.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_THP_DISABLE takes plain integers and only
+    // changes this process's memory policy.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
     std::process::exit(gsd::cli::main());
 }

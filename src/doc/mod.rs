@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod source;
 pub mod span;
 pub mod yaml;
+pub mod yaml_fast;
 
 pub use source::{NewlineStyle, Source};
 pub use span::{Edit, EditError, Span, apply_edits};

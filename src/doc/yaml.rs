@@ -341,7 +341,18 @@ impl std::fmt::Display for YamlError {
 
 /// Parse the YAML text at `span` of `file_text` (one document; later
 /// documents are ignored). Returns `Ok(None)` for an empty document.
+///
+/// The common frontmatter shape goes through `yaml_fast`; everything else
+/// (and every error) through saphyr-parser.
 pub fn parse(file_text: &str, span: Span) -> Result<Option<Node>, YamlError> {
+    if let Some(node) = super::yaml_fast::parse(file_text, span) {
+        return Ok(Some(node));
+    }
+    parse_with_saphyr(file_text, span)
+}
+
+/// Parse with saphyr-parser only (the reference for `yaml_fast`).
+pub fn parse_with_saphyr(file_text: &str, span: Span) -> Result<Option<Node>, YamlError> {
     let text = span.slice(file_text);
     let offsets = CharOffsets::new(text, span.start);
     let mut builder = Builder {
@@ -534,10 +545,24 @@ impl Builder<'_> {
                         (Value::Map(entries), start, anchor, flow, last)
                     }
                 };
+                // Spans are the collection's own text: a flow collection ends
+                // at its closing bracket (saphyr's end event can run on over a
+                // comment), a block sequence starts at its first dash.
+                let is_seq = matches!(value, Value::Seq(_));
                 let end = if flow {
-                    span.end
+                    closing_bracket(
+                        file_text,
+                        last_end.unwrap_or(start + 1),
+                        if is_seq { b']' } else { b'}' },
+                    )
+                    .unwrap_or(span.end)
                 } else {
                     last_end.unwrap_or(start)
+                };
+                let start = if !flow && is_seq {
+                    dash_before(file_text, start)
+                } else {
+                    start
                 };
                 self.push(
                     Node {
@@ -576,13 +601,63 @@ impl Builder<'_> {
 /// Tighten a scalar's span to its source text: quoted scalars include their
 /// quotes; plain ones exclude trailing blanks and comments.
 fn scalar_span(text: &str, span: Span, style: ScalarStyle) -> Span {
+    let b = text.as_bytes();
     let mut end = span.end.min(text.len());
-    if matches!(style, ScalarStyle::Plain) {
-        while end > span.start && matches!(text.as_bytes()[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
-            end -= 1;
+    match style {
+        ScalarStyle::Plain => {
+            while end > span.start && matches!(b[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
+                end -= 1;
+            }
         }
+        // Quoted: end right after the closing quote (saphyr's span can run on).
+        ScalarStyle::DoubleQuoted | ScalarStyle::SingleQuoted => {
+            let q = b.get(span.start).copied().unwrap_or(b'"');
+            let mut i = span.start + 1;
+            while i < b.len() {
+                if q == b'"' && b[i] == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                if b[i] == q {
+                    if q == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    end = i + 1;
+                    break;
+                }
+                i += 1;
+            }
+        }
+        _ => {}
     }
     Span::new(span.start.min(end), end)
+}
+
+/// The offset just past the bracket `close` that ends a flow collection,
+/// searching from `from` over blanks, line breaks, commas and comments.
+fn closing_bracket(text: &str, from: usize, close: u8) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            c if c == close => return Some(i + 1),
+            b' ' | b'\t' | b'\r' | b'\n' | b',' => i += 1,
+            b'#' => i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |p| i + p),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The dash that starts a block sequence whose first event is at `at`.
+fn dash_before(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = at;
+    while i > 0 && b[i - 1] == b' ' {
+        i -= 1;
+    }
+    if i > 0 && b[i - 1] == b'-' { i - 1 } else { at }
 }
 
 #[cfg(test)]

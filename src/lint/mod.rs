@@ -42,16 +42,20 @@ pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
             sink.out
         })
         .collect();
-    let docs: HashMap<&std::path::Path, &crate::model::Document> = ws
+    // Only files that mention gsd-ignore can suppress anything.
+    let suppressing: HashMap<&std::path::Path, &crate::model::Document> = ws
         .documents()
         .into_iter()
+        .filter(|d| memchr::memmem::find(d.source.bytes(), b"gsd-ignore").is_some())
         .map(|d| (d.rel_path.as_path(), d))
         .collect();
-    out.retain(|d| {
-        !docs
-            .get(d.file.as_path())
-            .is_some_and(|doc| suppress::is_suppressed(doc, d))
-    });
+    if !suppressing.is_empty() {
+        out.retain(|d| {
+            !suppressing
+                .get(d.file.as_path())
+                .is_some_and(|doc| suppress::is_suppressed(doc, d))
+        });
+    }
     out.sort_by(|a, b| {
         (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code))
     });

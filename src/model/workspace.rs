@@ -228,8 +228,25 @@ fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
     if meta.len() > MAX_FILE_BYTES {
         return Ok(Err(meta.len()));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-    file.read_to_end(&mut bytes)?;
+    // Ask for one byte more than fstat says: a short read is the end of
+    // the file, so the usual case is a single read call.
+    let len = meta.len() as usize;
+    let mut bytes = vec![0u8; len + 1];
+    let mut filled = 0;
+    loop {
+        let n = file.read(&mut bytes[filled..])?;
+        filled += n;
+        if n == 0 || filled == len {
+            break; // end of file (asked for len + 1, got exactly len)
+        }
+        if filled > len {
+            // The file grew while we read it: take the rest as it comes.
+            bytes.truncate(filled);
+            file.read_to_end(&mut bytes)?;
+            return Ok(Ok(bytes));
+        }
+    }
+    bytes.truncate(filled);
     Ok(Ok(bytes))
 }
 
