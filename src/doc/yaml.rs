@@ -262,6 +262,22 @@ impl Node {
         }
     }
 
+    /// The scalar items of a list with their spans; a lone scalar (or a
+    /// comma-separated one) gives its parts, all pointing at the scalar.
+    pub fn scalar_items(&self) -> Vec<(String, Span)> {
+        match self.as_seq() {
+            Some(seq) => seq
+                .iter()
+                .filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span)))
+                .collect(),
+            None => self
+                .string_list()
+                .into_iter()
+                .map(|t| (t, self.span))
+                .collect(),
+        }
+    }
+
     /// Convert to JSON. Plain scalars are typed; `plan: 01` stays "01".
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;

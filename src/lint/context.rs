@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::doc::Span;
 use crate::model::{Document, Workspace};
 
-use super::diagnostic::{Diagnostic, Severity};
+use super::diagnostic::Diagnostic;
 use super::registry::Rule;
 
 /// Collects findings for one rule at a time.
@@ -56,25 +56,6 @@ impl Sink<'_> {
             self.rule.code,
             self.rule.severity,
             file.into(),
-            message.into(),
-            help.into(),
-        ));
-    }
-
-    /// Report with an explicit severity (a rule whose findings vary).
-    pub fn at_severity(
-        &mut self,
-        severity: Severity,
-        doc: &Document,
-        span: Span,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) {
-        self.out.push(Diagnostic::at(
-            self.rule.code,
-            severity,
-            doc,
-            span,
             message.into(),
             help.into(),
         ));

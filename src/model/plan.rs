@@ -263,6 +263,16 @@ fn must_haves(v: &Node) -> MustHaves {
     }
 }
 
+/// The items of the list under `key`, as JSON (empty when absent).
+fn json_items(n: &Node, key: &str) -> Vec<serde_json::Value> {
+    n.get(key)
+        .and_then(Node::as_seq)
+        .unwrap_or(&[])
+        .iter()
+        .map(Node::to_json)
+        .collect()
+}
+
 fn user_setup(v: &Node) -> Vec<UserSetup> {
     v.as_seq()
         .unwrap_or(&[])
@@ -270,20 +280,8 @@ fn user_setup(v: &Node) -> Vec<UserSetup> {
         .map(|n| UserSetup {
             service: opt_str(n, "service"),
             why: opt_str(n, "why"),
-            env_vars: n
-                .get("env_vars")
-                .and_then(Node::as_seq)
-                .unwrap_or(&[])
-                .iter()
-                .map(Node::to_json)
-                .collect(),
-            dashboard_config: n
-                .get("dashboard_config")
-                .and_then(Node::as_seq)
-                .unwrap_or(&[])
-                .iter()
-                .map(Node::to_json)
-                .collect(),
+            env_vars: json_items(n, "env_vars"),
+            dashboard_config: json_items(n, "dashboard_config"),
             local_dev: n
                 .get("local_dev")
                 .map(Node::string_list)

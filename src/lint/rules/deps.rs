@@ -76,18 +76,7 @@ pub fn depends_on_unknown_plan(cx: &Ctx, s: &mut Sink) {
             let Some(node) = plan.doc.fm().and_then(|m| m.get("depends_on")) else {
                 continue;
             };
-            let items: Vec<(String, crate::doc::Span)> = match node.as_seq() {
-                Some(seq) => seq
-                    .iter()
-                    .filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span)))
-                    .collect(),
-                None => plan
-                    .fm
-                    .depends_on
-                    .iter()
-                    .map(|d| (d.clone(), node.span))
-                    .collect(),
-            };
+            let items = node.scalar_items();
             for (entry, span) in items {
                 if resolve(cx, phase, &entry).is_none() {
                     let known: Vec<String> = phase

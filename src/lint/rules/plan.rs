@@ -4,6 +4,7 @@ use crate::doc::elements::TagProblem;
 use crate::lint::context::{Ctx, Sink};
 use crate::model::document::Frontmatter;
 use crate::model::plan::REQUIRED_KEYS;
+use crate::model::task::TaskType;
 
 pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
@@ -194,50 +195,65 @@ pub fn task_nested(cx: &Ctx, s: &mut Sink) {
     }
 }
 
+/// `<a>, <b>` (or joined by `sep`).
+fn tag_list(names: &[&str], sep: &str) -> String {
+    names
+        .iter()
+        .map(|m| format!("<{m}>"))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Each task of the workspace with the children from `wanted` it lacks.
+fn tasks_missing<'a>(
+    cx: &'a Ctx,
+    wanted: fn(&TaskType) -> &'static [&'static str],
+) -> impl Iterator<
+    Item = (
+        &'a crate::model::Plan,
+        &'a crate::model::Task,
+        Vec<&'static str>,
+    ),
+> + 'a {
+    cx.ws.all_plans().flat_map(move |plan| {
+        plan.tasks.iter().filter_map(move |t| {
+            let missing: Vec<&str> = wanted(&t.kind)
+                .iter()
+                .copied()
+                .filter(|c| !t.has(c))
+                .collect();
+            (!missing.is_empty()).then_some((plan, t, missing))
+        })
+    })
+}
+
 pub fn task_missing_required(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
-        for t in &plan.tasks {
-            let (required, _) = t.kind.schema();
-            let missing: Vec<&str> = required.iter().copied().filter(|c| !t.has(c)).collect();
-            if !missing.is_empty() {
-                let list = missing
-                    .iter()
-                    .map(|m| format!("<{m}>"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                s.at(
-                    &plan.doc,
-                    t.start_tag,
-                    format!("{} task '{}' is missing {list}", t.kind.as_str(), t.label()),
-                    format!(
-                        "a {} task needs {}",
-                        t.kind.as_str(),
-                        required
-                            .iter()
-                            .map(|m| format!("<{m}>"))
-                            .collect::<Vec<_>>()
-                            .join(" and ")
-                    ),
-                );
-            }
-        }
+    for (plan, t, missing) in tasks_missing(cx, |k| k.schema().0) {
+        let kind = t.kind.as_str();
+        s.at(
+            &plan.doc,
+            t.start_tag,
+            format!(
+                "{kind} task '{}' is missing {}",
+                t.label(),
+                tag_list(&missing, ", ")
+            ),
+            format!(
+                "a {kind} task needs {}",
+                tag_list(t.kind.schema().0, " and ")
+            ),
+        );
     }
 }
 
 pub fn task_missing_recommended(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
-        for t in &plan.tasks {
-            let (_, recommended) = t.kind.schema();
-            let missing: Vec<&str> = recommended.iter().copied().filter(|c| !t.has(c)).collect();
-            if !missing.is_empty() {
-                let list = missing
-                    .iter()
-                    .map(|m| format!("<{m}>"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                s.at(&plan.doc, t.start_tag, format!("task '{}' has no {list}", t.label()), "executors and `gsd verify` rely on <verify> and <done>; <files> drives overlap checks");
-            }
-        }
+    for (plan, t, missing) in tasks_missing(cx, |k| k.schema().1) {
+        s.at(
+            &plan.doc,
+            t.start_tag,
+            format!("task '{}' has no {}", t.label(), tag_list(&missing, ", ")),
+            "executors and `gsd verify` rely on <verify> and <done>; <files> drives overlap checks",
+        );
     }
 }
 

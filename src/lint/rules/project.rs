@@ -90,18 +90,7 @@ pub fn requirement_unknown(cx: &Ctx, s: &mut Sink) {
         let Some(node) = plan.doc.fm().and_then(|m| m.get("requirements")) else {
             continue;
         };
-        let items: Vec<(String, crate::doc::Span)> = match node.as_seq() {
-            Some(seq) => seq
-                .iter()
-                .filter_map(|n| n.as_str().map(|t| (t.to_owned(), n.span)))
-                .collect(),
-            None => plan
-                .fm
-                .requirements
-                .iter()
-                .map(|r| (r.clone(), node.span))
-                .collect(),
-        };
+        let items = node.scalar_items();
         for (id, span) in items {
             if is_req_id(&id) && !req.contains(&id) {
                 s.at(
