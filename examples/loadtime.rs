@@ -18,7 +18,9 @@ fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let n = 30u32;
     if std::env::var_os("ONLY_LOAD").is_some() {
-        for _ in 0..200 { std::hint::black_box(gsd::model::Workspace::load(&root).unwrap()); }
+        for _ in 0..200 {
+            std::hint::black_box(gsd::model::Workspace::load(&root).unwrap());
+        }
         return;
     }
     let time = |name: &str, f: &dyn Fn()| {

@@ -50,6 +50,30 @@ fn corpus_loads_lints_and_round_trips() {
             files += 1;
         }
         skipped += ws.skipped.len();
+        // The index scope (read commands) sees the same phases and counts.
+        let index = Workspace::load_with(tree, gsd::model::workspace::Scope::Index).unwrap();
+        let counts = |w: &Workspace| -> Vec<(String, usize, usize, &'static str)> {
+            w.phases
+                .iter()
+                .map(|p| {
+                    (
+                        p.dir_name.clone(),
+                        p.plan_count(),
+                        p.completed_plans(),
+                        p.disk_status(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(counts(&index), counts(&ws), "{}", tree.display());
+        for ph in &ws.phases {
+            assert_eq!(
+                ph.plans.len(),
+                ph.plan_count(),
+                "{}: every listed plan is parsed",
+                ph.dir.display()
+            );
+        }
         for p in ws.all_plans() {
             plans += 1;
             tasks += p.tasks.len();
