@@ -17,6 +17,28 @@ fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let n = 30u32;
+    if std::env::var_os("SIZES").is_some() {
+        eprintln!(
+            "Node {} Value {} Scalar {} Document {} Plan {} Task {} Child {} Element {} Source {}",
+            std::mem::size_of::<gsd::doc::yaml::Node>(),
+            std::mem::size_of::<gsd::doc::yaml::Value>(),
+            std::mem::size_of::<gsd::doc::yaml::Scalar>(),
+            std::mem::size_of::<gsd::model::Document>(),
+            std::mem::size_of::<gsd::model::Plan>(),
+            std::mem::size_of::<gsd::model::Task>(),
+            std::mem::size_of::<gsd::model::task::Child>(),
+            std::mem::size_of::<gsd::doc::elements::Element>(),
+            std::mem::size_of::<gsd::doc::Source>()
+        );
+        return;
+    }
+    if std::env::var_os("ONLY_LINT").is_some() {
+        let ws = gsd::model::Workspace::load(&root).unwrap();
+        for _ in 0..300 {
+            std::hint::black_box(gsd::lint::run(&ws, &Default::default()));
+        }
+        return;
+    }
     if std::env::var_os("ONLY_LOAD").is_some() {
         for _ in 0..200 {
             std::hint::black_box(gsd::model::Workspace::load(&root).unwrap());

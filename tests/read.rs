@@ -147,8 +147,15 @@ fn state_and_fm_get() {
     );
     assert_eq!(stdout(&o), "2026-01-01\n", "BOM file frontmatter read");
     let mixed = ".planning/phases/02-api/02-CONTEXT.md";
-    assert_eq!(stdout(&gsd(&dir, &["fm", "get", mixed, "phase"])), "02-api\n", "mixed line endings read");
-    assert_eq!(stdout(&gsd(&dir, &["fm", "get", mixed, "created"])), "2026-01-04\n");
+    assert_eq!(
+        stdout(&gsd(&dir, &["fm", "get", mixed, "phase"])),
+        "02-api\n",
+        "mixed line endings read"
+    );
+    assert_eq!(
+        stdout(&gsd(&dir, &["fm", "get", mixed, "created"])),
+        "2026-01-04\n"
+    );
     let o = gsd(&dir, &["fm", "get", plan, "wav"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("did you mean `wave`"));

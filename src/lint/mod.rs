@@ -56,8 +56,14 @@ pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
                 .is_some_and(|doc| suppress::is_suppressed(doc, d))
         });
     }
+    // Paths compare as bytes: component-wise comparison was a tenth of the run.
     out.sort_by(|a, b| {
-        (&a.file, a.line, a.column, a.code).cmp(&(&b.file, b.line, b.column, b.code))
+        fn bytes(d: &Diagnostic) -> &[u8] {
+            d.file.as_os_str().as_encoded_bytes()
+        }
+        bytes(a)
+            .cmp(bytes(b))
+            .then_with(|| (a.line, a.column, a.code).cmp(&(b.line, b.column, b.code)))
     });
     out
 }

@@ -61,6 +61,9 @@ pub struct Phase {
     pub location: PhaseLocation,
     /// Plan file names (nested `plans/` files included), always known.
     pub plan_files: Vec<String>,
+    /// For each of `plan_files`, whether a summary exists (computed once:
+    /// several rules and commands ask).
+    plan_done: Vec<bool>,
     /// Summary file names, always known.
     pub summary_files: Vec<String>,
     /// Names of the other files in the folder (CONTEXT, RESEARCH, …).
@@ -79,12 +82,10 @@ impl Phase {
     /// Whether the plan file `name` has a summary: same stem, or same
     /// canonical plan ID (`03-01-auth-PLAN.md` ↔ `03-01-SUMMARY.md`).
     pub fn has_summary_for(&self, plan_file: &str) -> bool {
-        let stem = plan_file.trim_end_matches("PLAN.md");
-        let id = PlanId::parse(plan_file);
-        self.summary_files.iter().any(|s| {
-            s.trim_end_matches("SUMMARY.md") == stem
-                || matches!((PlanId::parse(s), &id), (Some(a), Some(b)) if a.same(b))
-        })
+        match self.plan_files.iter().position(|p| p == plan_file) {
+            Some(i) => self.plan_done[i],
+            None => summary_matches(&self.summary_files, plan_file),
+        }
     }
 
     pub fn plan_has_summary(&self, plan: &Plan) -> bool {
@@ -594,6 +595,17 @@ fn phase_folders(root: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     out
 }
 
+/// Whether `summaries` hold one for the plan file `plan_file`: same stem,
+/// or same canonical plan ID (`03-01-auth-PLAN.md` ↔ `03-01-SUMMARY.md`).
+fn summary_matches(summaries: &[String], plan_file: &str) -> bool {
+    let stem = plan_file.strip_suffix("PLAN.md").unwrap_or(plan_file);
+    let id = PlanId::parse(plan_file);
+    summaries.iter().any(|s| {
+        s.strip_suffix("SUMMARY.md").unwrap_or(s) == stem
+            || matches!((PlanId::parse(s), &id), (Some(a), Some(b)) if a.same(b))
+    })
+}
+
 /// What a file in a phase folder is, from its name.
 fn phase_file_kind(name: &str, nested: bool) -> PhaseFileKind {
     if name.ends_with("SUMMARY.md")
@@ -639,6 +651,10 @@ fn build_phase(
             PhaseFileKind::Other => other_files.push(name),
         }
     }
+    let plan_done = plan_files
+        .iter()
+        .map(|p| summary_matches(&summary_files, p))
+        .collect();
     let mut plans = Vec::new();
     let mut summaries = Vec::new();
     let mut other_docs = Vec::new();
@@ -664,6 +680,7 @@ fn build_phase(
         slug,
         location,
         plan_files,
+        plan_done,
         summary_files,
         other_files,
         plans,
