@@ -15,8 +15,31 @@ fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 fn main() {
+    // Same memory policy as the gsd binary.
+    unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let n = 30u32;
+    if std::env::var_os("FAULTS").is_some() {
+        let flt = || { let mut u: libc::rusage = unsafe { std::mem::zeroed() }; unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) }; u.ru_minflt };
+        let a = flt();
+        let mut paths = Vec::new(); walk(&root.join(".planning"), &mut paths);
+        let bytes: Vec<_> = paths.iter().map(|p| (p.clone(), std::fs::read(p).unwrap())).collect();
+        let b = flt();
+        let docs: Vec<_> = bytes.iter().map(|(p, b)| gsd::model::Document::parse(gsd::doc::Source::from_bytes(p.clone(), b.clone()), p.clone())).collect();
+        let c = flt();
+        let plans: Vec<_> = docs.into_iter().filter(|d| d.file_name().ends_with("PLAN.md")).map(gsd::model::Plan::parse).collect();
+        let d = flt();
+        eprintln!("read {} docs {} plans {}  ({} plans)", b - a, c - b, d - c, plans.len());
+        let e = flt();
+        let ws = gsd::model::Workspace::load(&root).unwrap();
+        let f = flt();
+        let diags = gsd::lint::run(&ws, &Default::default());
+        let g = flt();
+        let out = gsd::lint::output::json::render(&diags, 420);
+        let h = flt();
+        eprintln!("Workspace::load {} lint {} json {} ({} bytes)", f - e, g - f, h - g, out.len());
+        return;
+    }
     if std::env::var_os("SIZES").is_some() {
         eprintln!(
             "Node {} Value {} Scalar {} Document {} Plan {} Task {} Child {} Element {} Source {}",
