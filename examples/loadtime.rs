@@ -20,16 +20,42 @@ fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
     let n = 30u32;
     if std::env::var_os("FAULTS").is_some() {
-        let flt = || { let mut u: libc::rusage = unsafe { std::mem::zeroed() }; unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) }; u.ru_minflt };
+        let flt = || {
+            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+            u.ru_minflt
+        };
         let a = flt();
-        let mut paths = Vec::new(); walk(&root.join(".planning"), &mut paths);
-        let bytes: Vec<_> = paths.iter().map(|p| (p.clone(), std::fs::read(p).unwrap())).collect();
+        let mut paths = Vec::new();
+        walk(&root.join(".planning"), &mut paths);
+        let bytes: Vec<_> = paths
+            .iter()
+            .map(|p| (p.clone(), std::fs::read(p).unwrap()))
+            .collect();
         let b = flt();
-        let docs: Vec<_> = bytes.iter().map(|(p, b)| gsd::model::Document::parse(gsd::doc::Source::from_bytes(p.clone(), b.clone()), p.clone())).collect();
+        let docs: Vec<_> = bytes
+            .iter()
+            .map(|(p, b)| {
+                gsd::model::Document::parse(
+                    gsd::doc::Source::from_bytes(p.clone(), b.clone()),
+                    p.clone(),
+                )
+            })
+            .collect();
         let c = flt();
-        let plans: Vec<_> = docs.into_iter().filter(|d| d.file_name().ends_with("PLAN.md")).map(gsd::model::Plan::parse).collect();
+        let plans: Vec<_> = docs
+            .into_iter()
+            .filter(|d| d.file_name().ends_with("PLAN.md"))
+            .map(gsd::model::Plan::parse)
+            .collect();
         let d = flt();
-        eprintln!("read {} docs {} plans {}  ({} plans)", b - a, c - b, d - c, plans.len());
+        eprintln!(
+            "read {} docs {} plans {}  ({} plans)",
+            b - a,
+            c - b,
+            d - c,
+            plans.len()
+        );
         let e = flt();
         let ws = gsd::model::Workspace::load(&root).unwrap();
         let f = flt();
@@ -37,7 +63,13 @@ fn main() {
         let g = flt();
         let out = gsd::lint::output::json::render(&diags, 420);
         let h = flt();
-        eprintln!("Workspace::load {} lint {} json {} ({} bytes)", f - e, g - f, h - g, out.len());
+        eprintln!(
+            "Workspace::load {} lint {} json {} ({} bytes)",
+            f - e,
+            g - f,
+            h - g,
+            out.len()
+        );
         return;
     }
     if std::env::var_os("SIZES").is_some() {

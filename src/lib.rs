@@ -6,5 +6,7 @@
 
 pub mod cli;
 pub mod doc;
+pub mod edit;
 pub mod lint;
 pub mod model;
+pub mod store;

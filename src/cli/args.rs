@@ -114,6 +114,20 @@ pub enum PlanCommand {
     },
 }
 
+/// Flags every write command takes.
+#[derive(Debug, Args, Clone)]
+pub struct WriteFlags {
+    /// Print the unified diff and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write but do not commit.
+    #[arg(long)]
+    pub no_commit: bool,
+    /// Report the changed files and the commit as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum StateCommand {
     /// One field (camelCase, snake_case or the body label).
@@ -121,6 +135,46 @@ pub enum StateCommand {
         field: String,
         #[command(flatten)]
         json: JsonFlag,
+    },
+    /// Set a field everywhere STATE.md shows it: `gsd state set currentPhase 5`.
+    Set {
+        field: String,
+        value: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Set several fields in one write and one commit: `gsd state patch status=Executing plan=2`.
+    Patch {
+        #[arg(value_name = "FIELD=VALUE", required = true)]
+        pairs: Vec<String>,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Decisions: `gsd state decision add TEXT`.
+    Decision {
+        #[command(subcommand)]
+        command: ListCommand,
+    },
+    /// Blockers: `gsd state blocker add TEXT`, `gsd state blocker resolve N|TEXT`.
+    Blocker {
+        #[command(subcommand)]
+        command: ListCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ListCommand {
+    /// Add an entry (placeholders like "None yet." are replaced).
+    Add {
+        text: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Remove entry N (1-based) or the first containing TEXT.
+    Resolve {
+        which: String,
+        #[command(flatten)]
+        write: WriteFlags,
     },
 }
 

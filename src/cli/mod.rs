@@ -9,6 +9,7 @@ mod args;
 mod error;
 mod lint_cmd;
 mod read;
+mod write;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,7 +44,18 @@ pub fn main() -> i32 {
         Command::Phase { command } => read::phase(&cwd, command),
         Command::Plan { command } => read::plan(&cwd, command),
         Command::Roadmap { json } => read::roadmap(&cwd, json.json),
-        Command::State { command, json } => read::state(&cwd, command, json.json),
+        Command::State {
+            command: None,
+            json,
+        } => read::state(&cwd, None, json.json),
+        Command::State {
+            command: Some(args::StateCommand::Get { field, json: j }),
+            json,
+        } => read::state(&cwd, Some(field), json.json || j.json),
+        Command::State {
+            command: Some(command),
+            ..
+        } => write::state(&cwd, command),
         Command::Fm { command } => read::fm(&cwd, command),
     };
     match result {

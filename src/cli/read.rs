@@ -12,7 +12,7 @@ use crate::model::workspace::{Phase, PhaseLocation, Scope};
 use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
 
 use super::Output;
-use super::args::{FmCommand, PhaseCommand, PlanCommand, StateCommand};
+use super::args::{FmCommand, PhaseCommand, PlanCommand};
 use super::error::{CliError, did_you_mean};
 
 fn location(p: &Phase) -> Value {
@@ -376,7 +376,7 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     Ok(Output::ok(s))
 }
 
-pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<Output, CliError> {
+pub fn state(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
     let Some(st) = &ws.state else {
         return Err(CliError::FileNotFound {
@@ -384,7 +384,7 @@ pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<O
             hint: "create it with `gsd init`".into(),
         });
     };
-    match cmd {
+    match get {
         None => {
             let v = json!({
                 "path": ws.rel(st.doc.path()).display().to_string(),
@@ -404,7 +404,7 @@ pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<O
             }
             Ok(Output::ok(s))
         }
-        Some(StateCommand::Get { field, json }) => {
+        Some(field) => {
             let body: Vec<Value> = st
                 .body_fields(&field)
                 .map(|f| json!({"label": f.label, "value": f.value, "line": f.line}))
@@ -428,7 +428,7 @@ pub fn state(cwd: &Path, cmd: Option<StateCommand>, json_flag: bool) -> Result<O
                     hint,
                 });
             }
-            if json.json || json_flag {
+            if json_flag {
                 return Ok(Output::json(
                     &json!({ "field": field, "value": body.first().map(|b| b["value"].clone()).or_else(|| fm.as_ref().map(|f| f["value"].clone())), "body": body, "frontmatter": fm }),
                 ));

@@ -1,0 +1,288 @@
+//! Write commands: lock, load, compute edits, then show a diff (`--dry-run`)
+//! or write atomically and commit once.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::edit::{self, EditError};
+use crate::model::Workspace;
+use crate::model::state::State;
+use crate::model::workspace::{Scope, find_root};
+use crate::store::{self, CommitPolicy, FileChange, PlanningLock};
+
+use super::Output;
+use super::args::{ListCommand, StateCommand, WriteFlags};
+use super::error::CliError;
+
+impl From<EditError> for CliError {
+    fn from(e: EditError) -> Self {
+        let help = match &e {
+            EditError::UnknownField {
+                suggestion: Some(s),
+                ..
+            } => Some(format!("did you mean `{s}`?")),
+            EditError::UnknownField { known, .. } => Some(format!("fields: {}", known.join(", "))),
+            EditError::UnknownPhase { phases, .. } => Some(format!(
+                "phases: {}",
+                if phases.is_empty() {
+                    "none".into()
+                } else {
+                    phases.join(", ")
+                }
+            )),
+            EditError::ConflictMarkers { .. } => {
+                Some("resolve the conflict first; gsd will not guess which side is right".into())
+            }
+            EditError::WrongType { .. } => {
+                Some("give a value of the same kind as the current one".into())
+            }
+            _ => None,
+        };
+        CliError::BadInput {
+            message: e.to_string(),
+            help,
+            src: None,
+            at: None,
+        }
+    }
+}
+
+impl From<store::StoreError> for CliError {
+    fn from(e: store::StoreError) -> Self {
+        let help = match &e {
+            store::StoreError::Lock(store::LockError::Timeout { .. }) => Some(
+                "wait for the other gsd command to finish, or raise GSD_LOCK_TIMEOUT_MS".into(),
+            ),
+            _ => None,
+        };
+        CliError::BadInput {
+            message: e.to_string(),
+            help,
+            src: None,
+            at: None,
+        }
+    }
+}
+
+/// A computed change: the files' new bytes and the commit message.
+pub struct Planned {
+    pub changes: Vec<FileChange>,
+    pub message: String,
+    /// One line per change for humans.
+    pub summary: Vec<String>,
+}
+
+fn unified_diff(root: &Path, c: &FileChange) -> String {
+    let before = String::from_utf8_lossy(c.before.as_deref().unwrap_or_default()).into_owned();
+    let after = String::from_utf8_lossy(&c.after).into_owned();
+    let rel = c
+        .path
+        .strip_prefix(root)
+        .unwrap_or(&c.path)
+        .display()
+        .to_string();
+    similar::TextDiff::from_lines(&before, &after)
+        .unified_diff()
+        .context_radius(2)
+        .header(&format!("a/{rel}"), &format!("b/{rel}"))
+        .to_string()
+}
+
+fn check_writable(c: &FileChange) -> Result<(), CliError> {
+    if let Ok(meta) = std::fs::metadata(&c.path) {
+        if meta.permissions().readonly() {
+            return Err(CliError::BadInput {
+                message: format!("{} is read-only", c.path.display()),
+                help: Some("make it writable (chmod u+w) and run the command again".into()),
+                src: None,
+                at: None,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Run one write: everything from reading to committing happens under the lock.
+pub fn transact(
+    cwd: &Path,
+    flags: &WriteFlags,
+    plan: impl FnOnce(&Workspace) -> Result<Planned, CliError>,
+) -> Result<Output, CliError> {
+    let root = find_root(cwd)?;
+    let _lock = PlanningLock::acquire(&root, store::lock::default_timeout())
+        .map_err(store::StoreError::from)?;
+    let ws = Workspace::load_with(&root, Scope::Index)?;
+    let planned = plan(&ws)?;
+    let changed: Vec<&FileChange> = planned.changes.iter().filter(|c| c.changed()).collect();
+    if flags.dry_run {
+        let diff: String = changed.iter().map(|c| unified_diff(&root, c)).collect();
+        if flags.json {
+            let files: Vec<String> = changed
+                .iter()
+                .map(|c| {
+                    c.path
+                        .strip_prefix(&root)
+                        .unwrap_or(&c.path)
+                        .display()
+                        .to_string()
+                })
+                .collect();
+            return Ok(Output::json(
+                &json!({ "dry_run": true, "changed": files, "diff": diff, "message": planned.message }),
+            ));
+        }
+        return Ok(Output::ok(diff));
+    }
+    for c in &changed {
+        check_writable(c)?;
+    }
+    let policy = if flags.no_commit {
+        CommitPolicy::Skip
+    } else if !ws.config().commit_docs() {
+        CommitPolicy::DocsNotCommitted
+    } else {
+        CommitPolicy::Commit
+    };
+    let outcome = store::write_and_commit(&root, &planned.changes, &planned.message, policy)?;
+    if flags.json {
+        return Ok(Output::json(&json!({
+            "changed": outcome.changed,
+            "commit": outcome.commit,
+            "commit_id": outcome.commit.id(),
+            "message": planned.message,
+        })));
+    }
+    let mut s = String::new();
+    for line in &planned.summary {
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "{}", outcome.commit.describe());
+    Ok(Output::ok(s))
+}
+
+fn state_of(ws: &Workspace) -> Result<&State, CliError> {
+    ws.state.as_ref().ok_or_else(|| CliError::FileNotFound {
+        file: ".planning/STATE.md".into(),
+        hint: "create it with `gsd init`".into(),
+    })
+}
+
+fn change_for(state: &State, new_text: String) -> FileChange {
+    FileChange {
+        path: state.doc.path().to_path_buf(),
+        before: Some(state.doc.source.bytes().to_vec()),
+        after: new_text.into_bytes(),
+    }
+}
+
+fn rel(ws: &Workspace, p: &Path) -> PathBuf {
+    ws.rel(p).to_path_buf()
+}
+
+pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
+    match cmd {
+        StateCommand::Get { field, json } => super::read::state(cwd, Some(field), json.json),
+        StateCommand::Set {
+            field,
+            value,
+            write,
+        } => transact(cwd, &write, |ws| {
+            let st = state_of(ws)?;
+            let ch = edit::state::set_field(ws, st, &field, &value)?;
+            let new = edit::apply(st.doc.text(), &ch.edits)?;
+            Ok(Planned {
+                summary: vec![format!(
+                    "{}: {} {} → {}",
+                    rel(ws, st.doc.path()).display(),
+                    ch.label,
+                    ch.before,
+                    ch.after
+                )],
+                message: format!("docs(state): {} {} → {}", ch.label, ch.before, ch.after),
+                changes: vec![change_for(st, new)],
+            })
+        }),
+        StateCommand::Patch { pairs, write } => transact(cwd, &write, |ws| {
+            let st = state_of(ws)?;
+            let mut edits = Vec::new();
+            let mut parts = Vec::new();
+            for pair in &pairs {
+                let Some((k, v)) = pair.split_once('=') else {
+                    return Err(CliError::BadInput {
+                        message: format!("`{pair}` is not FIELD=VALUE"),
+                        help: Some("write pairs like status=Executing".into()),
+                        src: None,
+                        at: None,
+                    });
+                };
+                let ch = edit::state::set_field(ws, st, k.trim(), v)?;
+                parts.push(format!("{} {} → {}", ch.label, ch.before, ch.after));
+                edits.extend(ch.edits);
+            }
+            let new = edit::apply(st.doc.text(), &edits)?;
+            Ok(Planned {
+                summary: parts
+                    .iter()
+                    .map(|p| format!("{}: {p}", rel(ws, st.doc.path()).display()))
+                    .collect(),
+                message: format!("docs(state): {}", parts.join(", ")),
+                changes: vec![change_for(st, new)],
+            })
+        }),
+        StateCommand::Decision { command } => list(cwd, command, "decisions", "Decisions", |t| {
+            t.contains("decisions")
+        }),
+        StateCommand::Blocker { command } => {
+            list(cwd, command, "blockers", "Blockers/Concerns", |t| {
+                t.contains("blockers") || t == "concerns"
+            })
+        }
+    }
+}
+
+fn list(
+    cwd: &Path,
+    cmd: ListCommand,
+    what: &'static str,
+    title: &'static str,
+    section: fn(&str) -> bool,
+) -> Result<Output, CliError> {
+    let singular = what.trim_end_matches('s');
+    match cmd {
+        ListCommand::Add { text, write } => transact(cwd, &write, |ws| {
+            let st = state_of(ws)?;
+            // GSD writes decisions as `[Phase N]: text`.
+            let entry = match (what, st.current_phase()) {
+                ("decisions", Some(p)) if !text.trim_start().starts_with('[') => {
+                    format!("[Phase {}]: {}", p.phase.display(), text.trim())
+                }
+                _ => text.trim().to_owned(),
+            };
+            let edits = edit::state::add_list_entry(st, section, title, &entry)?;
+            let new = edit::apply(st.doc.text(), &edits)?;
+            Ok(Planned {
+                summary: vec![format!(
+                    "{}: {singular} added: {entry}",
+                    rel(ws, st.doc.path()).display()
+                )],
+                message: format!("docs(state): add {singular}: {entry}"),
+                changes: vec![change_for(st, new)],
+            })
+        }),
+        ListCommand::Resolve { which, write } => transact(cwd, &write, |ws| {
+            let st = state_of(ws)?;
+            let (removed, edits) = edit::state::remove_list_entry(st, section, &which)?;
+            let new = edit::apply(st.doc.text(), &edits)?;
+            Ok(Planned {
+                summary: vec![format!(
+                    "{}: {singular} resolved: {removed}",
+                    rel(ws, st.doc.path()).display()
+                )],
+                message: format!("docs(state): resolve {singular}: {removed}"),
+                changes: vec![change_for(st, new)],
+            })
+        }),
+    }
+}

@@ -1,0 +1,376 @@
+//! STATE.md edits: set a field everywhere it is shown, add list entries.
+//!
+//! A field may be shown in the frontmatter (`current_phase: 4`) and in the
+//! body (`Phase: 4 of 9 (Name)`); `set_field` rewrites the value in each
+//! place and nothing else, keeping the compound shape (`of 9`, the name in
+//! parentheses), the quoting style and any trailing comment. Nothing is
+//! ever recomputed here: derived values change only through `state sync`.
+
+use crate::doc::yaml::{Node, Typed, Value};
+use crate::doc::{Edit, Span};
+use crate::model::state::{State, field_key, parse_position};
+use crate::model::{PhaseId, Workspace};
+
+use super::{EditError, check_conflicts, scalar};
+
+/// The edits for one field, and how to describe them.
+#[derive(Debug, Clone)]
+pub struct FieldChange {
+    /// How the field is named in messages (`current phase`).
+    pub label: String,
+    pub before: String,
+    pub after: String,
+    pub edits: Vec<Edit>,
+}
+
+fn file_name(state: &State) -> String {
+    state.doc.rel_path.display().to_string()
+}
+
+/// Every field name STATE.md shows (body labels and frontmatter keys).
+pub fn known_fields(state: &State) -> Vec<String> {
+    let mut names: Vec<String> = state.fields.iter().map(|f| f.label.clone()).collect();
+    if let Some(map) = state.doc.fm().and_then(Node::as_map) {
+        names.extend(
+            map.iter()
+                .filter_map(|(k, _)| k.as_str().map(str::to_owned)),
+        );
+    }
+    names.dedup();
+    names
+}
+
+fn unknown(state: &State, name: &str) -> EditError {
+    let known = known_fields(state);
+    let suggestion = known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(&field_key(name), &field_key(k)), k))
+        .filter(|(s, _)| *s > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k.clone());
+    EditError::UnknownField {
+        file: file_name(state),
+        field: name.to_owned(),
+        suggestion,
+        known,
+    }
+}
+
+/// The phase `value` names, with its roadmap (or folder) name.
+fn resolve_phase(ws: &Workspace, value: &str) -> Result<(PhaseId, Option<String>), EditError> {
+    let all_phases = || {
+        let mut ids: Vec<PhaseId> = ws
+            .roadmap
+            .as_ref()
+            .map(|r| r.all_phase_ids())
+            .unwrap_or_default();
+        for p in ws.current_phases() {
+            if let Some(id) = &p.id {
+                if !ids.iter().any(|i| i.same(id)) {
+                    ids.push(id.clone());
+                }
+            }
+        }
+        ids.sort();
+        ids.iter().map(PhaseId::display).collect::<Vec<_>>()
+    };
+    let Some(id) = PhaseId::parse(value.trim().trim_start_matches("Phase ")) else {
+        return Err(EditError::UnknownPhase {
+            value: value.to_owned(),
+            phases: all_phases(),
+        });
+    };
+    let in_roadmap = ws.roadmap.as_ref().and_then(|r| {
+        r.phase(&id)
+            .map(|p| p.name.clone())
+            .or_else(|| r.checklist_entry(&id).map(|c| c.name.clone()))
+    });
+    let on_disk = ws.phase(&id).map(|p| p.slug.replace('-', " "));
+    match (in_roadmap, on_disk) {
+        (None, None) => Err(EditError::UnknownPhase {
+            value: value.to_owned(),
+            phases: all_phases(),
+        }),
+        (name, disk) => Ok((id, name.or(disk))),
+    }
+}
+
+/// A scalar frontmatter value's edit, checking the new value fits its type.
+fn fm_scalar_edit(key: &str, node: &Node, value: &str) -> Result<Edit, EditError> {
+    let Some(old) = node.as_scalar() else {
+        let expected = if matches!(node.value, Value::Map(_)) {
+            "a mapping"
+        } else {
+            "a list"
+        };
+        return Err(EditError::WrongType {
+            field: key.to_owned(),
+            expected,
+            value: value.to_owned(),
+        });
+    };
+    let probe = crate::doc::yaml::Scalar {
+        text: value.to_owned(),
+        style: crate::doc::yaml::Style::Plain,
+        tag: None,
+    };
+    let keep_type = match (old.typed(), probe.typed()) {
+        (Typed::Int(_), Typed::Int(_))
+        | (Typed::Bool(_), Typed::Bool(_))
+        | (Typed::Float(_), Typed::Float(_) | Typed::Int(_)) => true,
+        (Typed::Int(_), _) if old.style == crate::doc::yaml::Style::Plain => {
+            return Err(EditError::WrongType {
+                field: key.to_owned(),
+                expected: "an integer",
+                value: value.to_owned(),
+            });
+        }
+        (Typed::Bool(_), _) if old.style == crate::doc::yaml::Style::Plain => {
+            return Err(EditError::WrongType {
+                field: key.to_owned(),
+                expected: "true or false",
+                value: value.to_owned(),
+            });
+        }
+        _ => false,
+    };
+    Ok(Edit::new(
+        node.span,
+        scalar::render(Some(node), value, keep_type),
+    ))
+}
+
+/// Set field `name` (camelCase, snake_case or the body label) to `value`.
+pub fn set_field(
+    ws: &Workspace,
+    state: &State,
+    name: &str,
+    value: &str,
+) -> Result<FieldChange, EditError> {
+    let text = state.doc.text();
+    if state.doc.source.text().is_none() {
+        return Err(EditError::NotText {
+            file: file_name(state),
+        });
+    }
+    check_conflicts(&file_name(state), text)?;
+    let key = field_key(name);
+    let body: Vec<_> = state.body_fields(name).cloned().collect();
+    let fm = state.fm_field(name).map(|(k, n)| (k.to_owned(), n.clone()));
+    if body.is_empty() && fm.is_none() {
+        return Err(unknown(state, name));
+    }
+    let label = body
+        .first()
+        .map(|f| f.label.to_lowercase())
+        .or_else(|| fm.as_ref().map(|(k, _)| k.replace('_', " ")))
+        .unwrap_or_else(|| name.to_owned());
+    let mut edits = Vec::new();
+    if key == "currentphase" {
+        let (id, phase_name) = resolve_phase(ws, value)?;
+        let before = state
+            .current_phase()
+            .map(|p| p.phase.display())
+            .unwrap_or_default();
+        let label = if label == "phase" {
+            "current phase".to_owned()
+        } else {
+            label
+        };
+        for f in &body {
+            let new = match parse_position(&f.value) {
+                Some(pos) => {
+                    let mut s = id.display();
+                    if let Some(of) = pos.of {
+                        s.push_str(&format!(" of {of}"));
+                    }
+                    // Keep whatever followed the position, replacing the name.
+                    let rest = f.value.find('(').map(|i| &f.value[i..]).unwrap_or("");
+                    if !rest.is_empty() {
+                        let after_paren = rest.find(')').map(|i| &rest[i + 1..]).unwrap_or("");
+                        s.push_str(&format!(
+                            " ({}){after_paren}",
+                            phase_name.clone().unwrap_or_default()
+                        ));
+                    }
+                    s
+                }
+                None => id.display(),
+            };
+            edits.push(Edit::new(f.value_span, new));
+        }
+        if let Some((k, node)) = &fm {
+            edits.push(fm_scalar_edit(k, node, &id.display())?);
+        }
+        if let (Some((_, node)), Some(n)) = (state.fm_field("current_phase_name"), &phase_name) {
+            edits.push(fm_scalar_edit("current_phase_name", node, n)?);
+        }
+        return Ok(FieldChange {
+            label,
+            before,
+            after: id.display(),
+            edits,
+        });
+    }
+    let before = body
+        .first()
+        .map(|f| f.value.clone())
+        .or_else(|| fm.as_ref().and_then(|(_, n)| n.as_str().map(str::to_owned)))
+        .unwrap_or_default();
+    for f in &body {
+        if value.contains(['\n', '\r']) {
+            return Err(EditError::WrongType {
+                field: f.label.clone(),
+                expected: "one line of text",
+                value: value.to_owned(),
+            });
+        }
+        edits.push(Edit::new(f.value_span, value.to_owned()));
+    }
+    if let Some((k, node)) = &fm {
+        edits.push(fm_scalar_edit(k, node, value)?);
+    }
+    Ok(FieldChange {
+        label,
+        before,
+        after: value.to_owned(),
+        edits,
+    })
+}
+
+/// Placeholders that the first real entry replaces.
+fn is_placeholder(line: &str) -> bool {
+    let t = line.trim().trim_end_matches('.').to_ascii_lowercase();
+    matches!(
+        t.as_str(),
+        "none"
+            | "none yet"
+            | "no decisions yet"
+            | "no blockers"
+            | "no blockers yet"
+            | "nothing yet"
+            | "- none"
+            | "- none yet"
+    )
+}
+
+/// Add `- entry` to the list under the first heading matching `section`
+/// (`title` names the heading created when there is none).
+pub fn add_list_entry(
+    state: &State,
+    section: impl Fn(&str) -> bool,
+    title: &str,
+    entry: &str,
+) -> Result<Vec<Edit>, EditError> {
+    let text = state.doc.text();
+    check_conflicts(&file_name(state), text)?;
+    if entry.contains(['\n', '\r']) {
+        return Err(EditError::WrongType {
+            field: title.to_owned(),
+            expected: "one line of text",
+            value: entry.to_owned(),
+        });
+    }
+    let nl = state.doc.source.newline().preferred();
+    let md = &state.md;
+    let item = format!("- {entry}");
+    let Some((i, heading)) = md.find_heading(text, |t| section(&t.to_ascii_lowercase())) else {
+        let sep = if text.is_empty() || text.ends_with('\n') {
+            ""
+        } else {
+            nl
+        };
+        return Ok(vec![Edit::new(
+            Span::empty(text.len()),
+            format!("{sep}{nl}### {title}{nl}{nl}{item}{nl}"),
+        )]);
+    };
+    let span = md.section(i, state.doc.body().end);
+    let items: Vec<_> = md.list_items_in(span).filter(|it| it.indent == 0).collect();
+    if let Some(last) = items.last() {
+        // After the last entry (and its continuation lines, if any).
+        let mut end = last.line.full.end;
+        for l in md.lines_in(Span::new(end, span.end)) {
+            let s = l.span.slice(text);
+            if s.starts_with([' ', '\t']) && !s.trim().is_empty() {
+                end = l.full.end;
+            } else {
+                break;
+            }
+        }
+        let sep = if text[..end].ends_with('\n') { "" } else { nl };
+        return Ok(vec![Edit::new(
+            Span::empty(end),
+            format!("{sep}{item}{nl}"),
+        )]);
+    }
+    for l in md.lines_in(span).skip(1) {
+        if is_placeholder(l.span.slice(text)) {
+            return Ok(vec![Edit::new(l.span, item)]);
+        }
+    }
+    // An empty section: the entry goes after the heading (and a blank line).
+    let after_heading = heading.line.full.end;
+    let next_blank = md
+        .lines_in(Span::new(after_heading, span.end))
+        .next()
+        .is_some_and(|l| l.span.slice(text).trim().is_empty());
+    Ok(vec![if next_blank {
+        let l = md
+            .lines_in(Span::new(after_heading, span.end))
+            .next()
+            .expect("checked");
+        Edit::new(Span::empty(l.full.end), format!("{item}{nl}"))
+    } else {
+        Edit::new(Span::empty(after_heading), format!("{nl}{item}{nl}"))
+    }])
+}
+
+/// Remove the list entry number `n` (1-based) or the first containing
+/// `needle` from the section; an emptied section gets "None.".
+pub fn remove_list_entry(
+    state: &State,
+    section: impl Fn(&str) -> bool,
+    which: &str,
+) -> Result<(String, Vec<Edit>), EditError> {
+    let text = state.doc.text();
+    check_conflicts(&file_name(state), text)?;
+    let md = &state.md;
+    let Some((i, _)) = md.find_heading(text, |t| section(&t.to_ascii_lowercase())) else {
+        return Err(EditError::Other("STATE.md has no such section".into()));
+    };
+    let span = md.section(i, state.doc.body().end);
+    let items: Vec<_> = md.list_items_in(span).filter(|it| it.indent == 0).collect();
+    let chosen = match which.trim().parse::<usize>() {
+        Ok(n) if n >= 1 && n <= items.len() => Some(items[n - 1]),
+        Ok(_) => None,
+        Err(_) => items.iter().copied().find(|it| {
+            it.content
+                .slice(text)
+                .to_lowercase()
+                .contains(&which.to_lowercase())
+        }),
+    };
+    let Some(item) = chosen else {
+        let listed: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| format!("{}. {}", i + 1, it.content.slice(text)))
+            .collect();
+        return Err(EditError::Other(format!(
+            "no entry matches `{which}`; entries: {}",
+            if listed.is_empty() {
+                "none".into()
+            } else {
+                listed.join("; ")
+            }
+        )));
+    };
+    let removed = item.content.slice(text).to_owned();
+    let edit = if items.len() == 1 {
+        Edit::new(item.line.span, "None.")
+    } else {
+        Edit::new(item.line.full, "")
+    };
+    Ok((removed, vec![edit]))
+}

@@ -1,0 +1,246 @@
+//! One git commit of exactly the touched paths.
+//!
+//! The new tree is HEAD's tree plus the touched files' current bytes, built
+//! in a private in-memory index, so whatever else the user has staged stays
+//! staged and out of the commit (gsd-tools' `commit --files` sweeps the whole
+//! index in; this is the fix). Afterwards the real index gets the touched
+//! paths at their committed content, so `git status` shows them clean.
+//! Works on a repository with no commits yet. Outside a repository, with
+//! `commit_docs: false`, or for git-ignored paths nothing is committed and
+//! the outcome says why. When the repository wants signed commits
+//! (`commit.gpgsign`), libgit2 cannot sign, so the git CLI makes the commit
+//! (`git commit --only`), which signs it — never a silent unsigned commit.
+
+use std::path::{Path, PathBuf};
+
+use git2::{ErrorCode, Index, IndexEntry, IndexTime, Oid, Repository, Signature};
+
+/// Whether and how to commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitPolicy {
+    Commit,
+    /// `--no-commit`.
+    Skip,
+    /// `planning.commit_docs: false` in config.json.
+    DocsNotCommitted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum CommitOutcome {
+    Committed { id: String, signed: bool },
+    NothingToCommit,
+    NoCommitFlag,
+    CommitDocsFalse,
+    NotARepository,
+    Ignored { paths: Vec<String> },
+}
+
+impl CommitOutcome {
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            CommitOutcome::Committed { id, .. } => Some(id),
+            _ => None,
+        }
+    }
+
+    /// A sentence for humans.
+    pub fn describe(&self) -> String {
+        match self {
+            CommitOutcome::Committed { id, signed } => {
+                format!(
+                    "committed {}{}",
+                    &id[..id.len().min(7)],
+                    if *signed { " (signed)" } else { "" }
+                )
+            }
+            CommitOutcome::NothingToCommit => "nothing changed, nothing committed".into(),
+            CommitOutcome::NoCommitFlag => "not committed (--no-commit)".into(),
+            CommitOutcome::CommitDocsFalse => {
+                "not committed (planning.commit_docs is false)".into()
+            }
+            CommitOutcome::NotARepository => "not committed: not inside a git repository".into(),
+            CommitOutcome::Ignored { paths } => {
+                format!("not committed: ignored by git ({})", paths.join(", "))
+            }
+        }
+    }
+}
+
+/// Commit `paths` (relative to `root`) as they are on disk now.
+pub fn commit_paths(
+    root: &Path,
+    paths: &[PathBuf],
+    message: &str,
+    policy: CommitPolicy,
+) -> Result<CommitOutcome, String> {
+    match policy {
+        CommitPolicy::Skip => return Ok(CommitOutcome::NoCommitFlag),
+        CommitPolicy::DocsNotCommitted => return Ok(CommitOutcome::CommitDocsFalse),
+        CommitPolicy::Commit => {}
+    }
+    let repo = match Repository::discover(root) {
+        Ok(r) => r,
+        Err(e) if e.code() == ErrorCode::NotFound => return Ok(CommitOutcome::NotARepository),
+        Err(e) => return Err(e.message().to_owned()),
+    };
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(CommitOutcome::NotARepository);
+    };
+    let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    // Paths relative to the repository's work tree.
+    let rel: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| {
+            root.join(p)
+                .strip_prefix(&workdir)
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|_| p.clone())
+        })
+        .collect();
+    let ignored: Vec<String> = rel
+        .iter()
+        .filter(|p| repo.is_path_ignored(p).unwrap_or(false) && !tracked(&repo, p))
+        .map(|p| p.display().to_string())
+        .collect();
+    if !ignored.is_empty() {
+        return Ok(CommitOutcome::Ignored { paths: ignored });
+    }
+    let gpgsign = repo
+        .config()
+        .and_then(|c| c.get_bool("commit.gpgsign"))
+        .unwrap_or(false);
+    if gpgsign {
+        return commit_with_cli(&workdir, &rel, message);
+    }
+    commit_with_libgit2(&repo, &workdir, &rel, message).map_err(|e| e.message().to_owned())
+}
+
+fn tracked(repo: &Repository, p: &Path) -> bool {
+    repo.index()
+        .ok()
+        .is_some_and(|i| i.get_path(p, 0).is_some())
+}
+
+fn entry_for(path: &Path, mode: u32, id: Oid, size: u32) -> IndexEntry {
+    IndexEntry {
+        ctime: IndexTime::new(0, 0),
+        mtime: IndexTime::new(0, 0),
+        dev: 0,
+        ino: 0,
+        mode,
+        uid: 0,
+        gid: 0,
+        file_size: size,
+        id,
+        flags: 0,
+        flags_extended: 0,
+        path: path.to_string_lossy().replace('\\', "/").into_bytes(),
+    }
+}
+
+fn file_mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(path) {
+        Ok(m) if m.permissions().mode() & 0o111 != 0 => 0o100755,
+        _ => 0o100644,
+    }
+}
+
+fn commit_with_libgit2(
+    repo: &Repository,
+    workdir: &Path,
+    rel: &[PathBuf],
+    message: &str,
+) -> Result<CommitOutcome, git2::Error> {
+    let parent = match repo.head() {
+        Ok(h) => Some(h.peel_to_commit()?),
+        Err(e) if e.code() == ErrorCode::UnbornBranch || e.code() == ErrorCode::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    // HEAD's tree plus exactly the touched files, in a private index.
+    let mut tree_index = Index::new()?;
+    if let Some(p) = &parent {
+        tree_index.read_tree(&p.tree()?)?;
+    }
+    for p in rel {
+        let abs = workdir.join(p);
+        match std::fs::read(&abs) {
+            Ok(bytes) => {
+                let id = repo.blob(&bytes)?;
+                tree_index.add(&entry_for(p, file_mode(&abs), id, bytes.len() as u32))?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let _ = tree_index.remove_path(p);
+            }
+            Err(e) => return Err(git2::Error::from_str(&e.to_string())),
+        }
+    }
+    let tree_id = tree_index.write_tree_to(repo)?;
+    if let Some(p) = &parent {
+        if p.tree_id() == tree_id {
+            return Ok(CommitOutcome::NothingToCommit);
+        }
+    }
+    let tree = repo.find_tree(tree_id)?;
+    let sig = repo
+        .signature()
+        .or_else(|_| Signature::now("gsd", "gsd@localhost"))?;
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    let id = repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)?;
+    // The touched paths in the real index now match HEAD and the work tree;
+    // every other entry (staged or not) is left exactly as it was.
+    let mut index = repo.index()?;
+    for p in rel {
+        if workdir.join(p).exists() {
+            index.add_path(p)?;
+        } else {
+            let _ = index.remove_path(p);
+        }
+    }
+    index.write()?;
+    Ok(CommitOutcome::Committed {
+        id: id.to_string(),
+        signed: false,
+    })
+}
+
+/// Signed repositories: `git commit --only` commits just these paths and
+/// signs as configured; other staged changes stay staged.
+fn commit_with_cli(
+    workdir: &Path,
+    rel: &[PathBuf],
+    message: &str,
+) -> Result<CommitOutcome, String> {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .current_dir(workdir)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .args(args)
+            .output()
+            .map_err(|e| format!("cannot run git: {e}"))
+    };
+    let paths: Vec<String> = rel.iter().map(|p| p.display().to_string()).collect();
+    // New files must be known to git before `--only` can commit them.
+    let mut add = vec!["add", "--intent-to-add", "--"];
+    add.extend(paths.iter().map(String::as_str));
+    let o = git(&add)?;
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).trim().to_owned());
+    }
+    let mut args = vec!["commit", "--quiet", "--only", "-m", message, "--"];
+    args.extend(paths.iter().map(String::as_str));
+    let o = git(&args)?;
+    if !o.status.success() {
+        return Err(format!(
+            "signed commit failed (commit.gpgsign is set): {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
+    }
+    let head = git(&["rev-parse", "HEAD"])?;
+    Ok(CommitOutcome::Committed {
+        id: String::from_utf8_lossy(&head.stdout).trim().to_owned(),
+        signed: true,
+    })
+}

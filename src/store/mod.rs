@@ -1,0 +1,83 @@
+//! Durable change: lock the planning folder, write files atomically, then
+//! commit exactly the touched paths.
+//!
+//! Every write command goes through `Transaction`: it takes the lock before
+//! reading (so read-modify-write happens entirely inside it), applies edits
+//! to files, writes each with temp + fsync + rename, and commits once. Nothing
+//! here prints; the result says what changed and whether it was committed.
+
+pub mod atomic;
+pub mod commit;
+pub mod lock;
+
+use std::path::{Path, PathBuf};
+
+pub use commit::{CommitOutcome, CommitPolicy};
+pub use lock::{LockError, PlanningLock};
+
+/// One file's new content.
+#[derive(Debug, Clone)]
+pub struct FileChange {
+    /// Absolute path.
+    pub path: PathBuf,
+    pub before: Option<Vec<u8>>,
+    pub after: Vec<u8>,
+}
+
+impl FileChange {
+    pub fn changed(&self) -> bool {
+        self.before.as_deref() != Some(self.after.as_slice())
+    }
+}
+
+/// Why a change could not be stored.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("git commit failed: {0}")]
+    Commit(String),
+}
+
+/// What a stored change did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct StoreOutcome {
+    /// Paths relative to the project root.
+    pub changed: Vec<String>,
+    pub commit: CommitOutcome,
+}
+
+/// Write `changes` atomically (only those that differ) and commit them.
+/// The caller must hold the planning lock.
+pub fn write_and_commit(
+    root: &Path,
+    changes: &[FileChange],
+    message: &str,
+    policy: CommitPolicy,
+) -> Result<StoreOutcome, StoreError> {
+    let real: Vec<&FileChange> = changes.iter().filter(|c| c.changed()).collect();
+    for c in &real {
+        atomic::write(&c.path, &c.after).map_err(|source| StoreError::Write {
+            path: c.path.display().to_string(),
+            source,
+        })?;
+    }
+    let rel: Vec<PathBuf> = real
+        .iter()
+        .map(|c| c.path.strip_prefix(root).unwrap_or(&c.path).to_path_buf())
+        .collect();
+    let commit = if rel.is_empty() {
+        CommitOutcome::NothingToCommit
+    } else {
+        commit::commit_paths(root, &rel, message, policy).map_err(StoreError::Commit)?
+    };
+    Ok(StoreOutcome {
+        changed: rel.iter().map(|p| p.display().to_string()).collect(),
+        commit,
+    })
+}
