@@ -91,15 +91,15 @@ fn unified_diff(root: &Path, c: &FileChange) -> String {
 }
 
 fn check_writable(c: &FileChange) -> Result<(), CliError> {
-    if let Ok(meta) = std::fs::metadata(&c.path) {
-        if meta.permissions().readonly() {
-            return Err(CliError::BadInput {
-                message: format!("{} is read-only", c.path.display()),
-                help: Some("make it writable (chmod u+w) and run the command again".into()),
-                src: None,
-                at: None,
-            });
-        }
+    if let Ok(meta) = std::fs::metadata(&c.path)
+        && meta.permissions().readonly()
+    {
+        return Err(CliError::BadInput {
+            message: format!("{} is read-only", c.path.display()),
+            help: Some("make it writable (chmod u+w) and run the command again".into()),
+            src: None,
+            at: None,
+        });
     }
     Ok(())
 }

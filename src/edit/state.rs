@@ -65,10 +65,10 @@ fn resolve_phase(ws: &Workspace, value: &str) -> Result<(PhaseId, Option<String>
             .map(|r| r.all_phase_ids())
             .unwrap_or_default();
         for p in ws.current_phases() {
-            if let Some(id) = &p.id {
-                if !ids.iter().any(|i| i.same(id)) {
-                    ids.push(id.clone());
-                }
+            if let Some(id) = &p.id
+                && !ids.iter().any(|i| i.same(id))
+            {
+                ids.push(id.clone());
             }
         }
         ids.sort();

@@ -178,10 +178,10 @@ fn commit_with_libgit2(
         }
     }
     let tree_id = tree_index.write_tree_to(repo)?;
-    if let Some(p) = &parent {
-        if p.tree_id() == tree_id {
-            return Ok(CommitOutcome::NothingToCommit);
-        }
+    if let Some(p) = &parent
+        && p.tree_id() == tree_id
+    {
+        return Ok(CommitOutcome::NothingToCommit);
     }
     let tree = repo.find_tree(tree_id)?;
     let sig = repo
