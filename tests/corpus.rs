@@ -106,3 +106,97 @@ fn corpus_loads_lints_and_round_trips() {
         println!("  {code:<36} {n}");
     }
 }
+
+/// `gsd state set` on a copy of every corpus tree changes exactly the lines
+/// that show the field, in LF and in CRLF copies alike.
+#[test]
+fn corpus_state_set_changes_only_the_field_lines() {
+    let Some(trees) = trees() else { return };
+    let mut edited = 0;
+    for tree in &trees {
+        let state_path = tree.join(".planning/STATE.md");
+        let Ok(original) = std::fs::read_to_string(&state_path) else {
+            continue;
+        };
+        for crlf in [false, true] {
+            let t = tempfile::tempdir().unwrap();
+            common::copy_dir(&tree.join(".planning"), &t.path().join(".planning"));
+            let text = if crlf {
+                original.replace("\r\n", "\n").replace('\n', "\r\n")
+            } else {
+                original.clone()
+            };
+            let p = t.path().join(".planning/STATE.md");
+            // The corpus is read-only; the copy must not be.
+            std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o644))
+                .unwrap();
+            std::fs::write(&p, &text).unwrap();
+            let doc = gsd::model::Document::parse(
+                gsd::doc::Source::from_text(&p, text.clone()),
+                ".planning/STATE.md".into(),
+            );
+            let st = gsd::model::state::State::parse(doc);
+            // The field to set: Status when shown, else the first body field.
+            let Some(field) = st
+                .body_field("status")
+                .or_else(|| st.fields.first())
+                .map(|f| f.label.clone())
+            else {
+                continue;
+            };
+            let mut expected: Vec<usize> = st.body_fields(&field).map(|f| f.line).collect();
+            if let Some((_, node)) = st.fm_field(&field) {
+                expected.push(st.doc.line_of(node.span.start));
+            }
+            expected.sort();
+            let o = common::gsd(
+                t.path(),
+                &["state", "set", &field, "Corpus check value", "--no-commit"],
+            );
+            let after = std::fs::read_to_string(&p).unwrap();
+            if text.contains("\n<<<<<<< ") || text.starts_with("<<<<<<< ") {
+                assert_eq!(
+                    o.status.code(),
+                    Some(2),
+                    "{}: conflict markers must refuse",
+                    tree.display()
+                );
+                assert_eq!(after, text);
+                continue;
+            }
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}: {}",
+                tree.display(),
+                common::stderr(&o)
+            );
+            let changed: Vec<usize> = text
+                .split('\n')
+                .zip(after.split('\n'))
+                .enumerate()
+                .filter(|(_, (a, b))| a != b)
+                .map(|(i, _)| i + 1)
+                .collect();
+            assert_eq!(
+                changed,
+                expected,
+                "{} ({}): changed lines",
+                tree.display(),
+                if crlf { "CRLF" } else { "LF" }
+            );
+            assert_eq!(text.split('\n').count(), after.split('\n').count());
+            if crlf {
+                assert_eq!(
+                    after.matches("\r\n").count(),
+                    after.matches('\n').count(),
+                    "{} stays CRLF",
+                    tree.display()
+                );
+            }
+            edited += 1;
+        }
+    }
+    println!("state set checked on {edited} STATE.md copies");
+    assert!(edited > 0);
+}

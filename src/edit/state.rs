@@ -199,8 +199,12 @@ pub fn set_field(
             };
             edits.push(Edit::new(f.value_span, new));
         }
-        if let Some((k, node)) = &fm {
-            edits.push(fm_scalar_edit(k, node, &id.display())?);
+        if let Some((_, node)) = &fm {
+            // The phase was validated above; `2.1` or `12A` may replace `2`.
+            edits.push(Edit::new(
+                node.span,
+                scalar::render(Some(node), &id.display(), true),
+            ));
         }
         if let (Some((_, node)), Some(n)) = (state.fm_field("current_phase_name"), &phase_name) {
             edits.push(fm_scalar_edit("current_phase_name", node, n)?);

@@ -1,0 +1,445 @@
+//! Writes from the CLI against real git repositories: exact commits, the
+//! git CLI agreeing afterwards, concurrency, crashes and bad input.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::*;
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A copy of the clean fixture in a fresh repository with one commit.
+fn repo() -> tempfile::TempDir {
+    let t = tree("clean");
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["config", "user.email", "test@example.com"]);
+    git(t.path(), &["config", "user.name", "Test"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "init"]);
+    t
+}
+
+fn state(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join(".planning/STATE.md")).unwrap()
+}
+
+#[test]
+fn state_set_changes_only_its_lines_and_commits_only_its_file() {
+    let t = repo();
+    std::fs::write(t.path().join("unrelated.txt"), "staged before\n").unwrap();
+    git(t.path(), &["add", "unrelated.txt"]);
+    std::fs::write(t.path().join("dirty.txt"), "untracked\n").unwrap();
+    let before = state(t.path());
+    let o = gsd(t.path(), &["state", "set", "currentPhase", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["changed"], serde_json::json!([".planning/STATE.md"]));
+    let id = v["commit_id"].as_str().unwrap().to_owned();
+    assert_eq!(git(t.path(), &["rev-parse", "HEAD"]).trim(), id);
+    assert_eq!(
+        git(t.path(), &["log", "-1", "--format=%s"]).trim(),
+        "docs(state): current phase 2 → 1"
+    );
+    // Exactly the lines that show the field changed.
+    let after = state(t.path());
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            (
+                "current_phase: 2  # the phase being executed",
+                "current_phase: 1  # the phase being executed"
+            ),
+            ("Phase: 2 of 4 (API)", "Phase: 1 of 4 (Foundation)")
+        ]
+    );
+    assert_eq!(before.lines().count(), after.lines().count());
+    // The commit holds STATE.md only; the staged file is still staged, not committed.
+    assert_eq!(
+        git(t.path(), &["show", "--name-only", "--format=", "HEAD"]).trim(),
+        ".planning/STATE.md"
+    );
+    let status = git(t.path(), &["status", "--porcelain"]);
+    assert!(status.lines().any(|l| l == "A  unrelated.txt"), "{status}");
+    assert!(status.lines().any(|l| l == "?? dirty.txt"), "{status}");
+    assert!(!status.contains("STATE.md"), "{status}");
+    git(t.path(), &["fsck", "--strict"]);
+}
+
+#[test]
+fn crlf_comments_and_placeholders_survive() {
+    let t = repo();
+    let p = t.path().join(".planning/STATE.md");
+    let crlf = state(t.path()).replace('\n', "\r\n");
+    std::fs::write(&p, &crlf).unwrap();
+    git(t.path(), &["commit", "-qam", "crlf"]);
+    let o = gsd(t.path(), &["state", "set", "status", "Executing: phase 2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(t.path());
+    assert_eq!(
+        after.matches("\r\n").count(),
+        after.matches('\n').count(),
+        "still CRLF everywhere"
+    );
+    assert!(
+        after.contains("status: \"Executing: phase 2\"\r\n"),
+        "frontmatter quoted where YAML needs it"
+    );
+    assert!(after.contains("Status: Executing: phase 2\r\n"));
+    assert!(
+        after.contains("current_phase: 2  # the phase being executed\r\n"),
+        "untouched comment kept"
+    );
+    gsd(
+        t.path(),
+        &["state", "blocker", "add", "Waiting on API keys"],
+    );
+    let after = state(t.path());
+    assert!(
+        after.contains("### Blockers/Concerns\r\n\r\n- Waiting on API keys\r\n"),
+        "{after}"
+    );
+    assert!(
+        !after.contains("yet.\r\n\r\n## Session"),
+        "placeholder replaced, not mangled"
+    );
+    gsd(t.path(), &["state", "blocker", "resolve", "API keys"]);
+    assert!(state(t.path()).contains("### Blockers/Concerns\r\n\r\nNone.\r\n"));
+}
+
+#[test]
+fn patch_is_one_write_and_one_commit() {
+    let t = repo();
+    let count = |t: &tempfile::TempDir| {
+        git(t.path(), &["rev-list", "--count", "HEAD"])
+            .trim()
+            .parse::<u32>()
+            .unwrap()
+    };
+    let n = count(&t);
+    let o = gsd(
+        t.path(),
+        &[
+            "state",
+            "patch",
+            "status=Planning",
+            "Last activity=2026-02-01 — replanned",
+            "current_phase=2.1",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(count(&t), n + 1);
+    let s = state(t.path());
+    assert!(s.contains("Status: Planning\n") && s.contains("status: Planning\n"));
+    assert!(s.contains("Phase: 2.1 of 4 (Hotfix)\n"), "{s}");
+    assert!(s.contains("Last activity: 2026-02-01 — replanned\n"));
+}
+
+#[test]
+fn dry_run_no_commit_and_no_repository() {
+    let t = repo();
+    let before = state(t.path());
+    let o = gsd(t.path(), &["state", "set", "status", "Paused", "--dry-run"]);
+    let diff = stdout(&o);
+    assert!(
+        diff.contains("-Status: Ready to execute\n+Status: Paused\n"),
+        "{diff}"
+    );
+    assert_eq!(state(t.path()), before);
+    let o = gsd(
+        t.path(),
+        &["state", "set", "status", "Paused", "--no-commit"],
+    );
+    assert!(stdout(&o).contains("not committed (--no-commit)"));
+    assert_eq!(
+        git(t.path(), &["status", "--porcelain"]).trim(),
+        "M .planning/STATE.md"
+    );
+
+    let plain = tree("clean");
+    let o = gsd(
+        plain.path(),
+        &["state", "set", "status", "Paused", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["commit"]["status"], "not_a_repository");
+    assert!(state(plain.path()).contains("Status: Paused"));
+}
+
+#[test]
+fn unborn_repository_commit_docs_false_and_ignored_planning() {
+    let t = tree("clean");
+    git(t.path(), &["init", "-q"]);
+    git(t.path(), &["config", "user.email", "t@e.com"]);
+    git(t.path(), &["config", "user.name", "T"]);
+    let o = gsd(t.path(), &["state", "set", "status", "Started", "--json"]);
+    assert_eq!(json(&o)["commit"]["status"], "committed", "{}", stderr(&o));
+    assert_eq!(
+        git(t.path(), &["show", "--name-only", "--format=", "HEAD"]).trim(),
+        ".planning/STATE.md"
+    );
+
+    let t = repo();
+    let cfg = t.path().join(".planning/config.json");
+    let c = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .replace("\"commit_docs\": true", "\"commit_docs\": false");
+    std::fs::write(&cfg, c).unwrap();
+    let o = gsd(t.path(), &["state", "set", "status", "X", "--json"]);
+    assert_eq!(json(&o)["commit"]["status"], "commit_docs_false");
+
+    let t = tree("clean");
+    git(t.path(), &["init", "-q"]);
+    std::fs::write(t.path().join(".gitignore"), ".planning/\n").unwrap();
+    let o = gsd(t.path(), &["state", "set", "status", "X", "--json"]);
+    assert_eq!(json(&o)["commit"]["status"], "ignored");
+    assert_eq!(
+        git(t.path(), &["status", "--porcelain", "--ignored"])
+            .lines()
+            .filter(|l| l.starts_with("A "))
+            .count(),
+        0,
+        "not force-added"
+    );
+}
+
+#[test]
+fn signed_repositories_get_signed_commits() {
+    let t = repo();
+    // A stand-in for gpg that signs everything: git only needs its status line.
+    let fake = t.path().join("fake-gpg.sh");
+    std::fs::write(&fake, "#!/bin/sh\ncat >/dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 1700000000 ABCDEF' >&2\nprintf -- '-----BEGIN PGP SIGNATURE-----\\n\\nZmFrZQ==\\n-----END PGP SIGNATURE-----\\n'\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    git(t.path(), &["config", "commit.gpgsign", "true"]);
+    git(t.path(), &["config", "gpg.program", fake.to_str().unwrap()]);
+    git(t.path(), &["config", "user.signingkey", "D"]);
+    std::fs::write(t.path().join("staged.txt"), "x\n").unwrap();
+    git(t.path(), &["add", "staged.txt"]);
+    let o = gsd(t.path(), &["state", "set", "status", "Signed", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["commit"]["signed"], true);
+    let raw = git(t.path(), &["cat-file", "-p", "HEAD"]);
+    assert!(
+        raw.contains("gpgsig -----BEGIN PGP SIGNATURE-----"),
+        "{raw}"
+    );
+    assert_eq!(
+        git(t.path(), &["show", "--name-only", "--format=", "HEAD"]).trim(),
+        ".planning/STATE.md"
+    );
+    assert!(git(t.path(), &["status", "--porcelain"]).contains("A  staged.txt"));
+}
+
+#[test]
+fn bad_input_exits_2_and_changes_nothing() {
+    let t = repo();
+    let before = state(t.path());
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["state", "set", "currentPhse", "1"],
+            "did you mean `current_phase`",
+        ),
+        (
+            vec!["state", "set", "currentPhase", "42"],
+            "phases: 0, 1, 2, 2.1, 12A, 999.1",
+        ),
+        (
+            vec!["state", "set", "current_phase", "soon"],
+            "phase soon does not exist",
+        ),
+        (vec!["state", "set", "total_plans", "3"], "no field"),
+        (vec!["state", "patch", "status"], "not FIELD=VALUE"),
+        (
+            vec!["state", "blocker", "resolve", "nothing like this"],
+            "no entry matches",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = gsd(t.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert_eq!(state(t.path()), before, "{args:?}");
+    }
+    // A value of the wrong type for a typed frontmatter field.
+    let p = t.path().join(".planning/STATE.md");
+    std::fs::write(
+        &p,
+        before.replace("status: executing\n", "status: executing\nplans_done: 3\n"),
+    )
+    .unwrap();
+    let o = gsd(t.path(), &["state", "set", "plansDone", "many"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("holds an integer"), "{}", stderr(&o));
+    std::fs::write(&p, &before).unwrap();
+    // Read-only file.
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+    let o = gsd(t.path(), &["state", "set", "status", "X"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("read-only"));
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    // Merge-conflict markers.
+    std::fs::write(
+        &p,
+        before.replace(
+            "Status: Ready to execute\n",
+            "<<<<<<< HEAD\nStatus: A\n=======\nStatus: B\n>>>>>>> x\n",
+        ),
+    )
+    .unwrap();
+    let o = gsd(t.path(), &["state", "set", "status", "X"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("merge-conflict"));
+    // No .planning/ at all.
+    let empty = tempfile::tempdir().unwrap();
+    let o = gsd(empty.path(), &["state", "set", "status", "X"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("gsd init"));
+}
+
+#[test]
+fn lock_held_past_the_timeout() {
+    let t = repo();
+    std::fs::create_dir_all(t.path().join(".gsd")).unwrap();
+    let f = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(t.path().join(".gsd/planning.lock"))
+        .unwrap();
+    f.lock().unwrap();
+    let before = state(t.path());
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+        .arg("-C")
+        .arg(t.path())
+        .args(["state", "set", "status", "X"])
+        .env("GSD_LOCK_TIMEOUT_MS", "200")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("gave up"), "{}", stderr(&o));
+    assert_eq!(state(t.path()), before);
+    drop(f);
+}
+
+#[test]
+fn thirty_two_writers_at_once_lose_nothing() {
+    let t = repo();
+    let children: Vec<_> = (0..32)
+        .map(|i| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+                .arg("-C")
+                .arg(t.path())
+                .args(["state", "decision", "add", &format!("decision number {i}")])
+                .env("GSD_LOCK_TIMEOUT_MS", "60000")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let s = state(t.path());
+    let log = git(t.path(), &["log", "--format=%s"]);
+    for i in 0..32 {
+        assert!(
+            s.contains(&format!("decision number {i}\n")),
+            "decision {i} missing from the file"
+        );
+        assert!(
+            log.contains(&format!("decision number {i}\n")),
+            "decision {i} missing from history"
+        );
+    }
+    assert_eq!(git(t.path(), &["rev-list", "--count", "HEAD"]).trim(), "33");
+    git(t.path(), &["fsck", "--strict"]);
+}
+
+#[test]
+fn writers_killed_at_random_moments_never_tear_the_file() {
+    let t = repo();
+    let p = t.path().join(".planning/STATE.md");
+    // How long a whole write takes here, so kills can be spread across it.
+    let start = std::time::Instant::now();
+    assert!(
+        gsd(
+            t.path(),
+            &["state", "set", "status", "Calibrate", "--no-commit"]
+        )
+        .status
+        .success()
+    );
+    let full = start.elapsed().as_micros() as u64;
+    let mut seen_old = 0;
+    let mut seen_new = 0;
+    for i in 0..60u64 {
+        let before = std::fs::read_to_string(&p).unwrap();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+            .arg("-C")
+            .arg(t.path())
+            .args(["state", "set", "status", &format!("Run {i}"), "--no-commit"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Spread the kills over the whole run: from at once to after it is done.
+        std::thread::sleep(std::time::Duration::from_micros(
+            full * ((i * 37) % 60) / 40,
+        ));
+        let _ = child.kill();
+        let _ = child.wait();
+        let after = std::fs::read_to_string(&p).unwrap();
+        let doc = gsd::model::Document::parse(
+            gsd::doc::Source::from_text("STATE.md", after.clone()),
+            "STATE.md".into(),
+        );
+        assert!(
+            doc.fm().is_some(),
+            "frontmatter still parses after kill {i}"
+        );
+        if after == before {
+            seen_old += 1;
+        } else {
+            assert!(
+                after.contains(&format!("Status: Run {i}\n"))
+                    && after.contains(&format!("status: Run {i}\n")),
+                "neither old nor new after kill {i}:\n{after}"
+            );
+            seen_new += 1;
+        }
+        let leftovers = std::fs::read_dir(t.path().join(".planning"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".gsd-tmp"))
+            .count();
+        let _ = leftovers; // a killed writer may leave its temp file; the real file is intact
+    }
+    println!(
+        "kept old content {seen_old} times, new content {seen_new} times (a write takes {full} µs)"
+    );
+    assert_eq!(seen_old + seen_new, 60);
+    assert!(
+        seen_old > 0 && seen_new > 0,
+        "kills must land both before and after the rename"
+    );
+}
