@@ -4,33 +4,11 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::*;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A copy of the clean fixture in a fresh repository with one commit.
 fn repo() -> tempfile::TempDir {
-    let t = tree("clean");
-    git(t.path(), &["init", "-q", "-b", "main"]);
-    git(t.path(), &["config", "user.email", "test@example.com"]);
-    git(t.path(), &["config", "user.name", "Test"]);
-    git(t.path(), &["add", "-A"]);
-    git(t.path(), &["commit", "-qm", "init"]);
-    t
+    repo_of("clean")
 }
 
 fn state(dir: &Path) -> String {

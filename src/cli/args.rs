@@ -178,12 +178,42 @@ pub enum ListCommand {
     },
 }
 
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Schema {
+    Plan,
+    Summary,
+    Verification,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum FmCommand {
     /// The frontmatter of FILE, or one (dotted) KEY of it.
     Get {
         file: PathBuf,
         key: Option<String>,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// Set a (dotted) KEY to a YAML VALUE: `gsd fm set PLAN.md must_haves.truths.0 "It works"`.
+    Set {
+        file: PathBuf,
+        key: String,
+        value: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Merge a JSON object's keys into the frontmatter (top level).
+    Merge {
+        file: PathBuf,
+        json_object: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Check the required keys (and value types) of a schema; exit 1 when invalid.
+    Validate {
+        file: PathBuf,
+        #[arg(long, value_enum)]
+        schema: Schema,
         #[command(flatten)]
         json: JsonFlag,
     },

@@ -56,7 +56,10 @@ pub fn main() -> i32 {
             command: Some(command),
             ..
         } => write::state(&cwd, command),
-        Command::Fm { command } => read::fm(&cwd, command),
+        Command::Fm {
+            command: command @ (args::FmCommand::Get { .. } | args::FmCommand::Validate { .. }),
+        } => read::fm(&cwd, command),
+        Command::Fm { command } => write::fm(&cwd, command),
     };
     match result {
         Ok(output) => {

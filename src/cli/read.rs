@@ -12,7 +12,7 @@ use crate::model::workspace::{Phase, PhaseLocation, Scope};
 use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
 
 use super::Output;
-use super::args::{FmCommand, PhaseCommand, PlanCommand};
+use super::args::{FmCommand, PhaseCommand, PlanCommand, Schema};
 use super::error::{CliError, did_you_mean};
 
 fn location(p: &Phase) -> Value {
@@ -458,7 +458,13 @@ fn bad_fm(doc: &Document, message: String, offset: usize, help: &str) -> CliErro
 }
 
 pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
-    let FmCommand::Get { file, key, json } = cmd;
+    let (file, key, json) = match cmd {
+        FmCommand::Get { file, key, json } => (file, key, json),
+        FmCommand::Validate { file, schema, json } => {
+            return fm_validate(cwd, &file, schema, json.json);
+        }
+        FmCommand::Set { .. } | FmCommand::Merge { .. } => return super::write::fm(cwd, cmd),
+    };
     let path = if file.is_absolute() {
         file.clone()
     } else {
@@ -554,4 +560,91 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
     } else {
         text + "\n"
     }))
+}
+
+/// `gsd fm validate FILE --schema plan|summary|verification`.
+fn fm_validate(
+    cwd: &Path,
+    file: &Path,
+    schema: Schema,
+    json_out: bool,
+) -> Result<Output, CliError> {
+    let path = if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        cwd.join(file)
+    };
+    let source = Source::read(&path).map_err(|e| CliError::FileNotFound {
+        file: file.display().to_string(),
+        hint: e.to_string(),
+    })?;
+    let doc = Document::parse(source, file.to_path_buf());
+    let required: &[&str] = match schema {
+        Schema::Plan => crate::model::plan::REQUIRED_KEYS,
+        Schema::Summary => crate::model::summary::SUMMARY_REQUIRED,
+        Schema::Verification => crate::model::summary::VERIFICATION_REQUIRED,
+    };
+    let problem = match &doc.frontmatter {
+        Frontmatter::Map(_) => None,
+        Frontmatter::Absent => Some("the file has no frontmatter".to_owned()),
+        Frontmatter::Invalid(e) => Some(format!("frontmatter is not valid YAML: {}", e.message)),
+        Frontmatter::Unterminated { .. } => Some("frontmatter is never closed".to_owned()),
+        Frontmatter::NotMapping(_) => Some("frontmatter is not a mapping".to_owned()),
+    };
+    let present: Vec<&str> = required
+        .iter()
+        .copied()
+        .filter(|k| doc.fm().is_some_and(|m| m.get(k).is_some()))
+        .collect();
+    let missing: Vec<&str> = required
+        .iter()
+        .copied()
+        .filter(|k| !present.contains(k))
+        .collect();
+    let type_errors: Vec<String> = match (schema, doc.fm()) {
+        (Schema::Plan, Some(m)) => crate::model::plan::PlanFrontmatter::from_node(m)
+            .type_errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} should be {} (line {})",
+                    e.key,
+                    e.expected,
+                    doc.line_of(e.span.start)
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let valid = problem.is_none() && missing.is_empty() && type_errors.is_empty();
+    let schema_name = format!("{schema:?}").to_lowercase();
+    let code = i32::from(!valid);
+    if json_out {
+        let mut out = Output::json(&json!({
+            "valid": valid, "schema": schema_name, "missing": missing, "present": present,
+            "type_errors": type_errors, "error": problem,
+        }));
+        out.code = code;
+        return Ok(out);
+    }
+    let mut s = String::new();
+    if valid {
+        let _ = writeln!(s, "{}: valid {schema_name} frontmatter", file.display());
+    } else {
+        let _ = writeln!(
+            s,
+            "{}: not a valid {schema_name} frontmatter",
+            file.display()
+        );
+        if let Some(p) = problem {
+            let _ = writeln!(s, "  {p}");
+        }
+        if !missing.is_empty() {
+            let _ = writeln!(s, "  missing: {}", missing.join(", "));
+        }
+        for t in &type_errors {
+            let _ = writeln!(s, "  {t}");
+        }
+    }
+    Ok(Output { text: s, code })
 }

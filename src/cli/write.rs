@@ -13,7 +13,7 @@ use crate::model::workspace::{Scope, find_root};
 use crate::store::{self, CommitPolicy, FileChange, PlanningLock};
 
 use super::Output;
-use super::args::{ListCommand, StateCommand, WriteFlags};
+use super::args::{FmCommand, ListCommand, StateCommand, WriteFlags};
 use super::error::CliError;
 
 impl From<EditError> for CliError {
@@ -285,4 +285,95 @@ fn list(
             })
         }),
     }
+}
+
+/// `gsd fm set` and `gsd fm merge`.
+pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
+    let (file, write) = match &cmd {
+        FmCommand::Set { file, write, .. } | FmCommand::Merge { file, write, .. } => {
+            (file.clone(), write.clone())
+        }
+        FmCommand::Get { .. } | FmCommand::Validate { .. } => return super::read::fm(cwd, cmd),
+    };
+    let path = if file.is_absolute() {
+        file.clone()
+    } else {
+        cwd.join(&file)
+    };
+    transact(cwd, &write, move |ws| {
+        let source = crate::doc::Source::read(&path).map_err(|e| CliError::FileNotFound {
+            file: file.display().to_string(),
+            hint: e.to_string(),
+        })?;
+        let rel_path = ws
+            .rel(&std::path::absolute(&path).unwrap_or(path.clone()))
+            .to_path_buf();
+        let doc = crate::model::Document::parse(source, rel_path.clone());
+        let (edits, what) = match &cmd {
+            FmCommand::Set { key, value, .. } => {
+                let edits = edit::frontmatter::set(&doc, key, &|old| {
+                    edit::frontmatter::yaml_text(value, old)
+                })?;
+                (edits, format!("{key} = {value}"))
+            }
+            FmCommand::Merge { json_object, .. } => {
+                let obj: serde_json::Value =
+                    serde_json::from_str(json_object).map_err(|e| CliError::BadInput {
+                        message: format!("not valid JSON: {e}"),
+                        help: Some(format!(
+                            "line {}, column {}; pass an object like '{{\"wave\": 2}}'",
+                            e.line(),
+                            e.column()
+                        )),
+                        src: None,
+                        at: None,
+                    })?;
+                let Some(map) = obj.as_object() else {
+                    return Err(CliError::BadInput {
+                        message: "fm merge takes a JSON object".into(),
+                        help: Some("pass '{\"key\": value}'".into()),
+                        src: None,
+                        at: None,
+                    });
+                };
+                // Keys are set one by one on the evolving text, so new keys land in order.
+                let mut text = doc.text().to_owned();
+                for (k, v) in map {
+                    let d = crate::model::Document::parse(
+                        crate::doc::Source::from_text(doc.path(), text.clone()),
+                        rel_path.clone(),
+                    );
+                    let edits =
+                        edit::frontmatter::set(&d, k, &|old| edit::frontmatter::json_text(v, old))?;
+                    text = edit::apply(&text, &edits)?;
+                }
+                let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+                let change = FileChange {
+                    path: doc.path().to_path_buf(),
+                    before: Some(doc.source.bytes().to_vec()),
+                    after: text.into_bytes(),
+                };
+                return Ok(Planned {
+                    summary: vec![format!(
+                        "{}: merged {}",
+                        rel_path.display(),
+                        keys.join(", ")
+                    )],
+                    message: format!("docs(fm): {} merge {}", rel_path.display(), keys.join(", ")),
+                    changes: vec![change],
+                });
+            }
+            _ => unreachable!("read commands return above"),
+        };
+        let new = edit::apply(doc.text(), &edits)?;
+        Ok(Planned {
+            summary: vec![format!("{}: {what}", rel_path.display())],
+            message: format!("docs(fm): {} {what}", rel_path.display()),
+            changes: vec![FileChange {
+                path: doc.path().to_path_buf(),
+                before: Some(doc.source.bytes().to_vec()),
+                after: new.into_bytes(),
+            }],
+        })
+    })
 }

@@ -3,6 +3,7 @@
 //! never re-renders a file, so everything it does not name stays byte for
 //! byte: CRLF, comments, key order, quoting, blank lines.
 
+pub mod frontmatter;
 pub mod scalar;
 pub mod state;
 

@@ -68,3 +68,28 @@ pub fn codes(diags: &[serde_json::Value]) -> Vec<String> {
         .map(|d| d["code"].as_str().unwrap().to_owned())
         .collect()
 }
+
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let o = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A writable copy of a fixture tree in a fresh repository with one commit.
+pub fn repo_of(name: &str) -> tempfile::TempDir {
+    let t = tree(name);
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["config", "user.email", "test@example.com"]);
+    git(t.path(), &["config", "user.name", "Test"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "init"]);
+    t
+}
