@@ -70,6 +70,8 @@ pub enum Command {
     },
     /// The roadmap: phases with status, plan and summary counts, progress.
     Roadmap {
+        #[command(subcommand)]
+        command: Option<RoadmapCommand>,
         #[command(flatten)]
         json: JsonFlag,
     },
@@ -88,11 +90,42 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum RoadmapCommand {
+    /// Rebuild the progress table from disk (deterministic: a rerun changes nothing).
+    UpdateProgress {
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum PhaseCommand {
     /// List phases (current and archived).
     List {
         #[command(flatten)]
         json: JsonFlag,
+    },
+    /// Add the next integer phase: folder, checklist entry, details, progress row.
+    Add {
+        name: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Insert a decimal phase after AFTER (`gsd phase insert 2 "Hotfix"` makes 2.1).
+    Insert {
+        after: String,
+        name: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Mark phase N complete in ROADMAP.md and advance STATE.md.
+    Complete {
+        phase: String,
+        /// Complete it even though plans lack summaries.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        write: WriteFlags,
     },
 }
 
@@ -147,6 +180,25 @@ pub enum StateCommand {
     Patch {
         #[arg(value_name = "FIELD=VALUE", required = true)]
         pairs: Vec<String>,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Move to the next plan, or to the next phase when this one is done.
+    Advance {
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Record the session: now, where it stopped, the file to resume from.
+    RecordSession {
+        #[arg(long)]
+        stopped_at: Option<String>,
+        #[arg(long)]
+        resume_file: Option<String>,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Recompute derived values (progress, totals) from the roadmap and disk, and show them.
+    Sync {
         #[command(flatten)]
         write: WriteFlags,
     },

@@ -41,9 +41,19 @@ pub fn main() -> i32 {
             disable,
             list_rules,
         } => lint_cmd::run(&cwd, path, format, deny.is_some(), disable, list_rules),
-        Command::Phase { command } => read::phase(&cwd, command),
+        Command::Phase {
+            command: command @ args::PhaseCommand::List { .. },
+        } => read::phase(&cwd, command),
+        Command::Phase { command } => write::phase(&cwd, command),
         Command::Plan { command } => read::plan(&cwd, command),
-        Command::Roadmap { json } => read::roadmap(&cwd, json.json),
+        Command::Roadmap {
+            command: None,
+            json,
+        } => read::roadmap(&cwd, json.json),
+        Command::Roadmap {
+            command: Some(args::RoadmapCommand::UpdateProgress { write }),
+            ..
+        } => write::update_progress(&cwd, &write),
         Command::State {
             command: None,
             json,

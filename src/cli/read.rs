@@ -39,7 +39,9 @@ fn phase_json(ws: &Workspace, p: &Phase) -> Value {
 }
 
 pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
-    let PhaseCommand::List { json } = cmd;
+    let PhaseCommand::List { json } = cmd else {
+        return super::write::phase(cwd, cmd);
+    };
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
     if json.json {
         let v: Vec<Value> = ws.phases.iter().map(|p| phase_json(&ws, p)).collect();

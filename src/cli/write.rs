@@ -13,7 +13,7 @@ use crate::model::workspace::{Scope, find_root};
 use crate::store::{self, CommitPolicy, FileChange, PlanningLock};
 
 use super::Output;
-use super::args::{FmCommand, ListCommand, StateCommand, WriteFlags};
+use super::args::{FmCommand, ListCommand, PhaseCommand, StateCommand, WriteFlags};
 use super::error::CliError;
 
 impl From<EditError> for CliError {
@@ -231,6 +231,15 @@ pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
                 changes: vec![change_for(st, new)],
             })
         }),
+        StateCommand::Advance { write } => fields(cwd, &write, "advance", edit::state::advance),
+        StateCommand::RecordSession {
+            stopped_at,
+            resume_file,
+            write,
+        } => fields(cwd, &write, "record session", |ws, st| {
+            edit::state::record_session(ws, st, stopped_at.as_deref(), resume_file.as_deref())
+        }),
+        StateCommand::Sync { write } => fields(cwd, &write, "sync", edit::state::sync),
         StateCommand::Decision { command } => list(cwd, command, "decisions", "Decisions", |t| {
             t.contains("decisions")
         }),
@@ -240,6 +249,44 @@ pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
             })
         }
     }
+}
+
+/// A state command made of several field changes, written and committed once.
+fn fields(
+    cwd: &Path,
+    write: &WriteFlags,
+    what: &str,
+    compute: impl FnOnce(&Workspace, &State) -> Result<Vec<edit::state::FieldChange>, EditError>,
+) -> Result<Output, CliError> {
+    transact(cwd, write, |ws| {
+        let st = state_of(ws)?;
+        let changes = compute(ws, st)?;
+        let edits: Vec<_> = changes
+            .iter()
+            .flat_map(|c| c.edits.iter().cloned())
+            .collect();
+        let new = edit::apply(st.doc.text(), &edits)?;
+        let parts: Vec<String> = changes
+            .iter()
+            .map(|c| format!("{} {} → {}", c.label, c.before, c.after))
+            .collect();
+        let summary = if parts.is_empty() {
+            vec![format!(
+                "{}: {what}: nothing to change",
+                rel(ws, st.doc.path()).display()
+            )]
+        } else {
+            parts
+                .iter()
+                .map(|p| format!("{}: {p}", rel(ws, st.doc.path()).display()))
+                .collect()
+        };
+        Ok(Planned {
+            summary,
+            message: format!("docs(state): {what}: {}", parts.join(", ")),
+            changes: vec![change_for(st, new)],
+        })
+    })
 }
 
 fn list(
@@ -375,5 +422,144 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
                 after: new.into_bytes(),
             }],
         })
+    })
+}
+
+fn roadmap_of(ws: &Workspace) -> Result<&crate::model::roadmap::Roadmap, CliError> {
+    ws.roadmap.as_ref().ok_or_else(|| CliError::FileNotFound {
+        file: ".planning/ROADMAP.md".into(),
+        hint: "create it with `gsd init`".into(),
+    })
+}
+
+fn roadmap_change(
+    rm: &crate::model::roadmap::Roadmap,
+    edits: &[crate::doc::Edit],
+) -> Result<FileChange, CliError> {
+    let new = edit::apply(rm.doc.text(), edits)?;
+    Ok(FileChange {
+        path: rm.doc.path().to_path_buf(),
+        before: Some(rm.doc.source.bytes().to_vec()),
+        after: new.into_bytes(),
+    })
+}
+
+/// `gsd roadmap update-progress`.
+pub fn update_progress(cwd: &Path, write: &WriteFlags) -> Result<Output, CliError> {
+    transact(cwd, write, |ws| {
+        let rm = roadmap_of(ws)?;
+        let edits = edit::roadmap::update_progress(ws)?;
+        let summary = vec![format!(
+            "{}: {} progress cell(s) updated",
+            rel(ws, rm.doc.path()).display(),
+            edits.len()
+        )];
+        Ok(Planned {
+            summary,
+            message: "docs(roadmap): update progress table from disk".into(),
+            changes: vec![roadmap_change(rm, &edits)?],
+        })
+    })
+}
+
+/// `gsd phase add|insert|complete`.
+pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
+    match cmd {
+        PhaseCommand::List { json } => super::read::phase(cwd, PhaseCommand::List { json }),
+        PhaseCommand::Add { name, write } => transact(cwd, &write, |ws| {
+            let new = edit::roadmap::add_phase(ws, &name)?;
+            new_phase(ws, new, &format!("docs(roadmap): add phase {{}}: {name}"))
+        }),
+        PhaseCommand::Insert { after, name, write } => transact(cwd, &write, |ws| {
+            let new = edit::roadmap::insert_phase(ws, &after, &name)?;
+            new_phase(
+                ws,
+                new,
+                &format!("docs(roadmap): insert phase {{}} after {after}: {name}"),
+            )
+        }),
+        PhaseCommand::Complete {
+            phase,
+            force,
+            write,
+        } => transact(cwd, &write, |ws| {
+            let rm = roadmap_of(ws)?;
+            let id =
+                crate::model::PhaseId::parse(&phase).ok_or_else(|| EditError::UnknownPhase {
+                    value: phase.clone(),
+                    phases: rm
+                        .all_phase_ids()
+                        .iter()
+                        .map(crate::model::PhaseId::display)
+                        .collect(),
+                })?;
+            let edits = edit::roadmap::complete_phase(ws, &id, force)?;
+            let mut changes = vec![roadmap_change(rm, &edits)?];
+            let mut summary = vec![format!(
+                "{}: phase {} complete",
+                rel(ws, rm.doc.path()).display(),
+                id.display()
+            )];
+            // STATE.md moves on when it was at this phase.
+            if let Some(st) = ws
+                .state
+                .as_ref()
+                .filter(|s| s.current_phase().is_some_and(|p| p.phase.same(&id)))
+            {
+                let moves = edit::state::advance(ws, st)
+                    .or_else(|e| if force { Ok(Vec::new()) } else { Err(e) })?;
+                let state_edits: Vec<_> =
+                    moves.iter().flat_map(|c| c.edits.iter().cloned()).collect();
+                changes.push(change_for(st, edit::apply(st.doc.text(), &state_edits)?));
+                summary.extend(moves.iter().map(|c| {
+                    format!(
+                        "{}: {} {} → {}",
+                        rel(ws, st.doc.path()).display(),
+                        c.label,
+                        c.before,
+                        c.after
+                    )
+                }));
+            }
+            Ok(Planned {
+                summary,
+                message: format!("docs(roadmap): complete phase {}", id.display()),
+                changes,
+            })
+        }),
+    }
+}
+
+fn new_phase(
+    ws: &Workspace,
+    new: edit::roadmap::NewPhase,
+    message: &str,
+) -> Result<Planned, CliError> {
+    let rm = roadmap_of(ws)?;
+    let keep = ws.root.join(&new.dir).join(".gitkeep");
+    if ws.root.join(&new.dir).exists() {
+        return Err(CliError::BadInput {
+            message: format!("{} already exists", new.dir.display()),
+            help: None,
+            src: None,
+            at: None,
+        });
+    }
+    let changes = vec![
+        roadmap_change(rm, &new.edits)?,
+        FileChange {
+            path: keep,
+            before: None,
+            after: Vec::new(),
+        },
+    ];
+    Ok(Planned {
+        summary: vec![format!(
+            "phase {} added: {}",
+            new.id.display(),
+            new.dir.display()
+        )],
+        message: message.replace("{}", &new.id.display()),
+        changes,
     })
 }

@@ -4,6 +4,8 @@
 //! byte: CRLF, comments, key order, quoting, blank lines.
 
 pub mod frontmatter;
+pub mod progress;
+pub mod roadmap;
 pub mod scalar;
 pub mod state;
 

@@ -378,3 +378,222 @@ pub fn remove_list_entry(
     };
     Ok((removed, vec![edit]))
 }
+
+/// Set a field only if STATE.md shows it (for commands that touch several
+/// fields, each optional in real files).
+fn set_if_shown(
+    ws: &Workspace,
+    state: &State,
+    name: &str,
+    value: &str,
+    out: &mut Vec<FieldChange>,
+) -> Result<(), EditError> {
+    match set_field(ws, state, name, value) {
+        Ok(ch) if ch.before != ch.after => {
+            out.push(ch);
+            Ok(())
+        }
+        Ok(_) | Err(EditError::UnknownField { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Today's date as GSD writes it.
+pub fn today() -> String {
+    jiff::Zoned::now().strftime("%Y-%m-%d").to_string()
+}
+
+/// `state advance`: the next plan of the current phase, or the next phase
+/// of the roadmap when every plan of this one has a summary.
+pub fn advance(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditError> {
+    let Some(pos) = state.current_phase() else {
+        return Err(EditError::Other(
+            "STATE.md shows no current phase to advance from".into(),
+        ));
+    };
+    let phase = ws
+        .current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(&pos.phase)));
+    let mut out = Vec::new();
+    let plan_value = |k: usize, n: usize| {
+        let old = state
+            .body_field("currentPlan")
+            .map(|f| f.value.clone())
+            .unwrap_or_default();
+        let tail = old
+            .split_once(" of ")
+            .and_then(|(_, rest)| rest.split_once(' ').map(|(_, t)| format!(" {t}")))
+            .unwrap_or_default();
+        format!("{k} of {n}{tail}")
+    };
+    if let Some(ph) = phase {
+        if ph.plan_count() == 0 {
+            return Err(EditError::Other(format!(
+                "phase {} has no plans on disk, so there is nothing to advance past; plan it, or set the phase with `gsd state set currentPhase N`",
+                pos.phase.display()
+            )));
+        }
+        if let Some(k) = ph.plan_files.iter().position(|f| !ph.has_summary_for(f)) {
+            set_if_shown(
+                ws,
+                state,
+                "currentPlan",
+                &plan_value(k + 1, ph.plan_count()),
+                &mut out,
+            )?;
+            set_if_shown(ws, state, "status", "Ready to execute", &mut out)?;
+            set_if_shown(
+                ws,
+                state,
+                "lastActivity",
+                &format!(
+                    "{} — ready for plan {}",
+                    today(),
+                    ph.plan_files[k].trim_end_matches("-PLAN.md")
+                ),
+                &mut out,
+            )?;
+            return Ok(out);
+        }
+    }
+    let ids = super::progress::active_phases(ws);
+    let next = ids.iter().find(|i| **i > pos.phase && !i.same(&pos.phase));
+    match next {
+        Some(next) => {
+            set_if_shown(ws, state, "currentPhase", &next.display(), &mut out)?;
+            set_if_shown(ws, state, "currentPlan", "Not started", &mut out)?;
+            set_if_shown(ws, state, "status", "Ready to plan", &mut out)?;
+            set_if_shown(
+                ws,
+                state,
+                "lastActivity",
+                &format!("{} — phase {} complete", today(), pos.phase.display()),
+                &mut out,
+            )?;
+        }
+        None => {
+            set_if_shown(ws, state, "status", "Milestone complete", &mut out)?;
+            set_if_shown(
+                ws,
+                state,
+                "lastActivity",
+                &format!(
+                    "{} — phase {} complete, no phase left",
+                    today(),
+                    pos.phase.display()
+                ),
+                &mut out,
+            )?;
+        }
+    }
+    Ok(out)
+}
+
+/// `state record-session`: when, where it stopped, what to resume from.
+pub fn record_session(
+    ws: &Workspace,
+    state: &State,
+    stopped_at: Option<&str>,
+    resume_file: Option<&str>,
+) -> Result<Vec<FieldChange>, EditError> {
+    let mut out = Vec::new();
+    let now = jiff::Zoned::now().strftime("%Y-%m-%d %H:%M").to_string();
+    set_if_shown(ws, state, "lastSession", &now, &mut out)?;
+    if let Some(s) = stopped_at {
+        set_if_shown(ws, state, "stoppedAt", s, &mut out)?;
+    }
+    set_if_shown(
+        ws,
+        state,
+        "resumeFile",
+        resume_file.unwrap_or("None"),
+        &mut out,
+    )?;
+    if out.is_empty() {
+        return Err(EditError::Other(
+            "STATE.md shows no session fields (Last session, Stopped at, Resume file)".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// `state sync`: the only command that recomputes derived values — the
+/// progress line and frontmatter counters, and the totals in `Phase: X of
+/// Y` and `Plan: X of Y`.
+pub fn sync(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditError> {
+    let p = super::progress::compute(ws);
+    let mut out = Vec::new();
+    // The body's `Progress:` line (the frontmatter `progress` is a mapping, below).
+    for f in state.body_fields("progress") {
+        let value = super::progress::bar(p.percent);
+        if f.value != value {
+            out.push(FieldChange {
+                label: "progress".into(),
+                before: f.value.clone(),
+                after: value.clone(),
+                edits: vec![Edit::new(f.value_span, value)],
+            });
+        }
+    }
+    if let Some(progress) = state
+        .doc
+        .fm()
+        .and_then(|m| m.get("progress"))
+        .filter(|n| n.as_map().is_some())
+    {
+        for (key, value) in [
+            ("total_phases", p.total_phases),
+            ("completed_phases", p.completed_phases),
+            ("total_plans", p.total_plans),
+            ("completed_plans", p.completed_plans),
+            ("percent", p.percent),
+        ] {
+            if let Some(node) = progress.get(key) {
+                let new = value.to_string();
+                if node.as_str() != Some(new.as_str()) {
+                    out.push(FieldChange {
+                        label: format!("progress.{key}"),
+                        before: node.as_str().unwrap_or_default().to_owned(),
+                        after: new.clone(),
+                        edits: vec![Edit::new(node.span, new)],
+                    });
+                }
+            }
+        }
+    }
+    if let Some(pos) = state.current_phase() {
+        if let Some(f) = state.body_field("currentPhase")
+            && let (Some(of), Some((head, tail))) = (pos.of, f.value.split_once(" of "))
+        {
+            let rest = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+            if of as usize != p.total_phases {
+                let value = format!("{head} of {}{rest}", p.total_phases);
+                out.push(FieldChange {
+                    label: "phase total".into(),
+                    before: f.value.clone(),
+                    after: value.clone(),
+                    edits: vec![Edit::new(f.value_span, value)],
+                });
+            }
+        }
+        let plans = ws
+            .current_phases()
+            .find(|ph| ph.id.as_ref().is_some_and(|i| i.same(&pos.phase)))
+            .map(|ph| ph.plan_count());
+        if let (Some(n), Some(f)) = (plans, state.body_field("currentPlan"))
+            && let Some((head, tail)) = f.value.split_once(" of ")
+        {
+            let digits = tail.chars().take_while(char::is_ascii_digit).count();
+            if digits > 0 && tail[..digits] != n.to_string() {
+                let value = format!("{head} of {n}{}", &tail[digits..]);
+                out.push(FieldChange {
+                    label: "plan total".into(),
+                    before: f.value.clone(),
+                    after: value.clone(),
+                    edits: vec![Edit::new(f.value_span, value)],
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -10,6 +10,8 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    // New files (a new phase's .gitkeep) may need their folder first.
+    std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".gsd-tmp-")
         .tempfile_in(dir)?;

@@ -1,0 +1,435 @@
+//! ROADMAP.md edits: the progress table from disk, new and inserted
+//! phases, completing a phase. Each edit touches the cells, lines and
+//! sections it names; a table row keeps its padding where its values stay.
+
+use crate::doc::{Edit, Span};
+use crate::model::ids::slugify;
+use crate::model::roadmap::Roadmap;
+use crate::model::{PhaseId, Workspace};
+
+use super::EditError;
+use super::progress::status_word;
+use super::state::today;
+
+fn roadmap(ws: &Workspace) -> Result<&Roadmap, EditError> {
+    ws.roadmap
+        .as_ref()
+        .ok_or_else(|| EditError::Other("ROADMAP.md not found; create it with `gsd init`".into()))
+}
+
+fn nl(rm: &Roadmap) -> &'static str {
+    rm.doc.source.newline().preferred()
+}
+
+/// (plans with summaries, plans) on disk for a phase.
+fn disk(ws: &Workspace, id: &PhaseId) -> (usize, usize) {
+    ws.current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))
+        .map_or((0, 0), |p| (p.completed_plans(), p.plan_count()))
+}
+
+/// The end of the line holding `offset` (past its line break).
+fn line_end(text: &str, offset: usize) -> usize {
+    text[offset..]
+        .find('\n')
+        .map_or(text.len(), |i| offset + i + 1)
+}
+
+/// A new progress row in the table's column layout.
+fn progress_row(
+    rm: &Roadmap,
+    id: &PhaseId,
+    name: &str,
+    done: usize,
+    total: usize,
+    date: &str,
+) -> String {
+    let columns = rm.progress.as_ref().map_or(4, |t| t.columns.len());
+    let milestone = rm
+        .phase(id)
+        .and_then(|p| p.milestone.clone())
+        .unwrap_or_else(|| "-".into());
+    let mut cells = vec![format!("{}. {name}", id.display())];
+    if columns >= 5 {
+        cells.push(milestone);
+    }
+    cells.extend([
+        format!("{done}/{total}"),
+        status_word(done, total).to_owned(),
+        date.to_owned(),
+    ]);
+    format!("| {} |", cells.join(" | "))
+}
+
+/// `roadmap update-progress`: every row's plan counts, status and date
+/// from disk; active phases missing from the table get a row. A completion
+/// date already written is kept, so a rerun changes nothing.
+pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
+    let rm = roadmap(ws)?;
+    let text = rm.doc.text();
+    let n = nl(rm);
+    let Some(table) = &rm.progress else {
+        let mut rows = String::new();
+        for id in super::progress::active_phases(ws) {
+            let (done, total) = disk(ws, &id);
+            let name = rm.phase(&id).map(|p| p.name.clone()).unwrap_or_default();
+            let date = if status_word(done, total) == "Complete" {
+                today()
+            } else {
+                "-".into()
+            };
+            rows.push_str(&progress_row(rm, &id, &name, done, total, &date));
+            rows.push_str(n);
+        }
+        let sep = if text.ends_with('\n') || text.is_empty() {
+            ""
+        } else {
+            n
+        };
+        let section = format!(
+            "{sep}{n}## Progress{n}{n}| Phase | Plans Complete | Status | Completed |{n}|-------|----------------|--------|-----------|{n}{rows}"
+        );
+        return Ok(vec![Edit::new(Span::empty(text.len()), section)]);
+    };
+    let lower: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
+    let plans_col = col(&|c| c.contains("plans"));
+    let status_col = col(&|c| c.contains("status"));
+    let date_col = col(&|c| c.contains("completed") || c.contains("date"));
+    let mut edits = Vec::new();
+    let mut seen: Vec<PhaseId> = Vec::new();
+    for row in &table.rows {
+        let Some(id) = &row.phase else { continue };
+        seen.push(id.clone());
+        let (done, total) = disk(ws, id);
+        let status = status_word(done, total);
+        let mut set = |i: Option<usize>, value: String| {
+            if let Some(cell) = i.and_then(|i| row.cells.get(i))
+                && cell.slice(text) != value
+            {
+                edits.push(Edit::new(*cell, value));
+            }
+        };
+        set(plans_col, format!("{done}/{total}"));
+        set(status_col, status.to_owned());
+        let old_date = date_col
+            .and_then(|i| row.cells.get(i))
+            .map(|c| c.slice(text).trim().to_owned())
+            .unwrap_or_default();
+        let date = if status == "Complete" {
+            if old_date.is_empty() || old_date == "-" {
+                today()
+            } else {
+                old_date
+            }
+        } else {
+            "-".to_owned()
+        };
+        set(date_col, date);
+    }
+    let missing: Vec<PhaseId> = super::progress::active_phases(ws)
+        .into_iter()
+        .filter(|id| !seen.iter().any(|s| s.same(id)))
+        .collect();
+    if !missing.is_empty() {
+        let last = table.rows.last().map_or(table.line + 1, |r| r.line);
+        let at = rm.doc.source.line_start(last + 1);
+        let mut rows = String::new();
+        for id in missing {
+            let (done, total) = disk(ws, &id);
+            let name = rm
+                .phase(&id)
+                .map(|p| p.name.clone())
+                .or_else(|| rm.checklist_entry(&id).map(|c| c.name.clone()))
+                .unwrap_or_default();
+            let date = if status_word(done, total) == "Complete" {
+                today()
+            } else {
+                "-".into()
+            };
+            rows.push_str(&progress_row(rm, &id, &name, done, total, &date));
+            rows.push_str(n);
+        }
+        let sep = if text[..at].ends_with('\n') { "" } else { n };
+        edits.push(Edit::new(Span::empty(at), format!("{sep}{rows}")));
+    }
+    Ok(edits)
+}
+
+/// Where a new phase's pieces go, after `anchor` (or after the last active phase).
+fn insertion_points(
+    rm: &Roadmap,
+    anchor: Option<&PhaseId>,
+) -> (Option<usize>, Option<(usize, usize)>, Option<usize>) {
+    let text = rm.doc.text();
+    let matches =
+        |id: &PhaseId| anchor.is_none_or(|a| id.same(a) || (id.base().same(a) && id.is_decimal()));
+    let checklist = rm
+        .checklist
+        .iter()
+        .filter(|c| !c.in_details && !c.phase.is_backlog() && matches(&c.phase))
+        .max_by(|a, b| a.phase.cmp(&b.phase))
+        .map(|c| line_end(text, rm.doc.source.line_start(c.line)));
+    let detail = rm
+        .phases
+        .iter()
+        .filter(|p| !p.in_details && !p.id.is_backlog() && matches(&p.id))
+        .max_by(|a, b| a.id.cmp(&b.id))
+        .map(|p| {
+            (
+                p.section.end,
+                rm.md
+                    .headings
+                    .iter()
+                    .find(|h| h.line.number == p.line)
+                    .map_or(3, |h| h.level as usize),
+            )
+        });
+    let row = rm.progress.as_ref().and_then(|t| {
+        t.rows
+            .iter()
+            .filter(|r| {
+                r.phase
+                    .as_ref()
+                    .is_some_and(|id| !id.is_backlog() && matches(id))
+            })
+            .max_by(|a, b| a.phase.cmp(&b.phase))
+            .map(|r| line_end(text, rm.doc.source.line_start(r.line)))
+    });
+    (checklist, detail, row)
+}
+
+/// The roadmap edits for a new phase `id` named `name`.
+fn add_phase_edits(
+    rm: &Roadmap,
+    id: &PhaseId,
+    name: &str,
+    depends: &str,
+    inserted: bool,
+    anchor: Option<&PhaseId>,
+) -> Vec<Edit> {
+    let text = rm.doc.text();
+    let n = nl(rm);
+    let (checklist, detail, row) = insertion_points(rm, anchor);
+    let mut edits = Vec::new();
+    let mark = if inserted { " (INSERTED)" } else { "" };
+    if let Some(at) = checklist {
+        let sep = if text[..at].ends_with('\n') { "" } else { n };
+        edits.push(Edit::new(
+            Span::empty(at),
+            format!("{sep}- [ ] **Phase {}: {name}**{mark}{n}", id.display()),
+        ));
+    }
+    let (at, level) = detail.unwrap_or((text.len(), 3));
+    let sep = if text[..at].ends_with('\n') || at == 0 {
+        ""
+    } else {
+        n
+    };
+    // A blank line before the next heading is kept by ending with one.
+    let trailing_blank = if at < text.len() { n } else { "" };
+    let hashes = "#".repeat(level);
+    edits.push(Edit::new(
+        Span::empty(at),
+        format!("{sep}{hashes} Phase {}: {name}{mark}{n}**Goal**: TBD{n}**Depends on**: {depends}{n}**Requirements**: TBD{n}**Plans**: TBD{n}{trailing_blank}", id.display()),
+    ));
+    if let Some(at) = row {
+        edits.push(Edit::new(
+            Span::empty(at),
+            format!("{}{n}", progress_row(rm, id, name, 0, 0, "-")),
+        ));
+    }
+    edits
+}
+
+/// A planned new phase: its ID, folder and roadmap edits.
+pub struct NewPhase {
+    pub id: PhaseId,
+    /// Folder relative to the project root.
+    pub dir: std::path::PathBuf,
+    pub edits: Vec<Edit>,
+}
+
+fn folder_name(ws: &Workspace, id: &PhaseId, name: &str) -> String {
+    let prefix = ws
+        .config()
+        .project_code()
+        .map(|c| format!("{c}-"))
+        .unwrap_or_default();
+    format!("{prefix}{}-{}", id.normalized(), slugify(name))
+}
+
+fn check_name(name: &str) -> Result<(), EditError> {
+    if name.trim().is_empty() || name.contains(['\n', '\r']) || slugify(name).is_empty() {
+        return Err(EditError::Other(format!(
+            "`{name}` cannot name a phase: it needs letters or digits on one line"
+        )));
+    }
+    Ok(())
+}
+
+/// `phase add NAME`: the next integer phase after every existing one (999.x excluded).
+pub fn add_phase(ws: &Workspace, name: &str) -> Result<NewPhase, EditError> {
+    check_name(name)?;
+    let rm = roadmap(ws)?;
+    let last = rm
+        .all_phase_ids()
+        .into_iter()
+        .chain(ws.current_phases().filter_map(|p| p.id.clone()))
+        .filter(|id| !id.is_backlog() && !id.is_custom())
+        .max();
+    let next = last.as_ref().map_or(0, PhaseId::major) + 1;
+    let id = PhaseId::parse(&next.to_string()).expect("a number is a phase ID");
+    let depends = last.map_or_else(
+        || "Nothing (first phase)".to_owned(),
+        |l| format!("Phase {}", l.display()),
+    );
+    let edits = add_phase_edits(rm, &id, name.trim(), &depends, false, None);
+    Ok(NewPhase {
+        dir: std::path::PathBuf::from(".planning/phases").join(folder_name(ws, &id, name)),
+        id,
+        edits,
+    })
+}
+
+/// `phase insert AFTER NAME`: the next free decimal after AFTER (gaps are never reused).
+pub fn insert_phase(ws: &Workspace, after: &str, name: &str) -> Result<NewPhase, EditError> {
+    check_name(name)?;
+    let rm = roadmap(ws)?;
+    let Some(base) =
+        PhaseId::parse(after).filter(|b| rm.phase(b).is_some() || rm.checklist_entry(b).is_some())
+    else {
+        let phases = rm.all_phase_ids().iter().map(PhaseId::display).collect();
+        return Err(EditError::UnknownPhase {
+            value: after.to_owned(),
+            phases,
+        });
+    };
+    let family = |id: &PhaseId| {
+        id.base().same(&base)
+            && id.is_decimal()
+            && matches!(id, PhaseId::Numeric { decimals, .. } if decimals.len() == 1)
+    };
+    let mut k = 0u64;
+    for id in rm
+        .all_phase_ids()
+        .iter()
+        .chain(ws.phases.iter().filter_map(|p| p.id.as_ref()))
+    {
+        if family(id)
+            && let PhaseId::Numeric { decimals, .. } = id
+        {
+            k = k.max(decimals[0].parse().unwrap_or(0));
+        }
+    }
+    let id =
+        PhaseId::parse(&format!("{}.{}", base.display(), k + 1)).expect("a decimal is a phase ID");
+    let edits = add_phase_edits(
+        rm,
+        &id,
+        name.trim(),
+        &format!("Phase {}", base.display()),
+        true,
+        Some(&base),
+    );
+    Ok(NewPhase {
+        dir: std::path::PathBuf::from(".planning/phases").join(folder_name(ws, &id, name)),
+        id,
+        edits,
+    })
+}
+
+/// `phase complete N`: its checkbox and plan checkboxes, its progress row and `**Plans**` line.
+pub fn complete_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Vec<Edit>, EditError> {
+    let rm = roadmap(ws)?;
+    let text = rm.doc.text();
+    if rm.phase(id).is_none() && rm.checklist_entry(id).is_none() {
+        return Err(EditError::UnknownPhase {
+            value: id.display(),
+            phases: rm.all_phase_ids().iter().map(PhaseId::display).collect(),
+        });
+    }
+    let ph = ws
+        .current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)));
+    let (done, total) = disk(ws, id);
+    if (total == 0 || done < total) && !force {
+        let open: Vec<String> = ph
+            .map(|p| {
+                p.plan_files
+                    .iter()
+                    .filter(|f| !p.has_summary_for(f))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        return Err(EditError::Other(if total == 0 {
+            format!(
+                "phase {} has no plans on disk; use --force to mark it complete anyway",
+                id.display()
+            )
+        } else {
+            format!(
+                "phase {} has plans without a summary: {}; use --force to mark it complete anyway",
+                id.display(),
+                open.join(", ")
+            )
+        }));
+    }
+    let date = today();
+    let mut edits = Vec::new();
+    if let Some(c) = rm.checklist_entry(id) {
+        if !c.checked {
+            edits.push(Edit::new(c.checkbox.mark, "x"));
+        }
+        let line = rm.doc.source.line_span(c.line);
+        if !line.slice(text).contains("(completed") {
+            edits.push(Edit::new(
+                Span::empty(line.end),
+                format!(" (completed {date})"),
+            ));
+        }
+    }
+    if let Some(detail) = rm.phase(id) {
+        for entry in &detail.plans {
+            if entry.checked == Some(false)
+                && ph.is_some_and(|p| {
+                    p.plan_files.iter().any(|f| {
+                        crate::model::PlanId::parse(f).is_some_and(|pid| pid.same(&entry.id))
+                            && p.has_summary_for(f)
+                    })
+                })
+                && let Some(item) = rm
+                    .md
+                    .list_items
+                    .iter()
+                    .find(|i| i.line.number == entry.line)
+                && let Some(cb) = item.checkbox
+            {
+                edits.push(Edit::new(cb.mark, "x"));
+            }
+        }
+        for line in rm.md.lines_in(detail.section) {
+            if let Some(l) = crate::doc::markdown::label_line(text, line.span)
+                && l.label.slice(text).eq_ignore_ascii_case("plans")
+                && l.bold
+            {
+                let value = format!("{done}/{total} plans complete");
+                if l.value.slice(text) != value {
+                    edits.push(Edit::new(l.value, value));
+                }
+            }
+        }
+    }
+    // The progress row, through the same code as update-progress.
+    if let Some(row) = rm.progress_row(id) {
+        let all = update_progress(ws)?;
+        let row_span = rm.doc.source.line_span(row.line);
+        edits.extend(all.into_iter().filter(|e| row_span.covers(e.span)));
+    }
+    Ok(edits)
+}
