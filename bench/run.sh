@@ -37,6 +37,22 @@ PY
   done
 done
 
+# Writes: one STATE.md field change including its git commit, on a repository
+# reset before every run (the reset is not timed).
+repo="$WORK/write-repo"
+python3 "$SHARED/spec/gsd-fixture/make-big.py" "$repo" 40 >/dev/null
+(cd "$repo" && git init -q && git config user.email b@b && git config user.name b && git add -A && git commit -qm fixture && git tag base)
+hyperfine -w 2 -r "$RUNS" --export-json "$WORK/w.json" --prepare "git -C $repo reset -q --hard base" \
+  -n "gsd-tools" "node $TOOLS state update Status Executing --cwd $repo >/dev/null && node $TOOLS commit 'docs(state): status' --files .planning/STATE.md --cwd $repo >/dev/null" \
+  -n "gsd" "$GSD -C $repo state set status Executing" >/dev/null
+writes=$(python3 - "$WORK/w.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+t, g = r[0]["median"] * 1000, r[1]["median"] * 1000
+print(f"| 40 | `state update Status` + `commit --files` vs `gsd state set status` (commit included) | {t:.1f} ms | {g:.2f} ms | {t/g:.0f}× |")
+PY
+)
+
 {
   echo "# Benchmarks"
   echo
@@ -47,6 +63,12 @@ done
   echo "| phases | call | gsd-tools | gsd | gsd is faster by |"
   echo "|---:|---|---:|---:|---:|"
   cat "$results"
+  echo
+  echo "Writes (each run starts from the same commit; gsd-tools needs two calls, update then commit):"
+  echo
+  echo "| phases | call | gsd-tools | gsd | gsd is faster by |"
+  echo "|---:|---|---:|---:|---:|"
+  echo "$writes"
   echo
   echo "\`gsd lint\` runs every rule (57 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
 } > BENCHMARKS.md

@@ -22,31 +22,58 @@ fn add_and_insert_phases() {
     let t = repo_of("clean");
     let before = read(&t, ROADMAP);
     let o = gsd(t.path(), &["phase", "add", "Search", "--dry-run"]);
-    assert!(stdout(&o).contains("+### Phase 13: Search\n"), "{}", stdout(&o));
-    assert!(!t.path().join(".planning/phases/13-search").exists(), "dry run creates nothing");
+    assert!(
+        stdout(&o).contains("+### Phase 13: Search\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        !t.path().join(".planning/phases/13-search").exists(),
+        "dry run creates nothing"
+    );
     assert_eq!(read(&t, ROADMAP), before);
 
     ok(&t, &["phase", "add", "Search & Filters"]);
-    assert!(t.path().join(".planning/phases/13-search-filters/.gitkeep").exists());
+    assert!(
+        t.path()
+            .join(".planning/phases/13-search-filters/.gitkeep")
+            .exists()
+    );
     let r = read(&t, ROADMAP);
     assert!(r.contains("- [ ] **Phase 12A: Variant** - a letter-suffixed phase\n- [ ] **Phase 13: Search & Filters**\n"));
-    assert!(r.contains("### Phase 13: Search & Filters\n**Goal**: TBD\n**Depends on**: Phase 12A\n"));
+    assert!(
+        r.contains("### Phase 13: Search & Filters\n**Goal**: TBD\n**Depends on**: Phase 12A\n")
+    );
     assert!(r.contains("| 12A. Variant | 0/0 | Not started | - |\n| 13. Search & Filters | 0/0 | Not started | - |\n"));
-    assert!(r.find("### Phase 13").unwrap() < r.find("## Backlog").unwrap(), "before the backlog");
+    assert!(
+        r.find("### Phase 13").unwrap() < r.find("## Backlog").unwrap(),
+        "before the backlog"
+    );
     let shown = git(t.path(), &["show", "--name-only", "--format=%s", "HEAD"]);
-    assert_eq!(shown.trim(), "docs(roadmap): add phase 13: Search & Filters\n\n.planning/ROADMAP.md\n.planning/phases/13-search-filters/.gitkeep");
+    assert_eq!(
+        shown.trim(),
+        "docs(roadmap): add phase 13: Search & Filters\n\n.planning/ROADMAP.md\n.planning/phases/13-search-filters/.gitkeep"
+    );
 
     ok(&t, &["phase", "insert", "2", "Rate limits"]);
-    assert!(t.path().join(".planning/phases/02.2-rate-limits").is_dir(), "2.1 exists, so 2.2");
+    assert!(
+        t.path().join(".planning/phases/02.2-rate-limits").is_dir(),
+        "2.1 exists, so 2.2"
+    );
     let r = read(&t, ROADMAP);
     assert!(r.contains("- [ ] **Phase 2.1: Hotfix** - urgent (INSERTED)\n- [ ] **Phase 2.2: Rate limits** (INSERTED)\n"));
     assert!(r.contains("**Plans**: TBD\n\n### Phase 2.2: Rate limits (INSERTED)\n**Goal**: TBD\n**Depends on**: Phase 2\n"));
-    assert!(r.contains("| 2.1. Hotfix | 0/0 | Not started | - |\n| 2.2. Rate limits | 0/0 | Not started | - |\n"));
+    assert!(r.contains(
+        "| 2.1. Hotfix | 0/0 | Not started | - |\n| 2.2. Rate limits | 0/0 | Not started | - |\n"
+    ));
     // The result still lints without errors (the fixture jumps from 2 to 12A,
     // so 13 makes the integer folders 1, 2, 13: a true numbering gap), and git
     // agrees nothing is left over.
     let (code, diags) = lint(t.path());
-    assert_eq!((code, codes(&diags)), (0, vec!["phase-numbering-gap".to_owned()]));
+    assert_eq!(
+        (code, codes(&diags)),
+        (0, vec!["phase-numbering-gap".to_owned()])
+    );
     assert_eq!(git(t.path(), &["status", "--porcelain"]).trim(), "");
 }
 
@@ -55,21 +82,36 @@ fn update_progress_is_deterministic_and_complete_advances_state() {
     let t = repo_of("clean");
     let out = ok(&t, &["roadmap", "update-progress"]);
     assert!(out.contains("nothing changed"), "{out}");
-    std::fs::write(t.path().join(".planning/phases/02-api/02-01-SUMMARY.md"), "---\nphase: 02-api\nplan: 01\n---\n# Summary\n").unwrap();
+    std::fs::write(
+        t.path().join(".planning/phases/02-api/02-01-SUMMARY.md"),
+        "---\nphase: 02-api\nplan: 01\n---\n# Summary\n",
+    )
+    .unwrap();
     git(t.path(), &["add", "-A"]);
     git(t.path(), &["commit", "-qm", "summary"]);
     ok(&t, &["roadmap", "update-progress"]);
     let r = read(&t, ROADMAP);
     assert!(r.contains("| 2. API | 1/1 | Complete | 20"), "{r}");
-    assert!(ok(&t, &["roadmap", "update-progress"]).contains("nothing changed"), "a rerun changes nothing");
+    assert!(
+        ok(&t, &["roadmap", "update-progress"]).contains("nothing changed"),
+        "a rerun changes nothing"
+    );
 
     let v = json(&gsd(t.path(), &["phase", "complete", "2", "--json"]));
-    assert_eq!(v["changed"], serde_json::json!([".planning/ROADMAP.md", ".planning/STATE.md"]));
+    assert_eq!(
+        v["changed"],
+        serde_json::json!([".planning/ROADMAP.md", ".planning/STATE.md"])
+    );
     let r = read(&t, ROADMAP);
     assert!(r.contains("- [x] **Phase 2: API** - endpoints (completed 20"));
     assert!(r.contains("**Plans**: 1/1 plans complete\n\nPlans:\n- [x] 02-01: list endpoint\n"));
     let s = read(&t, ".planning/STATE.md");
-    assert!(s.contains("Phase: 2.1 of 4 (Hotfix)\n") && s.contains("Status: Ready to plan\n") && s.contains("Plan: Not started\n"), "{s}");
+    assert!(
+        s.contains("Phase: 2.1 of 4 (Hotfix)\n")
+            && s.contains("Status: Ready to plan\n")
+            && s.contains("Plan: Not started\n"),
+        "{s}"
+    );
     assert!(s.contains("current_phase: 2.1  # the phase being executed\n"));
 }
 
@@ -81,13 +123,32 @@ fn state_advance_sync_and_record_session() {
     assert!(out.contains("last activity"), "{out}");
     assert!(read(&t, ".planning/STATE.md").contains("Plan: 1 of 1 in current phase\n"));
     // sync recomputes the derived values and says what it changed.
-    let s = read(&t, ".planning/STATE.md").replace("Progress: [███████░░░] 66%", "Progress: [█░░░░░░░░░] 10%").replace("percent: 66", "percent: 5");
+    let s = read(&t, ".planning/STATE.md")
+        .replace("Progress: [███████░░░] 66%", "Progress: [█░░░░░░░░░] 10%")
+        .replace("percent: 66", "percent: 5");
     std::fs::write(t.path().join(".planning/STATE.md"), s).unwrap();
     let out = ok(&t, &["state", "sync"]);
-    assert!(out.contains("progress [█░░░░░░░░░] 10% → [███████░░░] 66%") && out.contains("progress.percent 5 → 66"), "{out}");
+    assert!(
+        out.contains("progress [█░░░░░░░░░] 10% → [███████░░░] 66%")
+            && out.contains("progress.percent 5 → 66"),
+        "{out}"
+    );
     assert!(ok(&t, &["state", "sync"]).contains("nothing to change"));
-    let out = ok(&t, &["state", "record-session", "--stopped-at", "02-01 task 2", "--resume-file", ".planning/phases/02-api/02-01-PLAN.md"]);
-    assert!(out.contains("stopped at Completed 01-02-PLAN.md → 02-01 task 2"), "{out}");
+    let out = ok(
+        &t,
+        &[
+            "state",
+            "record-session",
+            "--stopped-at",
+            "02-01 task 2",
+            "--resume-file",
+            ".planning/phases/02-api/02-01-PLAN.md",
+        ],
+    );
+    assert!(
+        out.contains("stopped at Completed 01-02-PLAN.md → 02-01 task 2"),
+        "{out}"
+    );
     let s = read(&t, ".planning/STATE.md");
     assert!(s.contains("Resume file: .planning/phases/02-api/02-01-PLAN.md\n"));
 }
@@ -98,7 +159,10 @@ fn bad_input() {
     let before = read(&t, ROADMAP);
     for (args, needle) in [
         (vec!["phase", "insert", "7", "X"], "phase 7 does not exist"),
-        (vec!["phase", "complete", "2"], "plans without a summary: 02-01-PLAN.md"),
+        (
+            vec!["phase", "complete", "2"],
+            "plans without a summary: 02-01-PLAN.md",
+        ),
         (vec!["phase", "complete", "12A"], "no plans on disk"),
         (vec!["phase", "complete", "42"], "phase 42 does not exist"),
         (vec!["phase", "add", "  "], "cannot name a phase"),
@@ -117,4 +181,121 @@ fn bad_input() {
     let o = gsd(missing.path(), &["phase", "add", "X"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("ROADMAP.md"));
+}
+
+/// The clean tree plus a phase 3 whose plan depends on phase 2's plan.
+fn tree_with_phase_3() -> tempfile::TempDir {
+    let t = tree("clean");
+    let dir = t.path().join(".planning/phases/03-ui");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("03-01-PLAN.md"),
+        "---\nphase: 03-ui\nplan: 01\ntype: execute\nwave: 1\ndepends_on: [\"02-01\", \"01-02\"]\nfiles_modified: []\nautonomous: true\nmust_haves:\n  artifacts:\n    - path: src/ui.rs\n---\n\n<tasks>\n<task type=\"auto\"><name>T</name><files>x</files><action>a</action><verify>v</verify><done>d</done></task>\n</tasks>\n",
+    )
+    .unwrap();
+    let rm = t.path().join(".planning/ROADMAP.md");
+    let r = std::fs::read_to_string(&rm)
+        .unwrap()
+        .replace("- [ ] **Phase 12A: Variant**", "- [ ] **Phase 3: UI** - screens\n- [ ] **Phase 12A: Variant**")
+        .replace("### Phase 12A: Variant", "### Phase 3: UI\n**Goal**: Screens\n**Depends on**: Phase 2\n**Plans**: 1 plan\n\nPlans:\n- [ ] 03-01: screens\n\n### Phase 12A: Variant")
+        .replace("| 12A. Variant |", "| 3. UI | 0/1 | Planned | - |\n| 12A. Variant |");
+    std::fs::write(&rm, r).unwrap();
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["config", "user.email", "t@e.com"]);
+    git(t.path(), &["config", "user.name", "T"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "init"]);
+    t
+}
+
+#[test]
+fn remove_renumbers_everything_consistently() {
+    let t = tree_with_phase_3();
+    assert_eq!(lint(t.path()).0, 0);
+    let o = gsd(t.path(), &["phase", "remove", "2"]);
+    assert_eq!(o.status.code(), Some(2), "the current phase is 2");
+    assert!(stderr(&o).contains("current phase is 2"));
+    ok(&t, &["state", "set", "currentPhase", "3"]);
+    ok(&t, &["phase", "remove", "2"]);
+    let dirs: Vec<String> = std::fs::read_dir(t.path().join(".planning/phases"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        dirs,
+        [
+            "01-foundation",
+            "01.1-hotfix",
+            "02-ui",
+            "11A-variant",
+            "999.1-someday"
+        ],
+        "2.1 keeps its place after 1; later phases move down"
+    );
+    let plan = read(&t, ".planning/phases/02-ui/02-01-PLAN.md");
+    assert!(plan.contains("phase: 02-ui\n"));
+    assert!(
+        plan.contains("depends_on: [\"01-02\"]\n"),
+        "the removed phase's plan is no longer a dependency: {plan}"
+    );
+    let r = read(&t, ROADMAP);
+    for want in [
+        "- [ ] **Phase 1.1: Hotfix** - urgent (INSERTED)\n- [ ] **Phase 2: UI** - screens\n- [ ] **Phase 11A: Variant**",
+        "### Phase 1.1: Hotfix (INSERTED)\n**Goal**: Fix what phase 2 broke\n**Depends on**: Phase 1\n",
+        "### Phase 2: UI\n**Goal**: Screens\n**Depends on**: Phase 1\n",
+        "- [ ] 02-01: screens\n",
+        "### Phase 11A: Variant\n**Goal**: Show letter suffixes\n**Depends on**: Phase 1.1\n",
+        "| 1.1. Hotfix | 0/0 | Not started | - |\n| 2. UI | 0/1 | Planned | - |\n| 11A. Variant |",
+    ] {
+        assert!(r.contains(want), "missing {want:?} in\n{r}");
+    }
+    assert!(!r.contains("Phase 2: API") && !r.contains("Phase 3"), "{r}");
+    assert!(
+        read(&t, ".planning/REQUIREMENTS.md")
+            .contains("| API-01 | Unassigned (phase 2 removed) | Pending |")
+    );
+    let s = read(&t, ".planning/STATE.md");
+    assert!(
+        s.contains("Phase: 2 of 3 (UI)\n") && s.contains("current_phase: 2  #"),
+        "{s}"
+    );
+    // git sees renames and deletions in one commit, and nothing left over.
+    let stat = git(t.path(), &["show", "--stat", "--format=%s", "-M", "HEAD"]);
+    assert!(stat.starts_with("docs(roadmap): remove phase 2 and renumber"));
+    assert!(
+        stat.contains("{03-ui/03-01-PLAN.md => 02-ui/02-01-PLAN.md}"),
+        "{stat}"
+    );
+    assert_eq!(git(t.path(), &["status", "--porcelain"]).trim(), "");
+    git(t.path(), &["fsck", "--strict"]);
+    let (code, diags) = lint(t.path());
+    assert_eq!(code, 0, "{diags:#?}");
+    assert!(
+        !codes(&diags)
+            .iter()
+            .any(|c| c.starts_with("depends-on") || c == "dependency-cycle")
+    );
+}
+
+#[test]
+fn remove_refuses_to_renumber_executed_work() {
+    let t = tree_with_phase_3();
+    let before = read(&t, ROADMAP);
+    for (args, needle) in [
+        (
+            vec!["phase", "remove", "1"],
+            "executed plans would be renumbered or deleted: 01-foundation",
+        ),
+        (vec!["phase", "remove", "2.1"], "only integer phases"),
+        (vec!["phase", "remove", "9"], "phase 9 does not exist"),
+    ] {
+        let o = gsd(t.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+    assert_eq!(read(&t, ROADMAP), before);
+    assert!(t.path().join(".planning/phases/01-foundation").is_dir());
 }

@@ -118,6 +118,15 @@ pub enum PhaseCommand {
         #[command(flatten)]
         write: WriteFlags,
     },
+    /// Remove phase N and renumber the phases after it (folders, files, IDs, references).
+    Remove {
+        phase: String,
+        /// Go ahead even though executed plans are renumbered or deleted.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
     /// Mark phase N complete in ROADMAP.md and advance STATE.md.
     Complete {
         phase: String,

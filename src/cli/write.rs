@@ -72,6 +72,9 @@ pub struct Planned {
     pub message: String,
     /// One line per change for humans.
     pub summary: Vec<String>,
+    /// Files moved (absolute old, new) and deleted, before `changes` are written.
+    pub moves: Vec<(PathBuf, PathBuf)>,
+    pub deletes: Vec<PathBuf>,
 }
 
 fn unified_diff(root: &Path, c: &FileChange) -> String {
@@ -110,14 +113,32 @@ pub fn transact(
     flags: &WriteFlags,
     plan: impl FnOnce(&Workspace) -> Result<Planned, CliError>,
 ) -> Result<Output, CliError> {
+    transact_in(cwd, flags, Scope::Index, plan)
+}
+
+/// `transact`, reading the tree as deep as `scope` says.
+pub fn transact_in(
+    cwd: &Path,
+    flags: &WriteFlags,
+    scope: Scope,
+    plan: impl FnOnce(&Workspace) -> Result<Planned, CliError>,
+) -> Result<Output, CliError> {
     let root = find_root(cwd)?;
     let _lock = PlanningLock::acquire(&root, store::lock::default_timeout())
         .map_err(store::StoreError::from)?;
-    let ws = Workspace::load_with(&root, Scope::Index)?;
+    let ws = Workspace::load_with(&root, scope)?;
     let planned = plan(&ws)?;
     let changed: Vec<&FileChange> = planned.changes.iter().filter(|c| c.changed()).collect();
+    let relp = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
     if flags.dry_run {
-        let diff: String = changed.iter().map(|c| unified_diff(&root, c)).collect();
+        let mut diff = String::new();
+        for d in &planned.deletes {
+            diff.push_str(&format!("delete {}\n", relp(d)));
+        }
+        for (from, to) in &planned.moves {
+            diff.push_str(&format!("rename {} → {}\n", relp(from), relp(to)));
+        }
+        diff.extend(changed.iter().map(|c| unified_diff(&root, c)));
         if flags.json {
             let files: Vec<String> = changed
                 .iter()
@@ -145,7 +166,18 @@ pub fn transact(
     } else {
         CommitPolicy::Commit
     };
-    let outcome = store::write_and_commit(&root, &planned.changes, &planned.message, policy)?;
+    let outcome = if planned.moves.is_empty() && planned.deletes.is_empty() {
+        store::write_and_commit(&root, &planned.changes, &planned.message, policy)?
+    } else {
+        store::restructure_and_commit(
+            &root,
+            &planned.moves,
+            &planned.deletes,
+            &planned.changes,
+            &planned.message,
+            policy,
+        )?
+    };
     if flags.json {
         return Ok(Output::json(&json!({
             "changed": outcome.changed,
@@ -193,6 +225,8 @@ pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
             let ch = edit::state::set_field(ws, st, &field, &value)?;
             let new = edit::apply(st.doc.text(), &ch.edits)?;
             Ok(Planned {
+                moves: Vec::new(),
+                deletes: Vec::new(),
                 summary: vec![format!(
                     "{}: {} {} → {}",
                     rel(ws, st.doc.path()).display(),
@@ -223,6 +257,8 @@ pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
             }
             let new = edit::apply(st.doc.text(), &edits)?;
             Ok(Planned {
+                moves: Vec::new(),
+                deletes: Vec::new(),
                 summary: parts
                     .iter()
                     .map(|p| format!("{}: {p}", rel(ws, st.doc.path()).display()))
@@ -282,6 +318,8 @@ fn fields(
                 .collect()
         };
         Ok(Planned {
+            moves: Vec::new(),
+            deletes: Vec::new(),
             summary,
             message: format!("docs(state): {what}: {}", parts.join(", ")),
             changes: vec![change_for(st, new)],
@@ -310,6 +348,8 @@ fn list(
             let edits = edit::state::add_list_entry(st, section, title, &entry)?;
             let new = edit::apply(st.doc.text(), &edits)?;
             Ok(Planned {
+                moves: Vec::new(),
+                deletes: Vec::new(),
                 summary: vec![format!(
                     "{}: {singular} added: {entry}",
                     rel(ws, st.doc.path()).display()
@@ -323,6 +363,8 @@ fn list(
             let (removed, edits) = edit::state::remove_list_entry(st, section, &which)?;
             let new = edit::apply(st.doc.text(), &edits)?;
             Ok(Planned {
+                moves: Vec::new(),
+                deletes: Vec::new(),
                 summary: vec![format!(
                     "{}: {singular} resolved: {removed}",
                     rel(ws, st.doc.path()).display()
@@ -401,6 +443,8 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
                     after: text.into_bytes(),
                 };
                 return Ok(Planned {
+                    moves: Vec::new(),
+                    deletes: Vec::new(),
                     summary: vec![format!(
                         "{}: merged {}",
                         rel_path.display(),
@@ -414,6 +458,8 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
         };
         let new = edit::apply(doc.text(), &edits)?;
         Ok(Planned {
+            moves: Vec::new(),
+            deletes: Vec::new(),
             summary: vec![format!("{}: {what}", rel_path.display())],
             message: format!("docs(fm): {} {what}", rel_path.display()),
             changes: vec![FileChange {
@@ -455,6 +501,8 @@ pub fn update_progress(cwd: &Path, write: &WriteFlags) -> Result<Output, CliErro
             edits.len()
         )];
         Ok(Planned {
+            moves: Vec::new(),
+            deletes: Vec::new(),
             summary,
             message: "docs(roadmap): update progress table from disk".into(),
             changes: vec![roadmap_change(rm, &edits)?],
@@ -477,6 +525,45 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
                 new,
                 &format!("docs(roadmap): insert phase {{}} after {after}: {name}"),
             )
+        }),
+        PhaseCommand::Remove {
+            phase,
+            force,
+            write,
+        } => transact_in(cwd, &write, Scope::Full, |ws| {
+            let id =
+                crate::model::PhaseId::parse(&phase).ok_or_else(|| EditError::UnknownPhase {
+                    value: phase.clone(),
+                    phases: Vec::new(),
+                })?;
+            let removal = edit::renumber::remove_phase(ws, &id, force)?;
+            let docs = ws.documents();
+            let moved = |p: &Path| {
+                removal
+                    .moves
+                    .iter()
+                    .find(|(from, _)| from == p)
+                    .map(|(_, to)| to.clone())
+            };
+            let mut changes = Vec::new();
+            for (path, edits) in &removal.edits {
+                let Some(doc) = docs.iter().find(|d| d.path() == path) else {
+                    continue;
+                };
+                let new = edit::apply(doc.text(), edits)?;
+                changes.push(FileChange {
+                    path: moved(path).unwrap_or_else(|| path.clone()),
+                    before: Some(doc.source.bytes().to_vec()),
+                    after: new.into_bytes(),
+                });
+            }
+            Ok(Planned {
+                summary: removal.summary.clone(),
+                message: format!("docs(roadmap): remove phase {} and renumber", id.display()),
+                changes,
+                moves: removal.moves,
+                deletes: removal.deletes,
+            })
         }),
         PhaseCommand::Complete {
             phase,
@@ -522,6 +609,8 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
                 }));
             }
             Ok(Planned {
+                moves: Vec::new(),
+                deletes: Vec::new(),
                 summary,
                 message: format!("docs(roadmap): complete phase {}", id.display()),
                 changes,
@@ -554,6 +643,8 @@ fn new_phase(
         },
     ];
     Ok(Planned {
+        moves: Vec::new(),
+        deletes: Vec::new(),
         summary: vec![format!(
             "phase {} added: {}",
             new.id.display(),

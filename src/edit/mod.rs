@@ -5,6 +5,7 @@
 
 pub mod frontmatter;
 pub mod progress;
+pub mod renumber;
 pub mod roadmap;
 pub mod scalar;
 pub mod state;

@@ -81,3 +81,62 @@ pub fn write_and_commit(
         commit,
     })
 }
+
+/// Move and delete files, write `changes`, then commit every touched path
+/// (moved-from and deleted paths included, so git records the rename).
+/// Used by `phase remove`; the caller holds the planning lock.
+pub fn restructure_and_commit(
+    root: &Path,
+    moves: &[(PathBuf, PathBuf)],
+    deletes: &[PathBuf],
+    changes: &[FileChange],
+    message: &str,
+    policy: CommitPolicy,
+) -> Result<StoreOutcome, StoreError> {
+    let io = |path: &Path, source: std::io::Error| StoreError::Write {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut touched: Vec<PathBuf> = Vec::new();
+    for d in deletes {
+        std::fs::remove_file(d).map_err(|e| io(d, e))?;
+        touched.push(d.clone());
+    }
+    for (from, to) in moves {
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        std::fs::rename(from, to).map_err(|e| io(from, e))?;
+        touched.push(from.clone());
+        touched.push(to.clone());
+    }
+    // Folders left empty by the moves go too.
+    for p in deletes.iter().chain(moves.iter().map(|(f, _)| f)) {
+        let mut dir = p.parent();
+        while let Some(d) = dir {
+            if d == root || std::fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    for c in changes.iter().filter(|c| c.changed()) {
+        atomic::write(&c.path, &c.after).map_err(|e| io(&c.path, e))?;
+        touched.push(c.path.clone());
+    }
+    touched.sort();
+    touched.dedup();
+    let rel: Vec<PathBuf> = touched
+        .iter()
+        .map(|p| p.strip_prefix(root).unwrap_or(p).to_path_buf())
+        .collect();
+    let commit = if rel.is_empty() {
+        CommitOutcome::NothingToCommit
+    } else {
+        commit::commit_paths(root, &rel, message, policy).map_err(StoreError::Commit)?
+    };
+    Ok(StoreOutcome {
+        changed: rel.iter().map(|p| p.display().to_string()).collect(),
+        commit,
+    })
+}
