@@ -421,3 +421,65 @@ fn writers_killed_at_random_moments_never_tear_the_file() {
         "kills must land both before and after the rename"
     );
 }
+
+/// Every write command: the git CLI agrees afterwards — the touched files
+/// are committed and clean, a file staged beforehand is still staged and
+/// not in the commit, and the repository checks out clean.
+#[test]
+fn every_write_command_leaves_git_consistent() {
+    let plan = ".planning/phases/01-foundation/01-01-PLAN.md";
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["state", "set", "status", "Executing"],
+        vec!["state", "patch", "status=Planning", "currentPhase=2.1"],
+        vec!["state", "decision", "add", "Use axum"],
+        vec!["state", "blocker", "add", "Waiting on keys"],
+        vec!["state", "record-session", "--stopped-at", "somewhere"],
+        vec!["state", "sync"],
+        vec!["fm", "set", plan, "wave", "2"],
+        vec!["fm", "merge", plan, "{\"gap_closure\": false}"],
+        vec!["phase", "add", "Search"],
+        vec!["phase", "insert", "1", "Urgent fix"],
+        vec!["roadmap", "update-progress"],
+    ];
+    for args in commands {
+        let t = repo();
+        std::fs::write(t.path().join("unrelated.txt"), "staged\n").unwrap();
+        git(t.path(), &["add", "unrelated.txt"]);
+        if args[0] == "state" && args[1] == "sync" {
+            // Make sync have something to do.
+            let p = t.path().join(".planning/STATE.md");
+            std::fs::write(&p, state(t.path()).replace("percent: 66", "percent: 1")).unwrap();
+            git(
+                t.path(),
+                &["commit", "-qm", "drift", "--", ".planning/STATE.md"],
+            );
+        }
+        if args[0] == "roadmap" {
+            // A stale row for update-progress to fix.
+            let p = t.path().join(".planning/ROADMAP.md");
+            std::fs::write(
+                &p,
+                std::fs::read_to_string(&p)
+                    .unwrap()
+                    .replace("| 2. API | 0/1 | Planned |", "| 2. API | 0/3 | Planned |"),
+            )
+            .unwrap();
+            git(
+                t.path(),
+                &["commit", "-qm", "drift", "--", ".planning/ROADMAP.md"],
+            );
+        }
+        let o = gsd(t.path(), &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("committed "),
+            "{args:?}: {}",
+            stdout(&o)
+        );
+        let status = git(t.path(), &["status", "--porcelain"]);
+        assert_eq!(status.trim(), "A  unrelated.txt", "{args:?}");
+        let files = git(t.path(), &["show", "--name-only", "--format=", "HEAD"]);
+        assert!(!files.contains("unrelated.txt"), "{args:?}");
+        git(t.path(), &["fsck", "--strict"]);
+    }
+}
