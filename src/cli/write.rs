@@ -209,6 +209,24 @@ fn change_for(state: &State, new_text: String) -> FileChange {
     }
 }
 
+/// A STATE.md-only change: the edits, one summary line, the commit message.
+fn state_planned(
+    ws: &Workspace,
+    st: &State,
+    edits: &[crate::doc::Edit],
+    summary: &str,
+    message: String,
+) -> Result<Planned, CliError> {
+    let new = edit::apply(st.doc.text(), edits)?;
+    Ok(Planned {
+        moves: Vec::new(),
+        deletes: Vec::new(),
+        summary: vec![format!("{}: {summary}", rel(ws, st.doc.path()).display())],
+        message,
+        changes: vec![change_for(st, new)],
+    })
+}
+
 fn rel(ws: &Workspace, p: &Path) -> PathBuf {
     ws.rel(p).to_path_buf()
 }
@@ -223,20 +241,8 @@ pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
         } => transact(cwd, &write, |ws| {
             let st = state_of(ws)?;
             let ch = edit::state::set_field(ws, st, &field, &value)?;
-            let new = edit::apply(st.doc.text(), &ch.edits)?;
-            Ok(Planned {
-                moves: Vec::new(),
-                deletes: Vec::new(),
-                summary: vec![format!(
-                    "{}: {} {} → {}",
-                    rel(ws, st.doc.path()).display(),
-                    ch.label,
-                    ch.before,
-                    ch.after
-                )],
-                message: format!("docs(state): {} {} → {}", ch.label, ch.before, ch.after),
-                changes: vec![change_for(st, new)],
-            })
+            let what = format!("{} {} → {}", ch.label, ch.before, ch.after);
+            state_planned(ws, st, &ch.edits, &what, format!("docs(state): {what}"))
         }),
         StateCommand::Patch { pairs, write } => transact(cwd, &write, |ws| {
             let st = state_of(ws)?;
@@ -346,32 +352,24 @@ fn list(
                 _ => text.trim().to_owned(),
             };
             let edits = edit::state::add_list_entry(st, section, title, &entry)?;
-            let new = edit::apply(st.doc.text(), &edits)?;
-            Ok(Planned {
-                moves: Vec::new(),
-                deletes: Vec::new(),
-                summary: vec![format!(
-                    "{}: {singular} added: {entry}",
-                    rel(ws, st.doc.path()).display()
-                )],
-                message: format!("docs(state): add {singular}: {entry}"),
-                changes: vec![change_for(st, new)],
-            })
+            state_planned(
+                ws,
+                st,
+                &edits,
+                &format!("{singular} added: {entry}"),
+                format!("docs(state): add {singular}: {entry}"),
+            )
         }),
         ListCommand::Resolve { which, write } => transact(cwd, &write, |ws| {
             let st = state_of(ws)?;
             let (removed, edits) = edit::state::remove_list_entry(st, section, &which)?;
-            let new = edit::apply(st.doc.text(), &edits)?;
-            Ok(Planned {
-                moves: Vec::new(),
-                deletes: Vec::new(),
-                summary: vec![format!(
-                    "{}: {singular} resolved: {removed}",
-                    rel(ws, st.doc.path()).display()
-                )],
-                message: format!("docs(state): resolve {singular}: {removed}"),
-                changes: vec![change_for(st, new)],
-            })
+            state_planned(
+                ws,
+                st,
+                &edits,
+                &format!("{singular} resolved: {removed}"),
+                format!("docs(state): resolve {singular}: {removed}"),
+            )
         }),
     }
 }

@@ -61,6 +61,27 @@ fn progress_row(
     format!("| {} |", cells.join(" | "))
 }
 
+/// Progress rows for `ids`, each ending with a line break.
+fn new_rows(ws: &Workspace, rm: &Roadmap, ids: &[PhaseId]) -> String {
+    let mut rows = String::new();
+    for id in ids {
+        let (done, total) = disk(ws, id);
+        let name = rm
+            .phase(id)
+            .map(|p| p.name.clone())
+            .or_else(|| rm.checklist_entry(id).map(|c| c.name.clone()))
+            .unwrap_or_default();
+        let date = if status_word(done, total) == "Complete" {
+            today()
+        } else {
+            "-".into()
+        };
+        rows.push_str(&progress_row(rm, id, &name, done, total, &date));
+        rows.push_str(nl(rm));
+    }
+    rows
+}
+
 /// `roadmap update-progress`: every row's plan counts, status and date
 /// from disk; active phases missing from the table get a row. A completion
 /// date already written is kept, so a rerun changes nothing.
@@ -69,18 +90,7 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
     let text = rm.doc.text();
     let n = nl(rm);
     let Some(table) = &rm.progress else {
-        let mut rows = String::new();
-        for id in super::progress::active_phases(ws) {
-            let (done, total) = disk(ws, &id);
-            let name = rm.phase(&id).map(|p| p.name.clone()).unwrap_or_default();
-            let date = if status_word(done, total) == "Complete" {
-                today()
-            } else {
-                "-".into()
-            };
-            rows.push_str(&progress_row(rm, &id, &name, done, total, &date));
-            rows.push_str(n);
-        }
+        let rows = new_rows(ws, rm, &super::progress::active_phases(ws));
         let sep = if text.ends_with('\n') || text.is_empty() {
             ""
         } else {
@@ -138,22 +148,7 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
     if !missing.is_empty() {
         let last = table.rows.last().map_or(table.line + 1, |r| r.line);
         let at = rm.doc.source.line_start(last + 1);
-        let mut rows = String::new();
-        for id in missing {
-            let (done, total) = disk(ws, &id);
-            let name = rm
-                .phase(&id)
-                .map(|p| p.name.clone())
-                .or_else(|| rm.checklist_entry(&id).map(|c| c.name.clone()))
-                .unwrap_or_default();
-            let date = if status_word(done, total) == "Complete" {
-                today()
-            } else {
-                "-".into()
-            };
-            rows.push_str(&progress_row(rm, &id, &name, done, total, &date));
-            rows.push_str(n);
-        }
+        let rows = new_rows(ws, rm, &missing);
         let sep = if text[..at].ends_with('\n') { "" } else { n };
         edits.push(Edit::new(Span::empty(at), format!("{sep}{rows}")));
     }

@@ -67,9 +67,20 @@ pub fn write_and_commit(
             source,
         })?;
     }
-    let rel: Vec<PathBuf> = real
+    let touched: Vec<PathBuf> = real.iter().map(|c| c.path.clone()).collect();
+    commit_touched(root, &touched, message, policy)
+}
+
+/// Commit `touched` (absolute paths) and say what was stored.
+fn commit_touched(
+    root: &Path,
+    touched: &[PathBuf],
+    message: &str,
+    policy: CommitPolicy,
+) -> Result<StoreOutcome, StoreError> {
+    let rel: Vec<PathBuf> = touched
         .iter()
-        .map(|c| c.path.strip_prefix(root).unwrap_or(&c.path).to_path_buf())
+        .map(|p| p.strip_prefix(root).unwrap_or(p).to_path_buf())
         .collect();
     let commit = if rel.is_empty() {
         CommitOutcome::NothingToCommit
@@ -126,17 +137,5 @@ pub fn restructure_and_commit(
     }
     touched.sort();
     touched.dedup();
-    let rel: Vec<PathBuf> = touched
-        .iter()
-        .map(|p| p.strip_prefix(root).unwrap_or(p).to_path_buf())
-        .collect();
-    let commit = if rel.is_empty() {
-        CommitOutcome::NothingToCommit
-    } else {
-        commit::commit_paths(root, &rel, message, policy).map_err(StoreError::Commit)?
-    };
-    Ok(StoreOutcome {
-        changed: rel.iter().map(|p| p.display().to_string()).collect(),
-        commit,
-    })
+    commit_touched(root, &touched, message, policy)
 }
