@@ -70,6 +70,6 @@ PY
   echo "|---:|---|---:|---:|---:|"
   echo "$writes"
   echo
-  echo "\`gsd lint\` runs every rule (57 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
+  echo "\`gsd lint\` runs every rule (58 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
 } > BENCHMARKS.md
 cat BENCHMARKS.md

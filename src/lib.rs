@@ -9,4 +9,5 @@ pub mod doc;
 pub mod edit;
 pub mod lint;
 pub mod model;
+pub mod render;
 pub mod store;

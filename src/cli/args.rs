@@ -29,6 +29,70 @@ pub enum Format {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum PrdFormat {
+    Md,
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum PlanType {
+    Execute,
+    Tdd,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    #[arg(long)]
+    pub name: Option<String>,
+    #[arg(long)]
+    pub description: Option<String>,
+    #[arg(long)]
+    pub core_value: Option<String>,
+    /// A phase name (repeatable, in order).
+    #[arg(long = "phase", value_name = "NAME")]
+    pub phases: Vec<String>,
+    /// A requirement `ID: text` (repeatable).
+    #[arg(long = "requirement", value_name = "ID: TEXT")]
+    pub requirements: Vec<String>,
+    /// Take the defaults for anything not given (never prompt).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Write over an existing .planning/.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub write: WriteFlags,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TemplatesCommand {
+    /// Every template and whether .planning/templates/ overrides it.
+    List {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// A template's text.
+    Show { name: String },
+    /// Copy a template into .planning/templates/ to customize it.
+    Eject {
+        name: String,
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ResearchCommand {
+    /// Numbered, de-duplicated research references.
+    Refs {
+        #[arg(long)]
+        phase: Option<String>,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum Deny {
     Warnings,
 }
@@ -81,6 +145,26 @@ pub enum Command {
         command: Option<StateCommand>,
         #[command(flatten)]
         json: JsonFlag,
+    },
+    /// Create .planning/ with every core file and the phase folders, and commit once.
+    Init(InitArgs),
+    /// The document templates: list, show, eject into .planning/templates/.
+    Templates {
+        #[command(subcommand)]
+        command: TemplatesCommand,
+    },
+    /// Research references.
+    Research {
+        #[command(subcommand)]
+        command: ResearchCommand,
+    },
+    /// Compile a PRD from PROJECT, REQUIREMENTS, ROADMAP and the research references.
+    Prd {
+        /// Write to FILE instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "md")]
+        format: PrdFormat,
     },
     /// Frontmatter of any file.
     Fm {
@@ -147,6 +231,24 @@ pub enum PlanCommand {
         phase: Option<String>,
         #[command(flatten)]
         json: JsonFlag,
+    },
+    /// A new plan skeleton for PHASE: next free number, wave from depends_on, tasks per requirement.
+    New {
+        phase: String,
+        #[arg(long)]
+        name: Option<String>,
+        /// Plans it depends on (`01-02`, or `2`), repeatable or comma-separated.
+        #[arg(long = "depends-on", value_delimiter = ',')]
+        depends_on: Vec<String>,
+        /// Requirement IDs (default: the phase's, from ROADMAP.md), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        requirements: Option<Vec<String>>,
+        #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+        autonomous: bool,
+        #[arg(long = "type", value_enum, default_value = "execute")]
+        plan_type: PlanType,
+        #[command(flatten)]
+        write: WriteFlags,
     },
     /// Show one plan: `05-07`, `5-7`, a file name or a path.
     Show {

@@ -6,6 +6,7 @@
 #![allow(clippy::result_large_err)]
 
 mod args;
+mod compile;
 mod error;
 mod lint_cmd;
 mod read;
@@ -66,6 +67,10 @@ pub fn main() -> i32 {
             command: Some(command),
             ..
         } => write::state(&cwd, command),
+        Command::Init(args) => compile::init(&cwd, args),
+        Command::Templates { command } => compile::templates(&cwd, command),
+        Command::Research { command } => compile::research(&cwd, command),
+        Command::Prd { out, format } => compile::prd(&cwd, out, format),
         Command::Fm {
             command: command @ (args::FmCommand::Get { .. } | args::FmCommand::Validate { .. }),
         } => read::fm(&cwd, command),

@@ -44,6 +44,7 @@ rules! {
     "task-missing-required", Error, plan::task_missing_required, "7.1", "A task lacks an element its type requires (auto: name, action; checkpoints per kind).";
     "task-missing-recommended", Warning, plan::task_missing_recommended, "7.1", "A task lacks <files>, <verify> or <done> (or a checkpoint's <resume-signal>).";
     "task-unknown-type", Warning, plan::task_unknown_type, "", "A task's type is not a GSD task type.";
+    "plan-skeleton-unfilled", Warning, plan::plan_skeleton_unfilled, "", "A plan still holds TODO(gsd): skeleton text from `gsd plan new`.";
     "unclosed-code-fence", Warning, plan::unclosed_code_fence, "", "A code fence in a plan is never closed.";
     "duplicate-plan-number", Error, deps::duplicate_plan_number, "", "Two plan files in a phase have the same plan number.";
     "depends-on-unknown-plan", Error, deps::depends_on_unknown_plan, "", "depends_on names a plan that does not exist.";

@@ -274,3 +274,23 @@ pub fn unclosed_code_fence(cx: &Ctx, s: &mut Sink) {
         }
     }
 }
+
+pub fn plan_skeleton_unfilled(cx: &Ctx, s: &mut Sink) {
+    let marker = crate::render::SKELETON;
+    for plan in cx.ws.all_plans() {
+        let text = plan.doc.text();
+        let Some(first) = text.find(marker) else {
+            continue;
+        };
+        let count = text.matches(marker).count();
+        s.at(
+            &plan.doc,
+            crate::doc::Span::new(first, first + marker.len()),
+            format!(
+                "plan {} is a skeleton: {count} place(s) still say {marker}",
+                plan.display_id()
+            ),
+            "write the real text in place of each TODO(gsd): before executing the plan",
+        );
+    }
+}

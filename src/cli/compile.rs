@@ -1,0 +1,444 @@
+//! Document-compiler commands: init, templates, research refs, prd, plan new.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, IsTerminal, Write as _};
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::model::Workspace;
+use crate::model::workspace::{Scope, find_root};
+use crate::render::{self, Origin, RenderError, Renderer};
+use crate::store::{self, CommitPolicy, FileChange, PlanningLock};
+
+use super::Output;
+use super::args::{InitArgs, PlanType, PrdFormat, ResearchCommand, TemplatesCommand, WriteFlags};
+use super::error::CliError;
+use super::write::{Planned, transact_in};
+
+impl From<RenderError> for CliError {
+    fn from(e: RenderError) -> Self {
+        let (src, at, help) = match (&e.origin, e.line) {
+            (Origin::Override(path), Some(line)) => {
+                let offset: usize = e
+                    .source_text
+                    .split_inclusive('\n')
+                    .take(line - 1)
+                    .map(str::len)
+                    .sum();
+                (
+                    Some(miette::NamedSource::new(
+                        path.display().to_string(),
+                        e.source_text.clone(),
+                    )),
+                    Some((offset, 0).into()),
+                    Some(format!(
+                        "fix {} or delete it to use the built-in template",
+                        path.display()
+                    )),
+                )
+            }
+            (Origin::Override(path), None) => (
+                None,
+                None,
+                Some(format!(
+                    "fix {} or delete it to use the built-in template",
+                    path.display()
+                )),
+            ),
+            (Origin::Embedded, _) => (None, None, None),
+        };
+        let message = match e.line {
+            Some(l) => format!("{} (line {l})", e),
+            None => e.to_string(),
+        };
+        CliError::BadInput {
+            message,
+            help,
+            src,
+            at,
+        }
+    }
+}
+
+fn bad(message: impl Into<String>, help: Option<String>) -> CliError {
+    CliError::BadInput {
+        message: message.into(),
+        help,
+        src: None,
+        at: None,
+    }
+}
+
+fn ask(prompt: &str, default: &str) -> String {
+    let mut out = std::io::stderr();
+    let _ = write!(out, "{prompt} [{default}]: ");
+    let _ = out.flush();
+    let mut line = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut line);
+    let t = line.trim();
+    if t.is_empty() {
+        default.to_owned()
+    } else {
+        t.to_owned()
+    }
+}
+
+/// `gsd init`.
+pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
+    let root = std::path::absolute(cwd).map_err(|e| bad(e.to_string(), None))?;
+    let planning = root.join(".planning");
+    if planning.exists() && !args.force {
+        return Err(bad(
+            format!("{} already exists; gsd init never touches an existing planning folder", planning.display()),
+            Some("use the edit commands (gsd state, gsd phase …), or pass --force to write the core files over it".into()),
+        ));
+    }
+    let interactive = !args.yes && std::io::stdin().is_terminal();
+    let dir_name = root
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("project")
+        .to_owned();
+    let pick = |given: Option<String>, prompt: &str, default: &str| match given {
+        Some(v) => v,
+        None if interactive => ask(prompt, default),
+        None => default.to_owned(),
+    };
+    let name = pick(args.name, "Project name", &dir_name);
+    let description = pick(
+        args.description,
+        "What is it, in one sentence",
+        &format!("{name}."),
+    );
+    let core_value = pick(
+        args.core_value,
+        "Core value (the one thing that must work)",
+        "To be defined.",
+    );
+    let mut phases = args.phases;
+    if phases.is_empty() && interactive {
+        let list = ask("Phases, comma-separated", "Foundation");
+        phases = list
+            .split(',')
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+            .collect();
+    }
+    if phases.is_empty() {
+        phases.push("Foundation".into());
+    }
+    for p in &phases {
+        if crate::model::ids::slugify(p).is_empty() {
+            return Err(bad(
+                format!("`{p}` cannot name a phase: it needs letters or digits"),
+                None,
+            ));
+        }
+    }
+    if name.trim().is_empty() || name.contains(['\n', '\r']) {
+        return Err(bad("the project name must be one non-empty line", None));
+    }
+    let requirements = args
+        .requirements
+        .iter()
+        .map(|r| render::init::parse_requirement(r))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| bad(e, None))?;
+    let spec = render::init::InitSpec {
+        name,
+        description,
+        core_value,
+        phases,
+        requirements,
+        date: crate::edit::state::today(),
+    };
+    let renderer = Renderer::new(None);
+    let files = render::init::render(&renderer, &spec)?;
+    let changes: Vec<FileChange> = files
+        .into_iter()
+        .map(|(rel, text)| {
+            let path = root.join(rel);
+            let before = std::fs::read(&path).ok();
+            FileChange {
+                path,
+                before,
+                after: text.into_bytes(),
+            }
+        })
+        .collect();
+    if args.write.dry_run {
+        let list: String = changes
+            .iter()
+            .map(|c| {
+                format!(
+                    "create {}\n",
+                    c.path.strip_prefix(&root).unwrap_or(&c.path).display()
+                )
+            })
+            .collect();
+        return Ok(Output::ok(list));
+    }
+    std::fs::create_dir_all(&root)
+        .map_err(|e| bad(format!("cannot create {}: {e}", root.display()), None))?;
+    let _lock = PlanningLock::acquire(&root, store::lock::default_timeout())
+        .map_err(store::StoreError::from)?;
+    let policy = if args.write.no_commit {
+        CommitPolicy::Skip
+    } else {
+        CommitPolicy::Commit
+    };
+    let outcome = store::write_and_commit(
+        &root,
+        &changes,
+        &format!("docs: initialize {} planning", spec.name),
+        policy,
+    )?;
+    if args.write.json {
+        return Ok(Output::json(
+            &json!({ "changed": outcome.changed, "commit": outcome.commit, "commit_id": outcome.commit.id() }),
+        ));
+    }
+    let mut s = String::new();
+    for c in &outcome.changed {
+        let _ = writeln!(s, "created {c}");
+    }
+    let _ = writeln!(s, "{}", outcome.commit.describe());
+    Ok(Output::ok(s))
+}
+
+fn renderer_for(cwd: &Path) -> (Renderer, Option<std::path::PathBuf>) {
+    match find_root(cwd) {
+        Ok(root) => {
+            let planning = root.join(".planning");
+            (Renderer::new(Some(&planning)), Some(planning))
+        }
+        Err(_) => (Renderer::new(None), None),
+    }
+}
+
+/// `gsd templates list|show|eject`.
+pub fn templates(cwd: &Path, cmd: TemplatesCommand) -> Result<Output, CliError> {
+    let (r, planning) = renderer_for(cwd);
+    let not_found = |name: &str| {
+        let names: Vec<&str> = render::TEMPLATES.iter().map(|(n, _)| *n).collect();
+        bad(
+            format!("no template named `{name}`"),
+            Some(format!("templates: {}", names.join(", "))),
+        )
+    };
+    match cmd {
+        TemplatesCommand::List { json } => {
+            let rows: Vec<serde_json::Value> = r
+                .list()
+                .map(|(n, o)| json!({ "name": n, "origin": match o { Origin::Embedded => "embedded".to_owned(), Origin::Override(p) => p.display().to_string() } }))
+                .collect();
+            if json.json {
+                return Ok(Output::json(&json!({ "templates": rows })));
+            }
+            let mut s = String::new();
+            for row in rows {
+                let _ = writeln!(
+                    s,
+                    "{:<22} {}",
+                    row["name"].as_str().unwrap_or(""),
+                    row["origin"].as_str().unwrap_or("")
+                );
+            }
+            Ok(Output::ok(s))
+        }
+        TemplatesCommand::Show { name } => {
+            let (_, text, _) = r.source(&name).ok_or_else(|| not_found(&name))?;
+            Ok(Output::ok(text.to_owned()))
+        }
+        TemplatesCommand::Eject { name, force } => {
+            let (full, text, _) = r.source(&name).ok_or_else(|| not_found(&name))?;
+            let planning = planning.ok_or_else(|| {
+                bad(
+                    "no .planning/ here to eject into",
+                    Some("run gsd init first".into()),
+                )
+            })?;
+            let target = planning.join("templates").join(full);
+            if target.exists() && !force {
+                return Err(bad(
+                    format!("{} already exists", target.display()),
+                    Some("pass --force to overwrite it".into()),
+                ));
+            }
+            // The embedded text, even if an override exists: eject is a fresh copy.
+            let embedded = render::TEMPLATES
+                .iter()
+                .find(|(n, _)| *n == full)
+                .map_or(text, |(_, t)| *t);
+            store::atomic::write(&target, embedded.as_bytes())
+                .map_err(|e| bad(format!("cannot write {}: {e}", target.display()), None))?;
+            Ok(Output::ok(format!("wrote {}\n", target.display())))
+        }
+    }
+}
+
+/// `gsd research refs`.
+pub fn research(cwd: &Path, cmd: ResearchCommand) -> Result<Output, CliError> {
+    let ResearchCommand::Refs { phase, json } = cmd;
+    let ws = Workspace::discover_with(cwd, Scope::Full)?;
+    let mut refs = render::research::collect(&ws);
+    if let Some(p) = &phase {
+        let id = crate::model::PhaseId::parse(p)
+            .filter(|i| ws.phase(i).is_some())
+            .ok_or_else(|| {
+                let known: Vec<String> = ws
+                    .current_phases()
+                    .filter_map(|p| p.id.as_ref().map(crate::model::PhaseId::display))
+                    .collect();
+                bad(
+                    format!("phase {p} does not exist"),
+                    Some(format!("phases: {}", known.join(", "))),
+                )
+            })?;
+        refs.retain(|r| {
+            r.phases
+                .iter()
+                .any(|x| crate::model::PhaseId::parse(x).is_some_and(|i| i.same(&id)))
+        });
+    }
+    if json.json {
+        return Ok(Output::json(&json!({ "references": refs })));
+    }
+    let mut s = String::new();
+    for r in &refs {
+        let _ = writeln!(
+            s,
+            "[{}] {}{}{}",
+            r.number,
+            r.title,
+            r.url
+                .as_ref()
+                .map(|u| format!(" <{u}>"))
+                .unwrap_or_default(),
+            r.confidence
+                .as_ref()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default()
+        );
+        let _ = writeln!(s, "    from {}", r.origins.join(", "));
+    }
+    if refs.is_empty() {
+        s.push_str("no research references\n");
+    }
+    Ok(Output::ok(s))
+}
+
+/// `gsd prd`.
+pub fn prd(
+    cwd: &Path,
+    out: Option<std::path::PathBuf>,
+    format: PrdFormat,
+) -> Result<Output, CliError> {
+    let ws = Workspace::discover_with(cwd, Scope::Full)?;
+    if ws.project.is_none() {
+        return Err(CliError::FileNotFound {
+            file: ".planning/PROJECT.md".into(),
+            hint: "a PRD starts from PROJECT.md; create it with `gsd init`".into(),
+        });
+    }
+    let r = Renderer::new(Some(&ws.planning));
+    let broken = render::research::collect(&ws);
+    let broken: Vec<String> = render::research::broken_links(&broken)
+        .iter()
+        .map(|r| {
+            format!(
+                "[{}] {} ({})",
+                r.number,
+                r.title,
+                r.url.clone().unwrap_or_default()
+            )
+        })
+        .collect();
+    let md = render::prd::render(&r, &ws, &crate::edit::state::today())?;
+    let text = match format {
+        PrdFormat::Md => md,
+        PrdFormat::Html => render::prd::to_html(
+            &md,
+            ws.project
+                .as_ref()
+                .and_then(|p| p.name.as_deref())
+                .unwrap_or("PRD"),
+        ),
+    };
+    let mut warn = String::new();
+    for b in &broken {
+        let _ = writeln!(warn, "warning: reference link is not an http(s) URL: {b}");
+    }
+    eprint!("{warn}");
+    match out {
+        Some(path) => {
+            let path = if path.is_absolute() {
+                path
+            } else {
+                cwd.join(path)
+            };
+            store::atomic::write(&path, text.as_bytes())
+                .map_err(|e| bad(format!("cannot write {}: {e}", path.display()), None))?;
+            Ok(Output::ok(format!("wrote {}\n", path.display())))
+        }
+        None => Ok(Output::ok(text)),
+    }
+}
+
+/// `gsd plan new`.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_new(
+    cwd: &Path,
+    phase: String,
+    name: Option<String>,
+    depends_on: Vec<String>,
+    requirements: Option<Vec<String>>,
+    autonomous: bool,
+    plan_type: PlanType,
+    write: WriteFlags,
+) -> Result<Output, CliError> {
+    transact_in(cwd, &write, Scope::Full, |ws| {
+        let r = Renderer::new(Some(&ws.planning));
+        let spec = render::plan_new::PlanSpec {
+            name,
+            depends_on,
+            requirements,
+            autonomous,
+            tdd: plan_type == PlanType::Tdd,
+        };
+        let (rel, id, text) =
+            render::plan_new::render(&r, ws, &phase, &spec).map_err(|e| match e {
+                render::plan_new::PlanNewError::NoPhase(p, known) => bad(
+                    format!("phase {p} does not exist"),
+                    Some(format!("phases: {}", known.join(", "))),
+                ),
+                render::plan_new::PlanNewError::UnknownDependency(d, plans) => bad(
+                    format!("depends_on names {d}, which is not a plan of this phase"),
+                    Some(format!(
+                        "plans: {}",
+                        if plans.is_empty() {
+                            "none".into()
+                        } else {
+                            plans.join(", ")
+                        }
+                    )),
+                ),
+                render::plan_new::PlanNewError::Render(e) => e.into(),
+            })?;
+        let path = ws.root.join(&rel);
+        Ok(Planned {
+            moves: Vec::new(),
+            deletes: Vec::new(),
+            summary: vec![format!(
+                "plan {id} created: {rel} (fill in the TODO(gsd): parts; gsd lint lists them)"
+            )],
+            message: format!("docs({id}): new plan skeleton"),
+            changes: vec![FileChange {
+                path,
+                before: None,
+                after: text.into_bytes(),
+            }],
+        })
+    })
+}
