@@ -94,13 +94,9 @@ fn items_of(
         None => return out,
     };
     for item in md.list_items_in(span) {
-        let heading = md
-            .headings
-            .iter()
-            .filter(|h| {
-                h.line.span.start < item.line.span.start && span.contains(h.line.span.start)
-            })
-            .next_back();
+        let heading = md.headings.iter().rfind(|h| {
+            h.line.span.start < item.line.span.start && span.contains(h.line.span.start)
+        });
         let confidence = heading.and_then(|h| confidence_of(h.text.slice(text)));
         let (title, url, note) = parse_item(item.content.slice(text));
         if section.is_none() && url.is_none() {
