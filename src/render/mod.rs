@@ -96,11 +96,19 @@ impl Renderer {
         self.sources.iter().map(|(n, _, o)| (n.as_str(), o))
     }
 
-    /// The template's text (after overrides); `name` may omit `.j2`.
+    /// The template's text (after overrides); `name` may omit `.j2` and
+    /// the extension (`PRD`, `PRD.md`, `PRD.md.j2`), in any case.
     pub fn source(&self, name: &str) -> Option<(&str, &str, &Origin)> {
+        let want = name.to_ascii_lowercase();
         self.sources
             .iter()
-            .find(|(n, _, _)| n == name || n.trim_end_matches(".j2") == name)
+            .find(|(n, _, _)| {
+                let n = n.to_ascii_lowercase();
+                let no_j2 = n.trim_end_matches(".j2");
+                n == want
+                    || no_j2 == want
+                    || no_j2.rsplit_once('.').is_some_and(|(stem, _)| stem == want)
+            })
             .map(|(n, t, o)| (n.as_str(), t.as_str(), o))
     }
 
