@@ -395,3 +395,49 @@ fn remaining_template_snapshots() {
             .contains("## Sources\n\n### Primary (HIGH confidence)")
     );
 }
+
+/// On a terminal, `gsd init` asks for what the flags did not give
+/// (`script` provides the pseudo-terminal).
+#[test]
+fn init_prompts_on_a_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("no `script` here: terminal test skipped");
+        return;
+    }
+    let t = empty_repo();
+    let cmd = format!(
+        "{} init --core-value 'Given as a flag'",
+        env!("CARGO_BIN_EXE_gsd")
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(t.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Tty Project\nIt does tty things.\nAlpha, Beta\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Project name [") && text.contains("Phases, comma-separated ["),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Core value"),
+        "no prompt for what a flag gave: {text}"
+    );
+    let project = std::fs::read_to_string(t.path().join(".planning/PROJECT.md")).unwrap();
+    assert!(project.starts_with("# Tty Project\n\n## What This Is\n\nIt does tty things.\n\n## Core Value\n\nGiven as a flag\n"), "{project}");
+    assert!(t.path().join(".planning/phases/02-beta/.gitkeep").exists());
+}
