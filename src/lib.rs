@@ -5,6 +5,7 @@
 //! and is the only place that parses arguments or prints.
 
 pub mod cli;
+pub mod convert;
 pub mod doc;
 pub mod edit;
 pub mod lint;
