@@ -41,6 +41,32 @@ pub enum PlanType {
 }
 
 #[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// A file, a plan ID (`05-07`), or `-` for stdin.
+    pub input: String,
+    /// gsd-xml, msw-json, feature-list, tasks-md, prd-json or spec-md.
+    #[arg(long)]
+    pub to: String,
+    /// The input's format (guessed from the content when absent).
+    #[arg(long)]
+    pub from: Option<String>,
+    /// Write to FILE instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Replace the tasks block of this plan (the rest of the file stays byte for byte).
+    #[arg(long, value_name = "PLAN_ID")]
+    pub into: Option<String>,
+    /// Fail instead of warning when a field cannot be carried.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write well-formed XML (everything escaped) instead of GSD's readable form.
+    #[arg(long)]
+    pub xml_strict: bool,
+    #[command(flatten)]
+    pub write: WriteFlags,
+}
+
+#[derive(Debug, Args)]
 pub struct InitArgs {
     #[arg(long)]
     pub name: Option<String>,
@@ -166,6 +192,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "md")]
         format: PrdFormat,
     },
+    /// Convert tasks between formats: gsd-xml, msw-json, feature-list, tasks-md, prd-json, spec-md.
+    Convert(ConvertArgs),
     /// Frontmatter of any file.
     Fm {
         #[command(subcommand)]

@@ -7,6 +7,7 @@
 
 mod args;
 mod compile;
+mod convert_cmd;
 mod error;
 mod lint_cmd;
 mod read;
@@ -68,6 +69,7 @@ pub fn main() -> i32 {
             ..
         } => write::state(&cwd, command),
         Command::Init(args) => compile::init(&cwd, args),
+        Command::Convert(args) => convert_cmd::run(&cwd, args),
         Command::Templates { command } => compile::templates(&cwd, command),
         Command::Research { command } => compile::research(&cwd, command),
         Command::Prd { out, format } => compile::prd(&cwd, out, format),

@@ -6,6 +6,7 @@
 
 pub mod escape;
 pub mod gsd_xml;
+pub mod loops;
 pub mod msw;
 
 use serde::{Deserialize, Serialize};
@@ -62,7 +63,7 @@ pub struct ConvTask {
 /// Why a conversion failed (all are input problems: exit 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConvertError {
-    #[error("not valid JSON: {message} (line {line}, column {column})")]
+    #[error("not valid JSON: {message}")]
     Json {
         message: String,
         line: usize,
@@ -83,34 +84,130 @@ pub enum ConvertError {
 pub enum Format {
     GsdXml,
     MswJson,
+    FeatureList,
+    TasksMd,
+    PrdJson,
+    SpecMd,
 }
 
 impl Format {
-    pub const ALL: &'static [(&'static str, Format)] =
-        &[("gsd-xml", Format::GsdXml), ("msw-json", Format::MswJson)];
+    pub const ALL: &'static [(&'static str, Format)] = &[
+        ("gsd-xml", Format::GsdXml),
+        ("msw-json", Format::MswJson),
+        ("feature-list", Format::FeatureList),
+        ("tasks-md", Format::TasksMd),
+        ("prd-json", Format::PrdJson),
+        ("spec-md", Format::SpecMd),
+    ];
 
     pub fn parse(s: &str) -> Result<Format, ConvertError> {
-        Format::ALL
-            .iter()
-            .find(|(n, _)| *n == s)
-            .map(|(_, f)| *f)
-            .ok_or_else(|| ConvertError::UnknownFormat(s.to_owned()))
+        Format::ALL.iter().find(|(n, _)| *n == s).map(|(_, f)| *f).ok_or_else(|| ConvertError::UnknownFormat(s.to_owned()))
     }
 
-    /// Guess from the content: JSON arrays are MSW tasks; `<task` is GSD.
+    pub fn name(self) -> &'static str {
+        Format::ALL.iter().find(|(_, f)| *f == self).map_or("?", |(n, _)| n)
+    }
+
+    /// Guess from the content.
     pub fn detect(text: &str) -> Result<Format, ConvertError> {
         let t = text.trim_start_matches('\u{feff}').trim_start();
         if t.is_empty() {
             return Err(ConvertError::Empty);
         }
-        if t.starts_with('[') || t.starts_with('{') {
+        if t.starts_with('{') {
+            let v: serde_json::Value = serde_json::from_str(t).map_err(|e| ConvertError::Json { message: e.to_string(), line: e.line(), column: e.column() })?;
+            return Ok(if v.get("features").is_some() {
+                Format::FeatureList
+            } else if v.get("userStories").is_some() {
+                Format::PrdJson
+            } else {
+                Format::MswJson
+            });
+        }
+        if t.starts_with('[') {
             return Ok(Format::MswJson);
         }
         if t.contains("<task") {
             return Ok(Format::GsdXml);
         }
-        Err(ConvertError::Other(
-            "cannot tell the input's format; pass --from".into(),
-        ))
+        if t.contains("**Do**") || t.contains("**Done when**") || t.contains("**Verify**") {
+            return Ok(Format::TasksMd);
+        }
+        if t.contains("- [ ]") || t.contains("- [x]") {
+            return Ok(Format::SpecMd);
+        }
+        Err(ConvertError::Other("cannot tell the input's format; pass --from".into()))
     }
+
+    /// Read tasks in this format.
+    pub fn read(self, text: &str) -> Result<Vec<ConvTask>, ConvertError> {
+        if text.trim_start_matches('\u{feff}').trim().is_empty() {
+            return Err(ConvertError::Empty);
+        }
+        match self {
+            Format::GsdXml => gsd_xml::read(text).map(|b| b.tasks),
+            Format::MswJson => msw::read(text),
+            Format::FeatureList => loops::read_feature_list(text),
+            Format::TasksMd => loops::read_tasks_md(text),
+            Format::PrdJson => loops::read_prd_json(text),
+            Format::SpecMd => loops::read_spec_md(text),
+        }
+    }
+
+    /// Write tasks in this format (`xml_strict` for `gsd-xml` only).
+    pub fn write(self, tasks: &[ConvTask], xml_strict: bool) -> String {
+        match self {
+            Format::GsdXml => {
+                let mut s = gsd_xml::write(tasks, xml_strict);
+                s.push('\n');
+                s
+            }
+            Format::MswJson => msw::write(tasks),
+            Format::FeatureList => loops::write_feature_list(tasks),
+            Format::TasksMd => loops::write_tasks_md(tasks),
+            Format::PrdJson => loops::write_prd_json(tasks),
+            Format::SpecMd => loops::write_spec_md(tasks),
+        }
+    }
+
+    /// What this format can hold: (fields, attributes, extra children).
+    fn holds(self) -> (&'static [&'static str], &'static [&'static str], &'static [&'static str]) {
+        match self {
+            Format::GsdXml | Format::MswJson => (&["*"], &["*"], &["*"]),
+            Format::FeatureList => (&["name"], &["category", "priority", "model", "completed_iteration", "passes"], &["step", "notes"]),
+            Format::PrdJson => (&["name", "action"], &["priority", "passes"], &["criterion", "notes"]),
+            Format::TasksMd => (&["name", "files", "action", "verify", "done"], &["checked", "parallel", "verify_task"], &["commit"]),
+            Format::SpecMd => (&["name"], &["checked"], &[]),
+        }
+    }
+}
+
+/// Fields the target format cannot carry, as `task N: field` (for warnings,
+/// or an error with `--strict`).
+pub fn dropped(tasks: &[ConvTask], to: Format) -> Vec<String> {
+    let (fields, attrs, extra) = to.holds();
+    if fields == ["*"] {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        let n = i + 1;
+        for (f, empty) in [("files", t.files.is_empty()), ("action", t.action.is_empty()), ("verify", t.verify.is_empty()), ("done", t.done.is_empty()), ("type", t.kind.is_empty() || t.kind == "auto")] {
+            if !empty && !fields.contains(&f) {
+                out.push(format!("task {n}: {f}"));
+            }
+        }
+        for (k, _) in &t.attributes {
+            if !attrs.contains(&k.as_str()) {
+                out.push(format!("task {n}: attribute {k}"));
+            }
+        }
+        for (k, _) in &t.extra {
+            if !extra.contains(&k.as_str()) {
+                out.push(format!("task {n}: <{k}>"));
+            }
+        }
+    }
+    out.dedup();
+    out
 }
