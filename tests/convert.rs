@@ -149,3 +149,330 @@ proptest! {
         prop_assert_eq!(again, tasks);
     }
 }
+
+// ---------- other formats: identity over the fields each can hold ----------
+
+use gsd::convert::Format;
+
+fn line() -> impl Strategy<Value = String> {
+    // One line, no surrounding blanks, no backticks (tasks.md wraps commands in them).
+    "[A-Za-z0-9é中<>&\"' /._:;()!?=+-]{0,24}".prop_map(|s| s.trim().to_owned())
+}
+
+fn nonempty() -> impl Strategy<Value = String> {
+    "[A-Za-z][A-Za-z0-9é中<>&\"' /._:;()!?=+-]{0,20}".prop_map(|s| s.trim().to_owned())
+}
+
+fn attrs(pairs: &[(&str, String)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+    #[test]
+    fn feature_list_identity(items in prop::collection::vec((nonempty(), prop::sample::select(vec!["", "setup", "ui"]), prop::sample::select(vec!["", "high", "low"]), prop::sample::select(vec!["", "opus", "sonnet"]), any::<bool>(), prop::option::of(1u32..50), prop::collection::vec(line(), 0..3), line()), 1..4)) {
+        let tasks: Vec<ConvTask> = items.into_iter().enumerate().map(|(i, (name, cat, pri, model, passes, ci, steps, notes))| {
+            let mut t = ConvTask { id: (i + 1).to_string(), name, ..Default::default() };
+            t.attributes = attrs(&[("category", cat.into()), ("priority", pri.into()), ("model", model.into()), ("completed_iteration", ci.map(|c| c.to_string()).unwrap_or_default())]);
+            t.attributes.push(("passes".into(), passes.to_string()));
+            t.extra = steps.into_iter().map(|s| ("step".to_owned(), s)).collect();
+            if !notes.is_empty() { t.extra.push(("notes".into(), notes)); }
+            t
+        }).collect();
+        let back = Format::FeatureList.read(&Format::FeatureList.write(&tasks, false)).unwrap();
+        prop_assert_eq!(back, tasks);
+    }
+
+    #[test]
+    fn prd_json_identity(items in prop::collection::vec((nonempty(), line(), prop::option::of(1u32..9), any::<bool>(), prop::collection::vec(line(), 0..3), line()), 1..4)) {
+        let tasks: Vec<ConvTask> = items.into_iter().enumerate().map(|(i, (title, desc, pri, passes, crit, notes))| {
+            let mut t = ConvTask { id: format!("US-{:03}", i + 1), name: title, action: desc, ..Default::default() };
+            if let Some(p) = pri { t.attributes.push(("priority".into(), p.to_string())); }
+            t.attributes.push(("passes".into(), passes.to_string()));
+            t.extra = crit.into_iter().map(|c| ("criterion".to_owned(), c)).collect();
+            if !notes.is_empty() { t.extra.push(("notes".into(), notes)); }
+            t
+        }).collect();
+        let back = Format::PrdJson.read(&Format::PrdJson.write(&tasks, false)).unwrap();
+        prop_assert_eq!(back, tasks);
+    }
+
+    #[test]
+    fn tasks_md_identity(items in prop::collection::vec((nonempty(), prop::collection::vec(nonempty(), 0..3), prop::collection::vec("[a-z./_-]{1,10}", 0..3), line(), line(), line(), any::<bool>(), any::<bool>(), any::<bool>()), 1..4)) {
+        let tasks: Vec<ConvTask> = items.into_iter().enumerate().map(|(i, (name, steps, files, done, verify, commit, checked, par, ver))| {
+            let mut t = ConvTask { id: format!("1.{}", i + 1), name, action: steps.join("\n"), files, done, verify, ..Default::default() };
+            for (k, on) in [("checked", checked), ("parallel", par), ("verify_task", ver)] {
+                if on { t.attributes.push((k.into(), "true".into())); }
+            }
+            if !commit.is_empty() { t.extra.push(("commit".into(), commit)); }
+            t
+        }).collect();
+        let back = Format::TasksMd.read(&Format::TasksMd.write(&tasks, false)).unwrap();
+        prop_assert_eq!(back, tasks);
+    }
+
+    #[test]
+    fn spec_md_identity(items in prop::collection::vec((nonempty(), any::<bool>()), 1..6)) {
+        let tasks: Vec<ConvTask> = items.into_iter().enumerate().map(|(i, (name, checked))| {
+            let mut t = ConvTask { id: (i + 1).to_string(), name, ..Default::default() };
+            if checked { t.attributes.push(("checked".into(), "true".into())); }
+            t
+        }).collect();
+        let back = Format::SpecMd.read(&Format::SpecMd.write(&tasks, false)).unwrap();
+        prop_assert_eq!(back, tasks);
+    }
+}
+
+// ---------- the CLI ----------
+
+#[path = "common/mod.rs"]
+mod common;
+
+fn fixture_file(name: &str) -> String {
+    common::fixture("convert").join(name).display().to_string()
+}
+
+/// Every pair of formats on the seed-shaped fixtures: the tasks arrive, in
+/// order, with their names (the field every format holds).
+#[test]
+fn every_pair_of_formats() {
+    let dir = common::fixture("convert");
+    let inputs = [
+        "seed-plan-tasks.xml",
+        "msw.json",
+        "feature_list.json",
+        "tasks.md",
+        "prd.json",
+        "SPEC.md",
+    ];
+    for input in inputs {
+        let src = common::json(&common::gsd(
+            &dir,
+            &["convert", &fixture_file(input), "--to", "msw-json"],
+        ));
+        let names: Vec<&str> = src
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert!(!names.is_empty(), "{input}");
+        for (to, _) in Format::ALL {
+            let o = common::gsd(&dir, &["convert", &fixture_file(input), "--to", to]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{input} → {to}: {}",
+                common::stderr(&o)
+            );
+            let out = tempfile::NamedTempFile::new().unwrap();
+            std::fs::write(out.path(), &o.stdout).unwrap();
+            let back = common::json(&common::gsd(
+                &dir,
+                &[
+                    "convert",
+                    out.path().to_str().unwrap(),
+                    "--from",
+                    to,
+                    "--to",
+                    "msw-json",
+                ],
+            ));
+            let got: Vec<&str> = back
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(got, names, "{input} → {to}");
+        }
+    }
+    // Specific fields survive where both formats hold them.
+    let v = common::json(&common::gsd(
+        &dir,
+        &["convert", &fixture_file("tasks.md"), "--to", "msw-json"],
+    ));
+    assert_eq!(v[0]["id"], "1.1");
+    assert_eq!(
+        v[0]["files"],
+        serde_json::json!(["hooks/stop-hook.sh", "hooks/hooks.json"])
+    );
+    assert_eq!(v[0]["verify"], "bash -n hooks/stop-hook.sh");
+    assert_eq!(
+        v[0]["action"],
+        "Create hooks/stop-hook.sh\n1. Read the state file\n2. Exit 2 while tasks remain"
+    );
+    assert_eq!(
+        v[1]["attributes"],
+        serde_json::json!([["verify_task", "true"]])
+    );
+    let md = common::stdout(&common::gsd(
+        &dir,
+        &[
+            "convert",
+            &fixture_file("feature_list.json"),
+            "--to",
+            "tasks-md",
+        ],
+    ));
+    assert!(
+        md.starts_with("- [ ] 1 Cart persists across reloads\n"),
+        "{md}"
+    );
+    let o = common::gsd(
+        &dir,
+        &[
+            "convert",
+            &fixture_file("feature_list.json"),
+            "--to",
+            "tasks-md",
+        ],
+    );
+    assert!(
+        common::stderr(&o).contains("tasks-md cannot carry: task 1: attribute category"),
+        "{}",
+        common::stderr(&o)
+    );
+    let xml = common::stdout(&common::gsd(
+        &dir,
+        &["convert", &fixture_file("msw.json"), "--to", "gsd-xml"],
+    ));
+    assert!(xml.contains("<action>Create class BehavioralVerifier that runs commands with a timeout. Reject &#96;a < b&#96; &lt;/task> tricks.</action>"), "{xml}");
+    let strict = common::stdout(&common::gsd(
+        &dir,
+        &[
+            "convert",
+            &fixture_file("msw.json"),
+            "--to",
+            "gsd-xml",
+            "--xml-strict",
+        ],
+    ));
+    assert!(strict.contains("a &lt; b"), "{strict}");
+}
+
+#[test]
+fn into_replaces_only_the_tasks_block() {
+    let t = common::repo_of("clean");
+    let plan = t
+        .path()
+        .join(".planning/phases/01-foundation/01-02-PLAN.md");
+    let before = std::fs::read_to_string(&plan).unwrap();
+    let o = common::gsd(
+        t.path(),
+        &[
+            "convert",
+            &fixture_file("msw.json"),
+            "--to",
+            "gsd-xml",
+            "--into",
+            "01-02",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let after = std::fs::read_to_string(&plan).unwrap();
+    let start = before.find("<task ").unwrap();
+    let end = before.rfind("</task>").unwrap() + "</task>".len();
+    assert!(
+        after.starts_with(&before[..start]),
+        "frontmatter and everything before the tasks kept"
+    );
+    assert!(
+        after.ends_with(&before[end..]),
+        "everything after the tasks kept"
+    );
+    assert!(after.contains("<name>Ralph runner orchestrator</name>"));
+    assert_eq!(
+        common::git(t.path(), &["show", "--name-only", "--format=%s", "HEAD"]).trim(),
+        "docs(01-02): tasks from msw-json\n\n.planning/phases/01-foundation/01-02-PLAN.md"
+    );
+    // The plan still parses and its tasks read back as the JSON's.
+    let v = common::json(&common::gsd(t.path(), &["plan", "show", "01-02", "--json"]));
+    assert_eq!(v["tasks"][0]["action"], "Create class BehavioralVerifier that runs commands with a timeout. Reject `a < b` </task> tricks.".replace("</task>", "&lt;/task>").replace('`', "&#96;"));
+    let back = common::json(&common::gsd(
+        t.path(),
+        &["convert", "01-02", "--to", "msw-json"],
+    ));
+    assert_eq!(
+        back[0]["action"],
+        "Create class BehavioralVerifier that runs commands with a timeout. Reject `a < b` </task> tricks."
+    );
+}
+
+#[test]
+fn convert_bad_input_exits_2_and_writes_nothing() {
+    let t = common::repo_of("clean");
+    let plan = t
+        .path()
+        .join(".planning/phases/01-foundation/01-02-PLAN.md");
+    let before = std::fs::read_to_string(&plan).unwrap();
+    let bad_json = t.path().join("bad.json");
+    std::fs::write(&bad_json, "[\n  {\"name\": \"a\",\n   \"files\": [}\n]").unwrap();
+    let no_name = t.path().join("noname.json");
+    std::fs::write(&no_name, "[{\"name\": \"a\"}, {\"action\": \"x\"}]").unwrap();
+    let empty = t.path().join("empty.json");
+    std::fs::write(&empty, "  \n").unwrap();
+    let msw_file = fixture_file("msw.json");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "convert",
+                bad_json.to_str().unwrap(),
+                "--to",
+                "gsd-xml",
+                "--into",
+                "01-02",
+            ],
+            "line 3 column",
+        ),
+        (
+            vec![
+                "convert",
+                no_name.to_str().unwrap(),
+                "--to",
+                "gsd-xml",
+                "--into",
+                "01-02",
+            ],
+            "task 2 has no name",
+        ),
+        (
+            vec!["convert", no_name.to_str().unwrap(), "--to", "yaml"],
+            "unknown format `yaml`",
+        ),
+        (
+            vec!["convert", empty.to_str().unwrap(), "--to", "gsd-xml"],
+            "the input is empty",
+        ),
+        (
+            vec!["convert", "09-09", "--to", "msw-json"],
+            "no plan matches `09-09`",
+        ),
+        (
+            vec!["convert", &msw_file, "--to", "gsd-xml", "--into", "09-09"],
+            "no plan matches `09-09`",
+        ),
+        (
+            vec!["convert", &msw_file, "--to", "spec-md", "--strict"],
+            "spec-md cannot carry",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = common::gsd(t.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            common::stderr(&o).contains(needle),
+            "{args:?}: {}",
+            common::stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&plan).unwrap(), before);
+    assert_eq!(
+        common::git(t.path(), &["rev-list", "--count", "HEAD"]).trim(),
+        "1"
+    );
+}

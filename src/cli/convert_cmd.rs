@@ -16,22 +16,43 @@ use super::write::{Planned, transact_in};
 impl From<ConvertError> for CliError {
     fn from(e: ConvertError) -> Self {
         let help = match &e {
-            ConvertError::UnknownFormat(_) => Some(format!("formats: {}", Format::ALL.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))),
-            ConvertError::NoName { .. } => Some("every task needs a name (checkpoint tasks excepted)".into()),
-            ConvertError::Empty => Some("pass a file, a plan ID, or pipe the tasks into `-`".into()),
+            ConvertError::UnknownFormat(_) => Some(format!(
+                "formats: {}",
+                Format::ALL
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            ConvertError::NoName { .. } => {
+                Some("every task needs a name (checkpoint tasks excepted)".into())
+            }
+            ConvertError::Empty => {
+                Some("pass a file, a plan ID, or pipe the tasks into `-`".into())
+            }
             _ => None,
         };
-        CliError::BadInput { message: e.to_string(), help, src: None, at: None }
+        CliError::BadInput {
+            message: e.to_string(),
+            help,
+            src: None,
+            at: None,
+        }
     }
 }
 
 fn find_plan(ws: &Workspace, id: &str) -> Option<std::path::PathBuf> {
     let want = PlanId::parse(id)?;
-    ws.all_plans().find(|p| p.id.as_ref().is_some_and(|i| i.same(&want))).map(|p| p.doc.path().to_path_buf())
+    ws.all_plans()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(&want)))
+        .map(|p| p.doc.path().to_path_buf())
 }
 
 fn plan_not_found(id: &str) -> CliError {
-    CliError::PlanNotFound { id: id.to_owned(), hint: "`gsd plan list` shows every plan; IDs look like 05-07".into() }
+    CliError::PlanNotFound {
+        id: id.to_owned(),
+        hint: "`gsd plan list` shows every plan; IDs look like 05-07".into(),
+    }
 }
 
 pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
@@ -40,16 +61,36 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
     // The input: stdin, a file, or a plan ID.
     let text = if args.input == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| CliError::BadInput { message: format!("cannot read stdin: {e}"), help: None, src: None, at: None })?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| CliError::BadInput {
+                message: format!("cannot read stdin: {e}"),
+                help: None,
+                src: None,
+                at: None,
+            })?;
         s
     } else if cwd.join(&args.input).is_file() {
-        std::fs::read_to_string(cwd.join(&args.input)).map_err(|e| CliError::BadInput { message: format!("cannot read {}: {e}", args.input), help: None, src: None, at: None })?
+        std::fs::read_to_string(cwd.join(&args.input)).map_err(|e| CliError::BadInput {
+            message: format!("cannot read {}: {e}", args.input),
+            help: None,
+            src: None,
+            at: None,
+        })?
     } else if PlanId::parse(&args.input).is_some() {
         let ws = Workspace::discover_with(cwd, Scope::Full)?;
         let path = find_plan(&ws, &args.input).ok_or_else(|| plan_not_found(&args.input))?;
-        std::fs::read_to_string(path).map_err(|e| CliError::BadInput { message: e.to_string(), help: None, src: None, at: None })?
+        std::fs::read_to_string(path).map_err(|e| CliError::BadInput {
+            message: e.to_string(),
+            help: None,
+            src: None,
+            at: None,
+        })?
     } else {
-        return Err(CliError::FileNotFound { file: args.input.clone(), hint: "pass a file, a plan ID (05-07) or - for stdin".into() });
+        return Err(CliError::FileNotFound {
+            file: args.input.clone(),
+            hint: "pass a file, a plan ID (05-07) or - for stdin".into(),
+        });
     };
     let from = match from {
         Some(f) => f,
@@ -61,7 +102,9 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
         if args.strict {
             return Err(CliError::BadInput {
                 message: format!("{} cannot carry: {}", to.name(), lost.join(", ")),
-                help: Some("convert to msw-json or gsd-xml to keep everything, or drop --strict".into()),
+                help: Some(
+                    "convert to msw-json or gsd-xml to keep everything, or drop --strict".into(),
+                ),
                 src: None,
                 at: None,
             });
@@ -70,11 +113,20 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
     }
     if let Some(plan_id) = &args.into {
         if to != Format::GsdXml {
-            return Err(CliError::BadInput { message: "--into writes GSD tasks; use --to gsd-xml".into(), help: None, src: None, at: None });
+            return Err(CliError::BadInput {
+                message: "--into writes GSD tasks; use --to gsd-xml".into(),
+                help: None,
+                src: None,
+                at: None,
+            });
         }
         return transact_in(cwd, &args.write, Scope::Full, |ws| {
             let path = find_plan(ws, plan_id).ok_or_else(|| plan_not_found(plan_id))?;
-            let doc = ws.documents().into_iter().find(|d| d.path() == path).ok_or_else(|| plan_not_found(plan_id))?;
+            let doc = ws
+                .documents()
+                .into_iter()
+                .find(|d| d.path() == path)
+                .ok_or_else(|| plan_not_found(plan_id))?;
             let old = doc.text();
             let block = gsd_xml::read(old).map_err(|e| CliError::BadInput {
                 message: format!("plan {plan_id} has no task block to replace: {e}"),
@@ -82,23 +134,53 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
                 src: None,
                 at: None,
             })?;
-            let new = format!("{}{}{}", &old[..block.span.start], gsd_xml::write(&tasks, args.xml_strict), &old[block.span.end..]);
-            let canonical = PlanId::parse(plan_id).map_or_else(|| plan_id.clone(), |p| p.canonical());
+            let new = format!(
+                "{}{}{}",
+                &old[..block.span.start],
+                gsd_xml::write(&tasks, args.xml_strict),
+                &old[block.span.end..]
+            );
+            let canonical =
+                PlanId::parse(plan_id).map_or_else(|| plan_id.clone(), |p| p.canonical());
             Ok(Planned {
                 moves: Vec::new(),
                 deletes: Vec::new(),
-                summary: vec![format!("{}: {} task(s) from {}", ws.rel(&path).display(), tasks.len(), from.name())],
+                summary: vec![format!(
+                    "{}: {} task(s) from {}",
+                    ws.rel(&path).display(),
+                    tasks.len(),
+                    from.name()
+                )],
                 message: format!("docs({canonical}): tasks from {}", from.name()),
-                changes: vec![FileChange { path: path.clone(), before: Some(old.as_bytes().to_vec()), after: new.into_bytes() }],
+                changes: vec![FileChange {
+                    path: path.clone(),
+                    before: Some(old.as_bytes().to_vec()),
+                    after: new.into_bytes(),
+                }],
             })
         });
     }
     let out = to.write(&tasks, args.xml_strict);
     match args.out {
         Some(file) => {
-            let path = if file.is_absolute() { file } else { cwd.join(file) };
-            crate::store::atomic::write(&path, out.as_bytes()).map_err(|e| CliError::BadInput { message: format!("cannot write {}: {e}", path.display()), help: None, src: None, at: None })?;
-            Ok(Output::ok(format!("wrote {} ({} tasks, {} → {})\n", path.display(), tasks.len(), from.name(), to.name())))
+            let path = if file.is_absolute() {
+                file
+            } else {
+                cwd.join(file)
+            };
+            crate::store::atomic::write(&path, out.as_bytes()).map_err(|e| CliError::BadInput {
+                message: format!("cannot write {}: {e}", path.display()),
+                help: None,
+                src: None,
+                at: None,
+            })?;
+            Ok(Output::ok(format!(
+                "wrote {} ({} tasks, {} → {})\n",
+                path.display(),
+                tasks.len(),
+                from.name(),
+                to.name()
+            )))
         }
         None => Ok(Output::ok(out)),
     }

@@ -10,11 +10,17 @@ use crate::doc::markdown::Markdown;
 use super::{ConvTask, ConvertError};
 
 fn attr<'a>(t: &'a ConvTask, k: &str) -> Option<&'a str> {
-    t.attributes.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str())
+    t.attributes
+        .iter()
+        .find(|(a, _)| a == k)
+        .map(|(_, v)| v.as_str())
 }
 
 fn extras<'a>(t: &'a ConvTask, k: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-    t.extra.iter().filter(move |(n, _)| n == k).map(|(_, v)| v.as_str())
+    t.extra
+        .iter()
+        .filter(move |(n, _)| n == k)
+        .map(|(_, v)| v.as_str())
 }
 
 fn json_value(text: &str) -> Result<Value, ConvertError> {
@@ -22,7 +28,11 @@ fn json_value(text: &str) -> Result<Value, ConvertError> {
     if t.trim().is_empty() {
         return Err(ConvertError::Empty);
     }
-    serde_json::from_str(t).map_err(|e| ConvertError::Json { message: e.to_string(), line: e.line(), column: e.column() })
+    serde_json::from_str(t).map_err(|e| ConvertError::Json {
+        message: e.to_string(),
+        line: e.line(),
+        column: e.column(),
+    })
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
@@ -37,11 +47,19 @@ fn s(v: &Value, k: &str) -> Option<String> {
 
 pub fn read_feature_list(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
     let v = json_value(text)?;
-    let features = v.get("features").and_then(Value::as_array).ok_or_else(|| ConvertError::Other("feature_list.json needs a \"features\" array".into()))?;
+    let features = v.get("features").and_then(Value::as_array).ok_or_else(|| {
+        ConvertError::Other("feature_list.json needs a \"features\" array".into())
+    })?;
     let mut out = Vec::new();
     for (i, f) in features.iter().enumerate() {
-        let description = s(f, "description").filter(|d| !d.trim().is_empty()).ok_or(ConvertError::NoName { index: i + 1 })?;
-        let mut t = ConvTask { id: s(f, "id").unwrap_or_else(|| (i + 1).to_string()), name: description, ..Default::default() };
+        let description = s(f, "description")
+            .filter(|d| !d.trim().is_empty())
+            .ok_or(ConvertError::NoName { index: i + 1 })?;
+        let mut t = ConvTask {
+            id: s(f, "id").unwrap_or_else(|| (i + 1).to_string()),
+            name: description,
+            ..Default::default()
+        };
         for k in ["category", "priority", "model", "completed_iteration"] {
             if let Some(v) = s(f, k) {
                 t.attributes.push((k.into(), v));
@@ -50,8 +68,17 @@ pub fn read_feature_list(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
         if let Some(p) = f.get("passes").and_then(Value::as_bool) {
             t.attributes.push(("passes".into(), p.to_string()));
         }
-        for step in f.get("steps").and_then(Value::as_array).into_iter().flatten() {
-            t.extra.push(("step".into(), step.as_str().map_or_else(|| step.to_string(), str::to_owned)));
+        for step in f
+            .get("steps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            t.extra.push((
+                "step".into(),
+                step.as_str()
+                    .map_or_else(|| step.to_string(), str::to_owned),
+            ));
         }
         if let Some(n) = s(f, "notes").filter(|n| !n.is_empty()) {
             t.extra.push(("notes".into(), n));
@@ -65,7 +92,9 @@ pub fn write_feature_list(tasks: &[ConvTask]) -> String {
     let features: Vec<Value> = tasks
         .iter()
         .map(|t| {
-            let id: Value = t.id.parse::<u64>().map_or_else(|_| json!(t.id), |n| json!(n));
+            let id: Value =
+                t.id.parse::<u64>()
+                    .map_or_else(|_| json!(t.id), |n| json!(n));
             let mut f = serde_json::Map::new();
             f.insert("id".into(), id);
             for k in ["category", "priority", "model"] {
@@ -76,14 +105,23 @@ pub fn write_feature_list(tasks: &[ConvTask]) -> String {
             f.insert("description".into(), json!(t.name));
             f.insert("steps".into(), json!(extras(t, "step").collect::<Vec<_>>()));
             f.insert("passes".into(), json!(attr(t, "passes") == Some("true")));
-            let ci: Value = attr(t, "completed_iteration").map_or(Value::Null, |v| v.parse::<u64>().map_or_else(|_| json!(v), |n| json!(n)));
+            let ci: Value = attr(t, "completed_iteration").map_or(Value::Null, |v| {
+                v.parse::<u64>().map_or_else(|_| json!(v), |n| json!(n))
+            });
             f.insert("completed_iteration".into(), ci);
-            f.insert("notes".into(), json!(extras(t, "notes").collect::<Vec<_>>().join("\n")));
+            f.insert(
+                "notes".into(),
+                json!(extras(t, "notes").collect::<Vec<_>>().join("\n")),
+            );
             Value::Object(f)
         })
         .collect();
-    let done = tasks.iter().filter(|t| attr(t, "passes") == Some("true")).count();
-    let v = json!({ "total_features": tasks.len(), "completed_features": done, "features": features });
+    let done = tasks
+        .iter()
+        .filter(|t| attr(t, "passes") == Some("true"))
+        .count();
+    let v =
+        json!({ "total_features": tasks.len(), "completed_features": done, "features": features });
     serde_json::to_string_pretty(&v).expect("json") + "\n"
 }
 
@@ -91,19 +129,37 @@ pub fn write_feature_list(tasks: &[ConvTask]) -> String {
 
 pub fn read_prd_json(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
     let v = json_value(text)?;
-    let stories = v.get("userStories").and_then(Value::as_array).ok_or_else(|| ConvertError::Other("prd.json needs a \"userStories\" array".into()))?;
+    let stories = v
+        .get("userStories")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ConvertError::Other("prd.json needs a \"userStories\" array".into()))?;
     let mut out = Vec::new();
     for (i, st) in stories.iter().enumerate() {
-        let title = s(st, "title").filter(|t| !t.trim().is_empty()).ok_or(ConvertError::NoName { index: i + 1 })?;
-        let mut t = ConvTask { id: s(st, "id").unwrap_or_else(|| format!("US-{:03}", i + 1)), name: title, action: s(st, "description").unwrap_or_default(), ..Default::default() };
+        let title = s(st, "title")
+            .filter(|t| !t.trim().is_empty())
+            .ok_or(ConvertError::NoName { index: i + 1 })?;
+        let mut t = ConvTask {
+            id: s(st, "id").unwrap_or_else(|| format!("US-{:03}", i + 1)),
+            name: title,
+            action: s(st, "description").unwrap_or_default(),
+            ..Default::default()
+        };
         if let Some(p) = s(st, "priority") {
             t.attributes.push(("priority".into(), p));
         }
         if let Some(p) = st.get("passes").and_then(Value::as_bool) {
             t.attributes.push(("passes".into(), p.to_string()));
         }
-        for c in st.get("acceptanceCriteria").and_then(Value::as_array).into_iter().flatten() {
-            t.extra.push(("criterion".into(), c.as_str().map_or_else(|| c.to_string(), str::to_owned)));
+        for c in st
+            .get("acceptanceCriteria")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            t.extra.push((
+                "criterion".into(),
+                c.as_str().map_or_else(|| c.to_string(), str::to_owned),
+            ));
         }
         if let Some(n) = s(st, "notes").filter(|n| !n.is_empty()) {
             t.extra.push(("notes".into(), n));
@@ -117,7 +173,9 @@ pub fn write_prd_json(tasks: &[ConvTask]) -> String {
     let stories: Vec<Value> = tasks
         .iter()
         .map(|t| {
-            let priority: Value = attr(t, "priority").map_or(Value::Null, |p| p.parse::<i64>().map_or_else(|_| json!(p), |n| json!(n)));
+            let priority: Value = attr(t, "priority").map_or(Value::Null, |p| {
+                p.parse::<i64>().map_or_else(|_| json!(p), |n| json!(n))
+            });
             json!({
                 "id": t.id, "title": t.name, "description": t.action,
                 "acceptanceCriteria": extras(t, "criterion").collect::<Vec<_>>(),
@@ -130,6 +188,12 @@ pub fn write_prd_json(tasks: &[ConvTask]) -> String {
 }
 
 // ---------- tasks.md ----------
+
+/// A tasks.md task number: digits and dots (`3`, `1.2`).
+pub fn tasks_md_id(id: &str) -> bool {
+    id.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && id.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
 
 const LABELS: &[&str] = &["Do", "Files", "Done when", "Verify", "Commit"];
 
@@ -144,25 +208,33 @@ pub fn read_tasks_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
         let raw = line.span.slice(text);
         let trimmed = raw.trim_start();
         let indent = raw.len() - trimmed.len();
-        if indent == 0 && (trimmed.starts_with("- [ ] ") || trimmed.starts_with("- [x] ") || trimmed.starts_with("- [X] ")) {
+        if indent == 0
+            && (trimmed.starts_with("- [ ] ")
+                || trimmed.starts_with("- [x] ")
+                || trimmed.starts_with("- [X] "))
+        {
             let checked = !trimmed.starts_with("- [ ]");
             let mut title = trimmed[6..].trim().to_owned();
             let mut t = ConvTask::default();
             // `1.2 Title` → id 1.2
-            if let Some((id, rest)) = title.split_once(' ') {
-                if id.chars().next().is_some_and(|c| c.is_ascii_digit()) && id.chars().all(|c| c.is_ascii_digit() || c == '.') {
-                    t.id = id.to_owned();
-                    title = rest.trim().to_owned();
-                }
-            }
-            for (marker, key) in [("[VERIFY]", "verify_task"), ("[P]", "parallel")] {
-                if let Some(pos) = title.find(marker) {
-                    title = format!("{}{}", &title[..pos], &title[pos + marker.len()..]).trim().replace("  ", " ");
-                    t.attributes.push((key.into(), "true".into()));
-                }
+            if let Some((id, rest)) = title.split_once(' ')
+                && id.chars().next().is_some_and(|c| c.is_ascii_digit())
+                && id.chars().all(|c| c.is_ascii_digit() || c == '.')
+            {
+                t.id = id.to_owned();
+                title = rest.trim().to_owned();
             }
             if checked {
                 t.attributes.push(("checked".into(), "true".into()));
+            }
+            // The markers are written last, `[P]` before `[VERIFY]`.
+            for (marker, key) in [("[P]", "parallel"), ("[VERIFY]", "verify_task")] {
+                if let Some(pos) = title.rfind(marker) {
+                    title = format!("{}{}", &title[..pos], &title[pos + marker.len()..])
+                        .trim_end()
+                        .to_owned();
+                    t.attributes.push((key.into(), "true".into()));
+                }
             }
             if t.id.is_empty() {
                 t.id = (out.len() + 1).to_string();
@@ -174,27 +246,33 @@ pub fn read_tasks_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
         }
         let Some(t) = out.last_mut() else { continue };
         let item = trimmed.strip_prefix("- ").unwrap_or(trimmed);
-        if let Some(rest) = item.strip_prefix("**") {
-            if let Some(end) = rest.find("**") {
-                let label = rest[..end].trim_end_matches(':').to_owned();
-                if LABELS.contains(&label.as_str()) {
-                    let value = rest[end + 2..].trim_start_matches(':').trim().to_owned();
-                    // `cmd` → cmd (one pair of backticks, as the writer adds them).
-                    let value = match value.strip_prefix('`').and_then(|v| v.strip_suffix('`')) {
-                        Some(inner) if !inner.contains('`') => inner.to_owned(),
-                        _ => value,
-                    };
-                    match label.as_str() {
-                        "Do" => t.action = value,
-                        "Files" => t.files = value.split(',').map(|f| f.trim().trim_matches('`').to_owned()).filter(|f| !f.is_empty()).collect(),
-                        "Done when" => t.done = value,
-                        "Verify" => t.verify = value,
-                        "Commit" => t.extra.push(("commit".into(), value)),
-                        _ => {}
+        if let Some(rest) = item.strip_prefix("**")
+            && let Some(end) = rest.find("**")
+        {
+            let label = rest[..end].trim_end_matches(':').to_owned();
+            if LABELS.contains(&label.as_str()) {
+                let value = rest[end + 2..].trim_start_matches(':').trim().to_owned();
+                // `cmd` → cmd (one pair of backticks, as the writer adds them).
+                let value = match value.strip_prefix('`').and_then(|v| v.strip_suffix('`')) {
+                    Some(inner) if !inner.contains('`') => inner.to_owned(),
+                    _ => value,
+                };
+                match label.as_str() {
+                    "Do" => t.action = value,
+                    "Files" => {
+                        t.files = value
+                            .split(',')
+                            .map(|f| f.trim().trim_matches('`').to_owned())
+                            .filter(|f| !f.is_empty())
+                            .collect()
                     }
-                    current_label = Some(label);
-                    continue;
+                    "Done when" => t.done = value,
+                    "Verify" => t.verify = value,
+                    "Commit" => t.extra.push(("commit".into(), value)),
+                    _ => {}
                 }
+                current_label = Some(label);
+                continue;
             }
         }
         // Continuation lines of **Do** (numbered steps).
@@ -214,7 +292,11 @@ pub fn read_tasks_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
 pub fn write_tasks_md(tasks: &[ConvTask]) -> String {
     let mut out = String::new();
     for t in tasks {
-        let check = if attr(t, "checked") == Some("true") { "x" } else { " " };
+        let check = if attr(t, "checked") == Some("true") {
+            "x"
+        } else {
+            " "
+        };
         let mut title = t.name.clone();
         if attr(t, "parallel") == Some("true") {
             title.push_str(" [P]");
@@ -222,7 +304,12 @@ pub fn write_tasks_md(tasks: &[ConvTask]) -> String {
         if attr(t, "verify_task") == Some("true") {
             title.push_str(" [VERIFY]");
         }
-        out.push_str(&format!("- [{check}] {} {title}\n", t.id));
+        // tasks.md numbers tasks (`1.2`); other IDs have no place there.
+        if tasks_md_id(&t.id) {
+            out.push_str(&format!("- [{check}] {} {title}\n", t.id));
+        } else {
+            out.push_str(&format!("- [{check}] {title}\n"));
+        }
         if !t.action.is_empty() {
             let mut lines = t.action.lines();
             out.push_str(&format!("  - **Do**: {}\n", lines.next().unwrap_or("")));
@@ -236,7 +323,13 @@ pub fn write_tasks_md(tasks: &[ConvTask]) -> String {
         if !t.done.is_empty() {
             out.push_str(&format!("  - **Done when**: {}\n", t.done));
         }
-        let code = |v: &str| if v.contains('`') { v.to_owned() } else { format!("`{v}`") };
+        let code = |v: &str| {
+            if v.contains('`') {
+                v.to_owned()
+            } else {
+                format!("`{v}`")
+            }
+        };
         if !t.verify.is_empty() {
             out.push_str(&format!("  - **Verify**: {}\n", code(&t.verify)));
         }
@@ -261,7 +354,11 @@ pub fn read_spec_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
         .filter_map(|i| i.checkbox.map(|c| (i, c)))
         .enumerate()
         .map(|(n, (i, c))| {
-            let mut t = ConvTask { id: (n + 1).to_string(), name: i.content.slice(text).to_owned(), ..Default::default() };
+            let mut t = ConvTask {
+                id: (n + 1).to_string(),
+                name: i.content.slice(text).to_owned(),
+                ..Default::default()
+            };
             if c.checked {
                 t.attributes.push(("checked".into(), "true".into()));
             }
@@ -269,11 +366,26 @@ pub fn read_spec_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
         })
         .collect();
     if tasks.is_empty() {
-        return Err(ConvertError::Other("no `- [ ]` checkboxes in the input".into()));
+        return Err(ConvertError::Other(
+            "no `- [ ]` checkboxes in the input".into(),
+        ));
     }
     Ok(tasks)
 }
 
 pub fn write_spec_md(tasks: &[ConvTask]) -> String {
-    tasks.iter().map(|t| format!("- [{}] {}\n", if attr(t, "checked") == Some("true") { "x" } else { " " }, t.name)).collect()
+    tasks
+        .iter()
+        .map(|t| {
+            format!(
+                "- [{}] {}\n",
+                if attr(t, "checked") == Some("true") {
+                    "x"
+                } else {
+                    " "
+                },
+                t.name
+            )
+        })
+        .collect()
 }

@@ -101,11 +101,18 @@ impl Format {
     ];
 
     pub fn parse(s: &str) -> Result<Format, ConvertError> {
-        Format::ALL.iter().find(|(n, _)| *n == s).map(|(_, f)| *f).ok_or_else(|| ConvertError::UnknownFormat(s.to_owned()))
+        Format::ALL
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, f)| *f)
+            .ok_or_else(|| ConvertError::UnknownFormat(s.to_owned()))
     }
 
     pub fn name(self) -> &'static str {
-        Format::ALL.iter().find(|(_, f)| *f == self).map_or("?", |(n, _)| n)
+        Format::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("?", |(n, _)| n)
     }
 
     /// Guess from the content.
@@ -115,7 +122,11 @@ impl Format {
             return Err(ConvertError::Empty);
         }
         if t.starts_with('{') {
-            let v: serde_json::Value = serde_json::from_str(t).map_err(|e| ConvertError::Json { message: e.to_string(), line: e.line(), column: e.column() })?;
+            let v: serde_json::Value = serde_json::from_str(t).map_err(|e| ConvertError::Json {
+                message: e.to_string(),
+                line: e.line(),
+                column: e.column(),
+            })?;
             return Ok(if v.get("features").is_some() {
                 Format::FeatureList
             } else if v.get("userStories").is_some() {
@@ -136,7 +147,9 @@ impl Format {
         if t.contains("- [ ]") || t.contains("- [x]") {
             return Ok(Format::SpecMd);
         }
-        Err(ConvertError::Other("cannot tell the input's format; pass --from".into()))
+        Err(ConvertError::Other(
+            "cannot tell the input's format; pass --from".into(),
+        ))
     }
 
     /// Read tasks in this format.
@@ -171,12 +184,36 @@ impl Format {
     }
 
     /// What this format can hold: (fields, attributes, extra children).
-    fn holds(self) -> (&'static [&'static str], &'static [&'static str], &'static [&'static str]) {
+    fn holds(
+        self,
+    ) -> (
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [&'static str],
+    ) {
         match self {
             Format::GsdXml | Format::MswJson => (&["*"], &["*"], &["*"]),
-            Format::FeatureList => (&["name"], &["category", "priority", "model", "completed_iteration", "passes"], &["step", "notes"]),
-            Format::PrdJson => (&["name", "action"], &["priority", "passes"], &["criterion", "notes"]),
-            Format::TasksMd => (&["name", "files", "action", "verify", "done"], &["checked", "parallel", "verify_task"], &["commit"]),
+            Format::FeatureList => (
+                &["name"],
+                &[
+                    "category",
+                    "priority",
+                    "model",
+                    "completed_iteration",
+                    "passes",
+                ],
+                &["step", "notes"],
+            ),
+            Format::PrdJson => (
+                &["name", "action"],
+                &["priority", "passes"],
+                &["criterion", "notes"],
+            ),
+            Format::TasksMd => (
+                &["name", "files", "action", "verify", "done"],
+                &["checked", "parallel", "verify_task"],
+                &["commit"],
+            ),
             Format::SpecMd => (&["name"], &["checked"], &[]),
         }
     }
@@ -192,7 +229,21 @@ pub fn dropped(tasks: &[ConvTask], to: Format) -> Vec<String> {
     let mut out = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
         let n = i + 1;
-        for (f, empty) in [("files", t.files.is_empty()), ("action", t.action.is_empty()), ("verify", t.verify.is_empty()), ("done", t.done.is_empty()), ("type", t.kind.is_empty() || t.kind == "auto")] {
+        let id_lost = match to {
+            Format::TasksMd => !loops::tasks_md_id(&t.id),
+            Format::SpecMd => t.id != n.to_string(),
+            _ => false,
+        };
+        if id_lost {
+            out.push(format!("task {n}: id {}", t.id));
+        }
+        for (f, empty) in [
+            ("files", t.files.is_empty()),
+            ("action", t.action.is_empty()),
+            ("verify", t.verify.is_empty()),
+            ("done", t.done.is_empty()),
+            ("type", t.kind.is_empty() || t.kind == "auto"),
+        ] {
             if !empty && !fields.contains(&f) {
                 out.push(format!("task {n}: {f}"));
             }
