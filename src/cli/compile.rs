@@ -12,7 +12,7 @@ use crate::render::{self, Origin, RenderError, Renderer};
 use crate::store::{self, CommitPolicy, FileChange, PlanningLock};
 
 use super::Output;
-use super::args::{InitArgs, PlanType, PrdFormat, ResearchCommand, TemplatesCommand, WriteFlags};
+use super::args::{InitArgs, PlanType, PrdFormat, ResearchCommand, TemplatesCommand};
 use super::error::CliError;
 use super::write::{Planned, transact_in};
 
@@ -62,12 +62,7 @@ impl From<RenderError> for CliError {
 }
 
 fn bad(message: impl Into<String>, help: Option<String>) -> CliError {
-    CliError::BadInput {
-        message: message.into(),
-        help,
-        src: None,
-        at: None,
-    }
+    CliError::input(message, help)
 }
 
 fn ask(prompt: &str, default: &str) -> String {
@@ -387,17 +382,19 @@ pub fn prd(
 }
 
 /// `gsd plan new`.
-#[allow(clippy::too_many_arguments)]
-pub fn plan_new(
-    cwd: &Path,
-    phase: String,
-    name: Option<String>,
-    depends_on: Vec<String>,
-    requirements: Option<Vec<String>>,
-    autonomous: bool,
-    plan_type: PlanType,
-    write: WriteFlags,
-) -> Result<Output, CliError> {
+pub fn plan_new(cwd: &Path, cmd: super::args::PlanCommand) -> Result<Output, CliError> {
+    let super::args::PlanCommand::New {
+        phase,
+        name,
+        depends_on,
+        requirements,
+        autonomous,
+        plan_type,
+        write,
+    } = cmd
+    else {
+        return super::read::plan(cwd, cmd);
+    };
     transact_in(cwd, &write, Scope::Full, |ws| {
         let r = Renderer::new(Some(&ws.planning));
         let spec = render::plan_new::PlanSpec {

@@ -32,12 +32,7 @@ impl From<ConvertError> for CliError {
             }
             _ => None,
         };
-        CliError::BadInput {
-            message: e.to_string(),
-            help,
-            src: None,
-            at: None,
-        }
+        CliError::input(e.to_string(), help)
     }
 }
 

@@ -42,6 +42,16 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// A plain input error: a message and, maybe, a hint.
+    pub fn input(message: impl Into<String>, help: Option<String>) -> Self {
+        CliError::BadInput {
+            message: message.into(),
+            help,
+            src: None,
+            at: None,
+        }
+    }
+
     pub fn exit_code(&self) -> i32 {
         2
     }

@@ -175,35 +175,12 @@ fn find_phase<'a>(ws: &'a Workspace, id: &str) -> Result<&'a Phase, CliError> {
 }
 
 pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
-    if let PlanCommand::New {
-        phase,
-        name,
-        depends_on,
-        requirements,
-        autonomous,
-        plan_type,
-        write,
-    } = cmd
-    {
-        return super::compile::plan_new(
-            cwd,
-            phase,
-            name,
-            depends_on,
-            requirements,
-            autonomous,
-            plan_type,
-            write,
-        );
+    if let PlanCommand::New { .. } = cmd {
+        return super::compile::plan_new(cwd, cmd);
     }
     let ws = Workspace::discover(cwd)?;
     match cmd {
-        PlanCommand::New { .. } => Err(CliError::BadInput {
-            message: "plan new is handled above".into(),
-            help: None,
-            src: None,
-            at: None,
-        }),
+        PlanCommand::New { .. } => Err(CliError::input("plan new is handled above", None)),
         PlanCommand::List { phase, json } => {
             let phases: Vec<&Phase> = match &phase {
                 Some(id) => vec![find_phase(&ws, id)?],

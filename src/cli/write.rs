@@ -40,12 +40,7 @@ impl From<EditError> for CliError {
             }
             _ => None,
         };
-        CliError::BadInput {
-            message: e.to_string(),
-            help,
-            src: None,
-            at: None,
-        }
+        CliError::input(e.to_string(), help)
     }
 }
 
@@ -57,12 +52,7 @@ impl From<store::StoreError> for CliError {
             ),
             _ => None,
         };
-        CliError::BadInput {
-            message: e.to_string(),
-            help,
-            src: None,
-            at: None,
-        }
+        CliError::input(e.to_string(), help)
     }
 }
 
