@@ -10,5 +10,6 @@ pub mod doc;
 pub mod edit;
 pub mod lint;
 pub mod model;
+pub mod ralph;
 pub mod render;
 pub mod store;

@@ -194,6 +194,19 @@ pub enum Command {
     },
     /// Convert tasks between formats: gsd-xml, msw-json, feature-list, tasks-md, prd-json, spec-md.
     Convert(ConvertArgs),
+    /// Run a plan's checks (task <verify> commands and <verification>): exit 0 only when all pass.
+    Verify {
+        /// `05-07`, `5-7`, a file name or a path.
+        plan: String,
+        /// An extra check command (repeatable).
+        #[arg(long = "check", value_name = "CMD")]
+        checks: Vec<String>,
+        /// Seconds each check may take.
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
     /// Frontmatter of any file.
     Fm {
         #[command(subcommand)]

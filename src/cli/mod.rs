@@ -70,6 +70,12 @@ pub fn main() -> i32 {
         } => write::state(&cwd, command),
         Command::Init(args) => compile::init(&cwd, args),
         Command::Convert(args) => convert_cmd::run(&cwd, args),
+        Command::Verify {
+            plan,
+            checks,
+            timeout,
+            json,
+        } => read::verify(&cwd, &plan, checks, timeout, json.json),
         Command::Templates { command } => compile::templates(&cwd, command),
         Command::Research { command } => compile::research(&cwd, command),
         Command::Prd { out, format } => compile::prd(&cwd, out, format),

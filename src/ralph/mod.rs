@@ -1,0 +1,4 @@
+//! Ralph loops. So far: the behavioural verifier, which decides "done" by
+//! running the plan's own checks instead of trusting the model.
+
+pub mod verify;
