@@ -40,6 +40,30 @@ pub enum PlanType {
     Tdd,
 }
 
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum HookEvent {
+    Stop,
+    SubagentStop,
+    SessionStart,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RalphCommand {
+    /// The Claude Code hook handler (reads the hook JSON on stdin).
+    Hook { event: HookEvent },
+    /// Merge gsd's Stop, SubagentStop and SessionStart hooks into .claude/settings.json.
+    InstallHooks {
+        /// Use .claude/settings.local.json.
+        #[arg(long)]
+        local: bool,
+    },
+    /// Remove gsd's hooks (and only those).
+    Uninstall {
+        #[arg(long)]
+        local: bool,
+    },
+}
+
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
     /// A file, a plan ID (`05-07`), or `-` for stdin.
@@ -206,6 +230,11 @@ pub enum Command {
         timeout: u64,
         #[command(flatten)]
         json: JsonFlag,
+    },
+    /// Ralph loops: hook handler and hook installation.
+    Ralph {
+        #[command(subcommand)]
+        command: RalphCommand,
     },
     /// Frontmatter of any file.
     Fm {

@@ -10,6 +10,7 @@ mod compile;
 mod convert_cmd;
 mod error;
 mod lint_cmd;
+mod ralph_cmd;
 mod read;
 mod write;
 
@@ -70,6 +71,7 @@ pub fn main() -> i32 {
         } => write::state(&cwd, command),
         Command::Init(args) => compile::init(&cwd, args),
         Command::Convert(args) => convert_cmd::run(&cwd, args),
+        Command::Ralph { command } => ralph_cmd::run(&cwd, command),
         Command::Verify {
             plan,
             checks,
