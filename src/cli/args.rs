@@ -40,6 +40,32 @@ pub enum PlanType {
     Tdd,
 }
 
+#[derive(Debug, Args)]
+pub struct StartRalphArgs {
+    /// Start a Ralph loop on the plan: loop state, hooks, prompt.
+    #[arg(long)]
+    pub start_ralph: bool,
+    #[arg(long, default_value_t = 20)]
+    pub max_iterations: u32,
+    /// The words that end the loop, inside <promise>…</promise>.
+    #[arg(long, default_value = "DONE")]
+    pub promise: String,
+    /// An extra check command (repeatable).
+    #[arg(long = "check", value_name = "CMD")]
+    pub checks: Vec<String>,
+    #[arg(long, default_value_t = 30)]
+    pub check_timeout: u64,
+    /// A command asked for guidance when checks fail (kept in the loop state).
+    #[arg(long)]
+    pub guidance_cmd: Option<String>,
+    /// Install the hooks in .claude/settings.local.json.
+    #[arg(long)]
+    pub local: bool,
+    /// Replace an active loop.
+    #[arg(long)]
+    pub force: bool,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum HookEvent {
     Stop,
@@ -177,10 +203,15 @@ pub enum Command {
         #[command(subcommand)]
         command: PhaseCommand,
     },
-    /// Plans: list, show.
+    /// Plans: list, show, new; `gsd plan 05-07 --start-ralph` starts a Ralph loop on one.
+    #[command(args_conflicts_with_subcommands = true)]
     Plan {
         #[command(subcommand)]
-        command: PlanCommand,
+        command: Option<PlanCommand>,
+        /// The plan, with --start-ralph.
+        id: Option<String>,
+        #[command(flatten)]
+        ralph: StartRalphArgs,
     },
     /// The roadmap: phases with status, plan and summary counts, progress.
     Roadmap {

@@ -48,7 +48,15 @@ pub fn main() -> i32 {
             command: command @ args::PhaseCommand::List { .. },
         } => read::phase(&cwd, command),
         Command::Phase { command } => write::phase(&cwd, command),
-        Command::Plan { command } => read::plan(&cwd, command),
+        Command::Plan {
+            command: Some(command),
+            ..
+        } => read::plan(&cwd, command),
+        Command::Plan {
+            command: None,
+            id,
+            ralph,
+        } => ralph_cmd::start(&cwd, id, ralph),
         Command::Roadmap {
             command: None,
             json,

@@ -6,7 +6,7 @@ use crate::model::workspace::find_root;
 use crate::ralph::{hook, settings};
 
 use super::Output;
-use super::args::{HookEvent, RalphCommand};
+use super::args::{HookEvent, RalphCommand, StartRalphArgs};
 use super::error::CliError;
 
 /// The project a hook or install is about: `CLAUDE_PROJECT_DIR`, else the
@@ -73,4 +73,111 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
             }))
         }
     }
+}
+
+/// `gsd plan ID --start-ralph`.
+pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Output, CliError> {
+    let Some(id) = id.filter(|_| args.start_ralph) else {
+        return Err(CliError::input(
+            "`gsd plan` needs a subcommand (list, show, new) or `ID --start-ralph`",
+            Some("gsd plan 05-07 --start-ralph".into()),
+        ));
+    };
+    if args.max_iterations == 0 || args.promise.trim().is_empty() {
+        return Err(CliError::input(
+            "--max-iterations must be at least 1 and --promise must not be empty",
+            None,
+        ));
+    }
+    let ws = crate::model::Workspace::discover(cwd)?;
+    let root = ws.root.clone();
+    if let Some(Ok(existing)) = crate::ralph::state::LoopState::load(&root)
+        && existing.is_active()
+        && !args.force
+    {
+        return Err(CliError::input(
+            format!(
+                "a Ralph loop on {} is already active (iteration {}/{})",
+                existing.plan, existing.iteration, existing.max_iterations
+            ),
+            Some("stop it with `gsd ralph stop`, or pass --force to replace it".into()),
+        ));
+    }
+    let plan = ws
+        .all_plans()
+        .find(|p| {
+            p.id.as_ref()
+                .zip(crate::model::PlanId::parse(&id))
+                .is_some_and(|(a, b)| a.same(&b))
+        })
+        .ok_or_else(|| CliError::PlanNotFound {
+            id: id.clone(),
+            hint: "`gsd plan list` shows every plan".into(),
+        })?;
+    let rel = ws.rel(plan.doc.path()).display().to_string();
+    let r = crate::render::Renderer::new(Some(&ws.planning));
+    let opts = crate::ralph::start::StartOptions {
+        max_iterations: args.max_iterations,
+        promise: args.promise.trim().to_owned(),
+        checks: args.checks,
+        check_timeout_secs: args.check_timeout,
+        guidance_cmd: args.guidance_cmd,
+    };
+    let state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
+    state
+        .save(&root)
+        .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
+    let settings_path = root.join(".claude").join(if args.local {
+        "settings.local.json"
+    } else {
+        "settings.json"
+    });
+    let bin = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| CliError::input(format!("cannot find the gsd binary: {e}"), None))?;
+    settings::install(&root, &settings_path, &bin.display().to_string())
+        .map_err(|e| CliError::input(e.to_string(), None))?;
+    // STATE.md says a loop runs (committed like every other edit).
+    let mut notes = String::new();
+    if let Some(st) = ws.state.as_ref()
+        && let Ok(ch) = crate::edit::state::set_field(
+            &ws,
+            st,
+            "status",
+            &format!("Ralph loop running on {}", state.plan),
+        )
+        && let Ok(new) = crate::edit::apply(st.doc.text(), &ch.edits)
+    {
+        let change = crate::store::FileChange {
+            path: st.doc.path().to_path_buf(),
+            before: Some(st.doc.source.bytes().to_vec()),
+            after: new.into_bytes(),
+        };
+        let policy = if ws.config().commit_docs() {
+            crate::store::CommitPolicy::Commit
+        } else {
+            crate::store::CommitPolicy::DocsNotCommitted
+        };
+        let _lock =
+            crate::store::PlanningLock::acquire(&root, crate::store::lock::default_timeout())
+                .map_err(crate::store::StoreError::from)?;
+        let out = crate::store::write_and_commit(
+            &root,
+            &[change],
+            &format!("docs(state): Ralph loop started on {}", state.plan),
+            policy,
+        )?;
+        notes = format!("STATE.md: {}\n", out.commit.describe());
+    }
+    Ok(Output::ok(format!(
+        "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{notes}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(jq -r .prompt .gsd/ralph/loop.json)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
+        state.plan,
+        state.checks.len(),
+        state.max_iterations,
+        state.promise,
+        settings_path.display(),
+        root.display(),
+        state.promise,
+        state.max_iterations,
+    )))
 }

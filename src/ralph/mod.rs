@@ -3,4 +3,6 @@
 
 pub mod hook;
 pub mod settings;
+pub mod start;
+pub mod state;
 pub mod verify;

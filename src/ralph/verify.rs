@@ -20,13 +20,13 @@ use crate::doc::elements::{self, Opaque};
 use crate::model::Plan;
 
 /// One check to run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Check {
     pub command: String,
     /// Where it came from (`task 2`, `verification`, `--check`).
     pub source: String,
     /// A regex the output must match, when given (`<automated expect="…">`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<String>,
 }
 

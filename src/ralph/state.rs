@@ -1,0 +1,88 @@
+//! Loop state: versioned JSON in `.gsd/ralph/loop.json` (git-ignored), read
+//! and written atomically. One active loop per project.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::verify::Check;
+
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Active,
+    Complete,
+    Stopped,
+    Stuck,
+    MaxIterations,
+    Stale,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Iteration {
+    pub n: u32,
+    /// `continued`, `promise refused`, `complete`, `stuck`, `max iterations`.
+    pub result: String,
+    #[serde(default)]
+    pub failed_checks: Vec<String>,
+    pub at: String,
+    /// A short fingerprint of the final text, for stuck detection.
+    #[serde(default)]
+    pub text_hash: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LoopState {
+    pub version: u32,
+    pub loop_id: String,
+    pub plan: String,
+    pub plan_path: String,
+    pub prompt: String,
+    pub promise: String,
+    pub iteration: u32,
+    pub max_iterations: u32,
+    pub owner_session: Option<String>,
+    pub status: Status,
+    pub started_at: String,
+    pub heartbeat_at: String,
+    pub checks: Vec<Check>,
+    pub check_timeout_secs: u64,
+    #[serde(default)]
+    pub history: Vec<Iteration>,
+    #[serde(default)]
+    pub guidance_cmd: Option<String>,
+    /// Same final text or same failing checks this many times in a row ends the loop.
+    #[serde(default = "default_stuck")]
+    pub stuck_threshold: u32,
+}
+
+fn default_stuck() -> u32 {
+    3
+}
+
+pub fn path(root: &Path) -> PathBuf {
+    root.join(".gsd/ralph/loop.json")
+}
+
+pub fn now() -> String {
+    jiff::Timestamp::now().to_string()
+}
+
+impl LoopState {
+    pub fn load(root: &Path) -> Option<Result<LoopState, String>> {
+        let text = std::fs::read_to_string(path(root)).ok()?;
+        Some(serde_json::from_str(&text).map_err(|e| e.to_string()))
+    }
+
+    pub fn save(&self, root: &Path) -> std::io::Result<()> {
+        crate::store::lock::ensure_gsd_dir(root)?;
+        let text = serde_json::to_string_pretty(self).expect("state serializes") + "\n";
+        crate::store::atomic::write(&path(root), text.as_bytes())
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.status == Status::Active
+    }
+}

@@ -1,0 +1,285 @@
+//! `gsd plan ID --start-ralph` and every decision branch of the Stop hook,
+//! by piping hook JSON into `gsd ralph hook …`.
+
+mod common;
+
+use std::io::Write;
+
+use common::*;
+
+fn start(t: &tempfile::TempDir, extra: &[&str]) {
+    let mut args = vec![
+        "plan",
+        "02-01",
+        "--start-ralph",
+        "--check",
+        "test -f done.txt",
+        "--max-iterations",
+        "4",
+    ];
+    args.extend_from_slice(extra);
+    let o = gsd(t.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+fn hook(t: &tempfile::TempDir, event: &str, input: &str) -> (i32, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+        .args(["-C", t.path().to_str().unwrap(), "ralph", "hook", event])
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+fn stop(t: &tempfile::TempDir, session: &str, text: &str) -> serde_json::Value {
+    let input = serde_json::json!({ "session_id": session, "hook_event_name": "Stop", "last_assistant_message": text, "some_future_field": [1, 2] });
+    let (code, out) = hook(t, "stop", &input.to_string());
+    assert_eq!(code, 0);
+    if out.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(&out).unwrap()
+    }
+}
+
+fn loop_state(t: &tempfile::TempDir) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(t.path().join(".gsd/ralph/loop.json")).unwrap())
+        .unwrap()
+}
+
+fn plan_tree() -> tempfile::TempDir {
+    let t = repo_of("clean");
+    // Phase 2's plan gets a check the agent can satisfy.
+    let p = t.path().join(".planning/phases/02-api/02-01-PLAN.md");
+    let text = std::fs::read_to_string(&p).unwrap().replace("<implementation>axum handler</implementation>", "<implementation>axum handler</implementation>\n  <verify><automated>true</automated></verify>");
+    std::fs::write(&p, text).unwrap();
+    t
+}
+
+#[test]
+fn start_writes_state_hooks_and_state_md() {
+    let t = plan_tree();
+    start(&t, &[]);
+    let s = loop_state(&t);
+    assert_eq!(
+        (
+            s["version"].as_u64(),
+            s["plan"].as_str(),
+            s["status"].as_str(),
+            s["max_iterations"].as_u64()
+        ),
+        (Some(1), Some("02-01"), Some("active"), Some(4))
+    );
+    assert!(
+        s["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("<promise>DONE</promise>")
+            && s["prompt"].as_str().unwrap().chars().count() < 10_000
+    );
+    assert_eq!(
+        s["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["command"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["test -f done.txt"]
+    );
+    assert!(
+        std::fs::read_to_string(t.path().join(".gsd/.gitignore"))
+            .unwrap()
+            .contains('*')
+    );
+    let settings = std::fs::read_to_string(t.path().join(".claude/settings.json")).unwrap();
+    assert!(settings.contains("\"ralph\"") && settings.contains("\"stop\""));
+    assert!(
+        std::fs::read_to_string(t.path().join(".planning/STATE.md"))
+            .unwrap()
+            .contains("Status: Ralph loop running on 02-01\n")
+    );
+    assert_eq!(
+        git(t.path(), &["log", "-1", "--format=%s"]).trim(),
+        "docs(state): Ralph loop started on 02-01"
+    );
+    // One active loop per project.
+    let o = gsd(t.path(), &["plan", "01-01", "--start-ralph"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("already active"));
+    assert_eq!(
+        gsd(t.path(), &["plan", "01-01", "--start-ralph", "--force"])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn stop_decisions_in_order() {
+    let t = plan_tree();
+    start(&t, &[]);
+    // The first session to stop owns the loop and is sent back to work.
+    let v = stop(&t, "A", "I made progress");
+    assert_eq!(v["decision"], "block");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("# Ralph loop: plan 02-01")
+    );
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("iteration 1/4")
+    );
+    assert_eq!(loop_state(&t)["owner_session"], "A");
+    // Another session is never blocked, and does not count.
+    assert_eq!(
+        stop(&t, "B", "unrelated work <promise>DONE</promise>"),
+        serde_json::Value::Null
+    );
+    assert_eq!(loop_state(&t)["iteration"], 1);
+    // Subagents stop freely.
+    assert_eq!(
+        hook(
+            &t,
+            "subagent-stop",
+            r#"{"session_id":"A","agent_type":"Explore"}"#
+        ),
+        (0, String::new())
+    );
+    // The promise outside its tags is not a promise.
+    let v = stop(&t, "A", "DONE");
+    assert_eq!(v["decision"], "block");
+    assert!(
+        !v["reason"]
+            .as_str()
+            .unwrap()
+            .contains("You claimed the promise")
+    );
+    // A claimed promise with a failing check is refused, with the check's output.
+    let v = stop(&t, "A", "finished <promise>DONE</promise>");
+    assert_eq!(v["decision"], "block");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.starts_with("You claimed the promise, but gsd ran the checks and these failed:\n- `test -f done.txt` (--check): exit 1"), "{reason}");
+    // The work gets done: the promise is accepted and the stop allowed.
+    std::fs::write(t.path().join("done.txt"), "").unwrap();
+    let v = stop(&t, "A", "really finished <promise>DONE</promise>");
+    assert!(v.get("decision").is_none(), "{v}");
+    assert!(v["systemMessage"].as_str().unwrap().contains("complete"));
+    let s = loop_state(&t);
+    assert_eq!(s["status"], "complete");
+    let results: Vec<&str> = s["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        results,
+        ["continued", "continued", "promise refused", "complete"]
+    );
+    // After completion the hook is silent.
+    assert_eq!(stop(&t, "A", "anything"), serde_json::Value::Null);
+}
+
+#[test]
+fn iteration_cap_and_stuck_detection() {
+    let t = plan_tree();
+    start(&t, &[]);
+    for i in 0..4 {
+        let v = stop(&t, "A", &format!("step {i}"));
+        assert_eq!(v["decision"], "block", "iteration {i}");
+    }
+    let v = stop(&t, "A", "step 5");
+    assert!(
+        v.get("decision").is_none()
+            && v["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("after 4 iterations"),
+        "{v}"
+    );
+    assert_eq!(loop_state(&t)["status"], "max_iterations");
+
+    let t = plan_tree();
+    start(&t, &["--force"]);
+    assert_eq!(stop(&t, "A", "same words")["decision"], "block");
+    assert_eq!(stop(&t, "A", "same words")["decision"], "block");
+    let v = stop(&t, "A", "same words");
+    assert_eq!(v["continue"], false, "{v}");
+    assert!(v["stopReason"].as_str().unwrap().contains("stuck"));
+    assert_eq!(loop_state(&t)["status"], "stuck");
+}
+
+#[test]
+fn transcript_session_start_and_broken_state() {
+    let t = plan_tree();
+    start(&t, &[]);
+    // No last_assistant_message: the transcript's last assistant text counts.
+    let transcript = t.path().join("t.jsonl");
+    std::fs::write(&transcript, "{\"type\":\"user\",\"message\":{\"content\":\"go\"}}\n{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"done <promise>DONE</promise>\"}]}}\n").unwrap();
+    let input = serde_json::json!({ "session_id": "A", "transcript_path": transcript }).to_string();
+    let (_, out) = hook(&t, "stop", &input);
+    assert!(out.contains("You claimed the promise"), "{out}");
+    // Compaction re-injects the loop frame.
+    let (_, out) = hook(
+        &t,
+        "session-start",
+        r#"{"session_id":"A","source":"compact"}"#,
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("Ralph loop")
+    );
+    assert_eq!(
+        hook(
+            &t,
+            "session-start",
+            r#"{"session_id":"A","source":"startup"}"#
+        ),
+        (0, String::new())
+    );
+    // A heartbeat older than an hour: the loop is stale and no longer enforced.
+    let p = t.path().join(".gsd/ralph/loop.json");
+    let mut s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+    s["heartbeat_at"] = serde_json::json!("2020-01-01T00:00:00Z");
+    std::fs::write(&p, s.to_string()).unwrap();
+    let (_, out) = hook(
+        &t,
+        "session-start",
+        r#"{"session_id":"C","source":"startup"}"#,
+    );
+    assert!(out.contains("stale"));
+    assert_eq!(stop(&t, "A", "anything"), serde_json::Value::Null);
+    // A broken state file never traps the user.
+    std::fs::write(&p, "{ not json").unwrap();
+    let (code, out) = hook(&t, "stop", r#"{"session_id":"A"}"#);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v.get("decision").is_none()
+            && v["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("the stop is allowed")
+    );
+}
