@@ -125,6 +125,24 @@ fn start_writes_state_hooks_and_state_md() {
             .code(),
         Some(0)
     );
+    // A plan is found by path as `gsd plan show` finds it; a near miss is named.
+    let o = gsd(
+        t.path(),
+        &[
+            "plan",
+            ".planning/phases/02-api/02-01-PLAN.md",
+            "--start-ralph",
+            "--force",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = gsd(t.path(), &["plan", "02-0", "--start-ralph", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `02-01`"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -360,7 +360,7 @@ pub enum PlanCommand {
 }
 
 /// Flags every write command takes.
-#[derive(Debug, Args, Clone)]
+#[derive(Debug, Args, Clone, Default)]
 pub struct WriteFlags {
     /// Print the unified diff and change nothing.
     #[arg(long)]

@@ -11,6 +11,7 @@ use crate::store::FileChange;
 use super::Output;
 use super::args::ConvertArgs;
 use super::error::CliError;
+use super::read::find_plan;
 use super::write::{Planned, transact_in};
 
 impl From<ConvertError> for CliError {
@@ -36,20 +37,6 @@ impl From<ConvertError> for CliError {
     }
 }
 
-fn find_plan(ws: &Workspace, id: &str) -> Option<std::path::PathBuf> {
-    let want = PlanId::parse(id)?;
-    ws.all_plans()
-        .find(|p| p.id.as_ref().is_some_and(|i| i.same(&want)))
-        .map(|p| p.doc.path().to_path_buf())
-}
-
-fn plan_not_found(id: &str) -> CliError {
-    CliError::PlanNotFound {
-        id: id.to_owned(),
-        hint: "`gsd plan list` shows every plan; IDs look like 05-07".into(),
-    }
-}
-
 pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
     let to = Format::parse(&args.to)?;
     let from = args.from.as_deref().map(Format::parse).transpose()?;
@@ -58,29 +45,16 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)
-            .map_err(|e| CliError::BadInput {
-                message: format!("cannot read stdin: {e}"),
-                help: None,
-                src: None,
-                at: None,
-            })?;
+            .map_err(|e| CliError::input(format!("cannot read stdin: {e}"), None))?;
         s
     } else if cwd.join(&args.input).is_file() {
-        std::fs::read_to_string(cwd.join(&args.input)).map_err(|e| CliError::BadInput {
-            message: format!("cannot read {}: {e}", args.input),
-            help: None,
-            src: None,
-            at: None,
-        })?
+        std::fs::read_to_string(cwd.join(&args.input))
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.input), None))?
     } else if PlanId::parse(&args.input).is_some() {
         let ws = Workspace::discover_with(cwd, Scope::Full)?;
-        let path = find_plan(&ws, &args.input).ok_or_else(|| plan_not_found(&args.input))?;
-        std::fs::read_to_string(path).map_err(|e| CliError::BadInput {
-            message: e.to_string(),
-            help: None,
-            src: None,
-            at: None,
-        })?
+        let (_, plan) = find_plan(&ws, cwd, &args.input)?;
+        std::fs::read_to_string(plan.doc.path())
+            .map_err(|e| CliError::input(e.to_string(), None))?
     } else {
         return Err(CliError::FileNotFound {
             file: args.input.clone(),
@@ -108,26 +82,20 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
     }
     if let Some(plan_id) = &args.into {
         if to != Format::GsdXml {
-            return Err(CliError::BadInput {
-                message: "--into writes GSD tasks; use --to gsd-xml".into(),
-                help: None,
-                src: None,
-                at: None,
-            });
+            return Err(CliError::input(
+                "--into writes GSD tasks; use --to gsd-xml",
+                None,
+            ));
         }
         return transact_in(cwd, &args.write, Scope::Full, |ws| {
-            let path = find_plan(ws, plan_id).ok_or_else(|| plan_not_found(plan_id))?;
-            let doc = ws
-                .documents()
-                .into_iter()
-                .find(|d| d.path() == path)
-                .ok_or_else(|| plan_not_found(plan_id))?;
+            let (_, plan) = find_plan(ws, cwd, plan_id)?;
+            let doc = &plan.doc;
             let old = doc.text();
-            let block = gsd_xml::read(old).map_err(|e| CliError::BadInput {
-                message: format!("plan {plan_id} has no task block to replace: {e}"),
-                help: Some("add a <tasks> section with one <task> to the plan first".into()),
-                src: None,
-                at: None,
+            let block = gsd_xml::read(old).map_err(|e| {
+                CliError::input(
+                    format!("plan {plan_id} has no task block to replace: {e}"),
+                    Some("add a <tasks> section with one <task> to the plan first".into()),
+                )
             })?;
             let new = format!(
                 "{}{}{}",
@@ -142,13 +110,13 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
                 deletes: Vec::new(),
                 summary: vec![format!(
                     "{}: {} task(s) from {}",
-                    ws.rel(&path).display(),
+                    ws.rel(doc.path()).display(),
                     tasks.len(),
                     from.name()
                 )],
                 message: format!("docs({canonical}): tasks from {}", from.name()),
                 changes: vec![FileChange {
-                    path: path.clone(),
+                    path: doc.path().to_path_buf(),
                     before: Some(old.as_bytes().to_vec()),
                     after: new.into_bytes(),
                 }],
@@ -163,11 +131,8 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
             } else {
                 cwd.join(file)
             };
-            crate::store::atomic::write(&path, out.as_bytes()).map_err(|e| CliError::BadInput {
-                message: format!("cannot write {}: {e}", path.display()),
-                help: None,
-                src: None,
-                at: None,
+            crate::store::atomic::write(&path, out.as_bytes()).map_err(|e| {
+                CliError::input(format!("cannot write {}: {e}", path.display()), None)
             })?;
             Ok(Output::ok(format!(
                 "wrote {} ({} tasks, {} → {})\n",

@@ -6,8 +6,27 @@ use crate::model::workspace::find_root;
 use crate::ralph::{hook, settings};
 
 use super::Output;
-use super::args::{HookEvent, RalphCommand, StartRalphArgs};
+use super::args::{HookEvent, RalphCommand, StartRalphArgs, WriteFlags};
 use super::error::CliError;
+use super::read::find_plan;
+use super::write::{state_of, state_planned, transact};
+
+/// `.claude/settings.json`, or `settings.local.json` with `--local`.
+fn settings_path(root: &Path, local: bool) -> PathBuf {
+    root.join(".claude").join(if local {
+        "settings.local.json"
+    } else {
+        "settings.json"
+    })
+}
+
+/// The absolute path of this gsd binary: what the installed hooks run.
+fn gsd_binary() -> Result<String, CliError> {
+    std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map(|b| b.display().to_string())
+        .map_err(|e| CliError::input(format!("cannot find the gsd binary: {e}"), None))
+}
 
 /// The project a hook or install is about: `CLAUDE_PROJECT_DIR`, else the
 /// planning root above `cwd`.
@@ -38,15 +57,8 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
         }
         RalphCommand::InstallHooks { local } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
-            let path = root.join(".claude").join(if local {
-                "settings.local.json"
-            } else {
-                "settings.json"
-            });
-            let bin = std::env::current_exe()
-                .and_then(std::fs::canonicalize)
-                .map_err(|e| CliError::input(format!("cannot find the gsd binary: {e}"), None))?;
-            let changed = settings::install(&root, &path, &bin.display().to_string())
+            let path = settings_path(&root, local);
+            let changed = settings::install(&root, &path, &gsd_binary()?)
                 .map_err(|e| CliError::input(e.to_string(), None))?;
             Ok(Output::ok(if changed {
                 format!(
@@ -59,11 +71,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
         }
         RalphCommand::Uninstall { local } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
-            let path = root.join(".claude").join(if local {
-                "settings.local.json"
-            } else {
-                "settings.json"
-            });
+            let path = settings_path(&root, local);
             let changed = settings::uninstall(&root, &path)
                 .map_err(|e| CliError::input(e.to_string(), None))?;
             Ok(Output::ok(if changed {
@@ -103,17 +111,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
             Some("stop it with `gsd ralph stop`, or pass --force to replace it".into()),
         ));
     }
-    let plan = ws
-        .all_plans()
-        .find(|p| {
-            p.id.as_ref()
-                .zip(crate::model::PlanId::parse(&id))
-                .is_some_and(|(a, b)| a.same(&b))
-        })
-        .ok_or_else(|| CliError::PlanNotFound {
-            id: id.clone(),
-            hint: "`gsd plan list` shows every plan".into(),
-        })?;
+    let (_, plan) = find_plan(&ws, cwd, &id)?;
     let rel = ws.rel(plan.doc.path()).display().to_string();
     let r = crate::render::Renderer::new(Some(&ws.planning));
     let opts = crate::ralph::start::StartOptions {
@@ -124,51 +122,30 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         guidance_cmd: args.guidance_cmd,
     };
     let state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
+    let settings_path = settings_path(&root, args.local);
+    let bin = gsd_binary()?;
     state
         .save(&root)
         .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
-    let settings_path = root.join(".claude").join(if args.local {
-        "settings.local.json"
-    } else {
-        "settings.json"
-    });
-    let bin = std::env::current_exe()
-        .and_then(std::fs::canonicalize)
-        .map_err(|e| CliError::input(format!("cannot find the gsd binary: {e}"), None))?;
-    settings::install(&root, &settings_path, &bin.display().to_string())
+    settings::install(&root, &settings_path, &bin)
         .map_err(|e| CliError::input(e.to_string(), None))?;
-    // STATE.md says a loop runs (committed like every other edit).
-    let mut notes = String::new();
-    if let Some(st) = ws.state.as_ref()
-        && let Ok(ch) = crate::edit::state::set_field(
-            &ws,
-            st,
-            "status",
-            &format!("Ralph loop running on {}", state.plan),
-        )
-        && let Ok(new) = crate::edit::apply(st.doc.text(), &ch.edits)
-    {
-        let change = crate::store::FileChange {
-            path: st.doc.path().to_path_buf(),
-            before: Some(st.doc.source.bytes().to_vec()),
-            after: new.into_bytes(),
-        };
-        let policy = if ws.config().commit_docs() {
-            crate::store::CommitPolicy::Commit
-        } else {
-            crate::store::CommitPolicy::DocsNotCommitted
-        };
-        let _lock =
-            crate::store::PlanningLock::acquire(&root, crate::store::lock::default_timeout())
-                .map_err(crate::store::StoreError::from)?;
-        let out = crate::store::write_and_commit(
-            &root,
-            &[change],
-            &format!("docs(state): Ralph loop started on {}", state.plan),
-            policy,
-        )?;
-        notes = format!("STATE.md: {}\n", out.commit.describe());
-    }
+    // STATE.md says a loop runs: the same locked, committed write as `gsd state set`.
+    // A tree without STATE.md (or without a status line) still gets its loop.
+    let notes = if ws.state.is_some() {
+        let message = format!("docs(state): Ralph loop started on {}", state.plan);
+        let status = format!("Ralph loop running on {}", state.plan);
+        match transact(cwd, &WriteFlags::default(), |ws| {
+            let st = state_of(ws)?;
+            let ch = crate::edit::state::set_field(ws, st, "status", &status)?;
+            let what = format!("{} {} → {}", ch.label, ch.before, ch.after);
+            state_planned(ws, st, &ch.edits, &what, message)
+        }) {
+            Ok(out) => out.text,
+            Err(e) => format!("STATE.md not updated: {e}\n"),
+        }
+    } else {
+        String::new()
+    };
     Ok(Output::ok(format!(
         "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{notes}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(jq -r .prompt .gsd/ralph/loop.json)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
         state.plan,

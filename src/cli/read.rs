@@ -98,7 +98,7 @@ fn plan_summary_json(ws: &Workspace, phase: Option<&Phase>, p: &Plan) -> Value {
 }
 
 /// Find a plan by `05-07`, `5-7`, a file name or a path.
-fn find_plan<'a>(
+pub(super) fn find_plan<'a>(
     ws: &'a Workspace,
     cwd: &Path,
     id: &str,

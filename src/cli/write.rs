@@ -184,7 +184,7 @@ pub fn transact_in(
     Ok(Output::ok(s))
 }
 
-fn state_of(ws: &Workspace) -> Result<&State, CliError> {
+pub(super) fn state_of(ws: &Workspace) -> Result<&State, CliError> {
     ws.state.as_ref().ok_or_else(|| CliError::FileNotFound {
         file: ".planning/STATE.md".into(),
         hint: "create it with `gsd init`".into(),
@@ -200,7 +200,7 @@ fn change_for(state: &State, new_text: String) -> FileChange {
 }
 
 /// A STATE.md-only change: the edits, one summary line, the commit message.
-fn state_planned(
+pub(super) fn state_planned(
     ws: &Workspace,
     st: &State,
     edits: &[crate::doc::Edit],
