@@ -61,10 +61,6 @@ impl From<RenderError> for CliError {
     }
 }
 
-fn bad(message: impl Into<String>, help: Option<String>) -> CliError {
-    CliError::input(message, help)
-}
-
 fn ask(prompt: &str, default: &str) -> String {
     let mut out = std::io::stderr();
     let _ = write!(out, "{prompt} [{default}]: ");
@@ -81,10 +77,10 @@ fn ask(prompt: &str, default: &str) -> String {
 
 /// `gsd init`.
 pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
-    let root = std::path::absolute(cwd).map_err(|e| bad(e.to_string(), None))?;
+    let root = std::path::absolute(cwd).map_err(|e| CliError::input(e.to_string(), None))?;
     let planning = root.join(".planning");
     if planning.exists() && !args.force {
-        return Err(bad(
+        return Err(CliError::input(
             format!("{} already exists; gsd init never touches an existing planning folder", planning.display()),
             Some("use the edit commands (gsd state, gsd phase …), or pass --force to write the core files over it".into()),
         ));
@@ -125,21 +121,24 @@ pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
     }
     for p in &phases {
         if crate::model::ids::slugify(p).is_empty() {
-            return Err(bad(
+            return Err(CliError::input(
                 format!("`{p}` cannot name a phase: it needs letters or digits"),
                 None,
             ));
         }
     }
     if name.trim().is_empty() || name.contains(['\n', '\r']) {
-        return Err(bad("the project name must be one non-empty line", None));
+        return Err(CliError::input(
+            "the project name must be one non-empty line",
+            None,
+        ));
     }
     let requirements = args
         .requirements
         .iter()
         .map(|r| render::init::parse_requirement(r))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| bad(e, None))?;
+        .map_err(|e| CliError::input(e, None))?;
     let spec = render::init::InitSpec {
         name,
         description,
@@ -175,7 +174,7 @@ pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
         return Ok(Output::ok(list));
     }
     std::fs::create_dir_all(&root)
-        .map_err(|e| bad(format!("cannot create {}: {e}", root.display()), None))?;
+        .map_err(|e| CliError::input(format!("cannot create {}: {e}", root.display()), None))?;
     let _lock = PlanningLock::acquire(&root, store::lock::default_timeout())
         .map_err(store::StoreError::from)?;
     let policy = if args.write.no_commit {
@@ -217,7 +216,7 @@ pub fn templates(cwd: &Path, cmd: TemplatesCommand) -> Result<Output, CliError> 
     let (r, planning) = renderer_for(cwd);
     let not_found = |name: &str| {
         let names: Vec<&str> = render::TEMPLATES.iter().map(|(n, _)| *n).collect();
-        bad(
+        CliError::input(
             format!("no template named `{name}`"),
             Some(format!("templates: {}", names.join(", "))),
         )
@@ -249,14 +248,14 @@ pub fn templates(cwd: &Path, cmd: TemplatesCommand) -> Result<Output, CliError> 
         TemplatesCommand::Eject { name, force } => {
             let (full, text, _) = r.source(&name).ok_or_else(|| not_found(&name))?;
             let planning = planning.ok_or_else(|| {
-                bad(
+                CliError::input(
                     "no .planning/ here to eject into",
                     Some("run gsd init first".into()),
                 )
             })?;
             let target = planning.join("templates").join(full);
             if target.exists() && !force {
-                return Err(bad(
+                return Err(CliError::input(
                     format!("{} already exists", target.display()),
                     Some("pass --force to overwrite it".into()),
                 ));
@@ -266,8 +265,9 @@ pub fn templates(cwd: &Path, cmd: TemplatesCommand) -> Result<Output, CliError> 
                 .iter()
                 .find(|(n, _)| *n == full)
                 .map_or(text, |(_, t)| *t);
-            store::atomic::write(&target, embedded.as_bytes())
-                .map_err(|e| bad(format!("cannot write {}: {e}", target.display()), None))?;
+            store::atomic::write(&target, embedded.as_bytes()).map_err(|e| {
+                CliError::input(format!("cannot write {}: {e}", target.display()), None)
+            })?;
             Ok(Output::ok(format!("wrote {}\n", target.display())))
         }
     }
@@ -286,7 +286,7 @@ pub fn research(cwd: &Path, cmd: ResearchCommand) -> Result<Output, CliError> {
                     .current_phases()
                     .filter_map(|p| p.id.as_ref().map(crate::model::PhaseId::display))
                     .collect();
-                bad(
+                CliError::input(
                     format!("phase {p} does not exist"),
                     Some(format!("phases: {}", known.join(", "))),
                 )
@@ -373,8 +373,9 @@ pub fn prd(
             } else {
                 cwd.join(path)
             };
-            store::atomic::write(&path, text.as_bytes())
-                .map_err(|e| bad(format!("cannot write {}: {e}", path.display()), None))?;
+            store::atomic::write(&path, text.as_bytes()).map_err(|e| {
+                CliError::input(format!("cannot write {}: {e}", path.display()), None)
+            })?;
             Ok(Output::ok(format!("wrote {}\n", path.display())))
         }
         None => Ok(Output::ok(text)),
@@ -406,11 +407,11 @@ pub fn plan_new(cwd: &Path, cmd: super::args::PlanCommand) -> Result<Output, Cli
         };
         let (rel, id, text) =
             render::plan_new::render(&r, ws, &phase, &spec).map_err(|e| match e {
-                render::plan_new::PlanNewError::NoPhase(p, known) => bad(
+                render::plan_new::PlanNewError::NoPhase(p, known) => CliError::input(
                     format!("phase {p} does not exist"),
                     Some(format!("phases: {}", known.join(", "))),
                 ),
-                render::plan_new::PlanNewError::UnknownDependency(d, plans) => bad(
+                render::plan_new::PlanNewError::UnknownDependency(d, plans) => CliError::input(
                     format!("depends_on names {d}, which is not a plan of this phase"),
                     Some(format!(
                         "plans: {}",

@@ -37,12 +37,10 @@ pub fn run(
                 Some(m) => format!("did you mean `{m}`? (`gsd lint --list-rules` lists them all)"),
                 None => "`gsd lint --list-rules` lists every rule".into(),
             };
-            return Err(CliError::BadInput {
-                message: format!("unknown rule `{code}`"),
-                help: Some(hint),
-                src: None,
-                at: None,
-            });
+            return Err(CliError::input(
+                format!("unknown rule `{code}`"),
+                Some(hint),
+            ));
         }
     }
     let start = match path {

@@ -481,12 +481,10 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
         hint: e.to_string(),
     })?;
     if source.text().is_none() {
-        return Err(CliError::BadInput {
-            message: format!("{} is not valid UTF-8", file.display()),
-            help: Some("save it as UTF-8".into()),
-            src: None,
-            at: None,
-        });
+        return Err(CliError::input(
+            format!("{} is not valid UTF-8", file.display()),
+            Some("save it as UTF-8".into()),
+        ));
     }
     let doc = Document::parse(source, file.clone());
     let node = match &doc.frontmatter {

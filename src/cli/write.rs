@@ -87,12 +87,10 @@ fn check_writable(c: &FileChange) -> Result<(), CliError> {
     if let Ok(meta) = std::fs::metadata(&c.path)
         && meta.permissions().readonly()
     {
-        return Err(CliError::BadInput {
-            message: format!("{} is read-only", c.path.display()),
-            help: Some("make it writable (chmod u+w) and run the command again".into()),
-            src: None,
-            at: None,
-        });
+        return Err(CliError::input(
+            format!("{} is read-only", c.path.display()),
+            Some("make it writable (chmod u+w) and run the command again".into()),
+        ));
     }
     Ok(())
 }
@@ -240,12 +238,10 @@ pub fn state(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
             let mut parts = Vec::new();
             for pair in &pairs {
                 let Some((k, v)) = pair.split_once('=') else {
-                    return Err(CliError::BadInput {
-                        message: format!("`{pair}` is not FIELD=VALUE"),
-                        help: Some("write pairs like status=Executing".into()),
-                        src: None,
-                        at: None,
-                    });
+                    return Err(CliError::input(
+                        format!("`{pair}` is not FIELD=VALUE"),
+                        Some("write pairs like status=Executing".into()),
+                    ));
                 };
                 let ch = edit::state::set_field(ws, st, k.trim(), v)?;
                 parts.push(format!("{} {} → {}", ch.label, ch.before, ch.after));
@@ -406,12 +402,10 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
                         at: None,
                     })?;
                 let Some(map) = obj.as_object() else {
-                    return Err(CliError::BadInput {
-                        message: "fm merge takes a JSON object".into(),
-                        help: Some("pass '{\"key\": value}'".into()),
-                        src: None,
-                        at: None,
-                    });
+                    return Err(CliError::input(
+                        "fm merge takes a JSON object",
+                        Some("pass '{\"key\": value}'".into()),
+                    ));
                 };
                 // Keys are set one by one on the evolving text, so new keys land in order.
                 let mut text = doc.text().to_owned();
@@ -615,12 +609,10 @@ fn new_phase(
     let rm = roadmap_of(ws)?;
     let keep = ws.root.join(&new.dir).join(".gitkeep");
     if ws.root.join(&new.dir).exists() {
-        return Err(CliError::BadInput {
-            message: format!("{} already exists", new.dir.display()),
-            help: None,
-            src: None,
-            at: None,
-        });
+        return Err(CliError::input(
+            format!("{} already exists", new.dir.display()),
+            None,
+        ));
     }
     let changes = vec![
         roadmap_change(rm, &new.edits)?,
