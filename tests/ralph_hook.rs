@@ -301,3 +301,41 @@ fn transcript_session_start_and_broken_state() {
                 .contains("the stop is allowed")
     );
 }
+
+#[test]
+fn hooks_wait_for_each_other() {
+    let t = plan_tree();
+    start(&t, &[]);
+    // Another handler (here: this test) holds the loop state: a Stop hook
+    // must wait for it instead of counting on a copy it read too early.
+    let held = gsd::ralph::state::lock(t.path(), std::time::Duration::from_secs(5)).unwrap();
+    let root = t.path().to_path_buf();
+    let waiter = std::thread::spawn(move || {
+        let input = serde_json::json!({ "session_id": "A", "last_assistant_message": "working" });
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+            .args(["-C", root.to_str().unwrap(), "ralph", "hook", "stop"])
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        !waiter.is_finished(),
+        "the hook ran while the loop state was locked"
+    );
+    assert_eq!(loop_state(&t)["iteration"], 0);
+    drop(held);
+    let o = waiter.join().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["decision"], "block");
+    assert_eq!(loop_state(&t)["iteration"], 1);
+}

@@ -99,6 +99,9 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     }
     let ws = crate::model::Workspace::discover(cwd)?;
     let root = ws.root.clone();
+    // Held until the new state is saved: a hook finishing an old loop cannot interleave.
+    let loop_lock = crate::ralph::state::lock(&root, crate::store::lock::default_timeout())
+        .map_err(crate::store::StoreError::from)?;
     if let Some(Ok(existing)) = crate::ralph::state::LoopState::load(&root)
         && existing.is_active()
         && !args.force
@@ -129,6 +132,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
     settings::install(&root, &settings_path, &bin)
         .map_err(|e| CliError::input(e.to_string(), None))?;
+    drop(loop_lock);
     // STATE.md says a loop runs: the same locked, committed write as `gsd state set`.
     // A tree without STATE.md (or without a status line) still gets its loop.
     let notes = if ws.state.is_some() {

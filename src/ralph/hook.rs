@@ -98,10 +98,27 @@ fn fingerprint(s: &str) -> u64 {
 }
 
 /// Handle one hook event for the project at `root`.
+/// How long a handler waits for another one; below the 600 s hook timeout
+/// `install` writes, so gsd always answers itself.
+const LOCK_WAIT: Duration = Duration::from_secs(540);
+
 pub fn handle(event: &str, root: Option<&Path>, stdin: &mut dyn Read) -> HookReply {
     let mut raw = String::new();
     let _ = stdin.take(64 * 1024 * 1024).read_to_string(&mut raw);
     let Some(root) = root else { return silent() };
+    // No loop: answer without touching the disk (hooks stay installed between loops).
+    if !super::state::path(root).exists() {
+        return silent();
+    }
+    // Wait for a parallel handler, but answer before Claude Code's hook timeout.
+    let _lock = match super::state::lock(root, LOCK_WAIT) {
+        Ok(l) => l,
+        Err(e) => {
+            return allow_with(format!(
+                "gsd: the Ralph loop state is busy ({e}); the stop is allowed"
+            ));
+        }
+    };
     let state = match LoopState::load(root) {
         None => return silent(),
         Some(Err(e)) => {

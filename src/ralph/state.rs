@@ -66,6 +66,17 @@ pub fn path(root: &Path) -> PathBuf {
     root.join(".gsd/ralph/loop.json")
 }
 
+/// The lock every reader-modifier-writer of the loop state holds: Stop and
+/// SubagentStop handlers run in parallel, and two of them counting the same
+/// iteration (or one ending the loop while another re-arms it) is exactly the
+/// race the reference plugin has.
+pub fn lock(
+    root: &Path,
+    timeout: std::time::Duration,
+) -> Result<crate::store::PlanningLock, crate::store::lock::LockError> {
+    crate::store::PlanningLock::acquire_named(root, "ralph.lock", timeout)
+}
+
 pub fn now() -> String {
     jiff::Timestamp::now().to_string()
 }

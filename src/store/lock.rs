@@ -53,11 +53,21 @@ pub fn ensure_gsd_dir(root: &Path) -> std::io::Result<PathBuf> {
 impl PlanningLock {
     /// Take the lock of the project at `root`, waiting up to `timeout`.
     pub fn acquire(root: &Path, timeout: Duration) -> Result<PlanningLock, LockError> {
+        Self::acquire_named(root, "planning.lock", timeout)
+    }
+
+    /// Take another lock file in `.gsd/` (the Ralph loop state has its own, so a
+    /// hook running checks for minutes never holds up `gsd state set`).
+    pub fn acquire_named(
+        root: &Path,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<PlanningLock, LockError> {
         let dir = ensure_gsd_dir(root).map_err(|source| LockError::Io {
             path: root.join(".gsd").display().to_string(),
             source,
         })?;
-        let path = dir.join("planning.lock");
+        let path = dir.join(name);
         let file = File::options()
             .create(true)
             .truncate(false)
