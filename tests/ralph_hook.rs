@@ -339,3 +339,60 @@ fn hooks_wait_for_each_other() {
     assert_eq!(v["decision"], "block");
     assert_eq!(loop_state(&t)["iteration"], 1);
 }
+
+#[test]
+fn status_and_stop() {
+    let t = plan_tree();
+    // Before any loop.
+    let o = gsd(t.path(), &["ralph", "status"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("no Ralph loop"));
+    let o = gsd(t.path(), &["ralph", "status", "--json"]);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()["loop"],
+        serde_json::Value::Null
+    );
+    let o = gsd(t.path(), &["ralph", "stop"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no active Ralph loop"));
+
+    start(&t, &[]);
+    stop(&t, "A", "first pass");
+    let o = gsd(t.path(), &["ralph", "status"]);
+    let text = stdout(&o);
+    assert!(text.contains("plan 02-01"), "{text}");
+    assert!(text.contains("active, iteration 1/4"), "{text}");
+    assert!(text.contains("owner session: A"), "{text}");
+    assert!(text.contains("test -f done.txt"), "{text}");
+    let v: serde_json::Value =
+        serde_json::from_slice(&gsd(t.path(), &["ralph", "status", "--json"]).stdout).unwrap();
+    assert_eq!(v["loop"]["status"], "active");
+    assert_eq!(v["loop"]["history"][0]["result"], "continued");
+
+    // Stop: the state says so, STATE.md records it in one commit, the next stop is free.
+    let o = gsd(t.path(), &["ralph", "stop"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(loop_state(&t)["status"], "stopped");
+    assert!(
+        std::fs::read_to_string(t.path().join(".planning/STATE.md"))
+            .unwrap()
+            .contains("Status: Ralph loop stopped on 02-01 at iteration 1\n")
+    );
+    assert_eq!(
+        git(t.path(), &["log", "-1", "--format=%s"]).trim(),
+        "docs(state): Ralph loop stopped on 02-01"
+    );
+    assert_eq!(stop(&t, "A", "still here"), serde_json::Value::Null);
+    assert_eq!(gsd(t.path(), &["ralph", "stop"]).status.code(), Some(2));
+
+    // A broken state file is named, with the way out.
+    std::fs::write(t.path().join(".gsd/ralph/loop.json"), "{ not json").unwrap();
+    let o = gsd(t.path(), &["ralph", "status"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("loop.json cannot be read"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("--force"));
+}

@@ -88,6 +88,13 @@ pub enum RalphCommand {
         #[arg(long)]
         local: bool,
     },
+    /// The loop: plan, status, iteration, owner, checks and the last iterations.
+    Status {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// End the active loop (the next stop is allowed) and record it in STATE.md.
+    Stop,
 }
 
 #[derive(Debug, Args)]

@@ -3,6 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::model::workspace::find_root;
+use std::fmt::Write as _;
+
+use crate::ralph::state::{LoopState, Status};
 use crate::ralph::{hook, settings};
 
 use super::Output;
@@ -69,6 +72,8 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
                 format!("{} already has gsd's hooks\n", path.display())
             }))
         }
+        RalphCommand::Status { json } => status(cwd, json.json),
+        RalphCommand::Stop => stop(cwd),
         RalphCommand::Uninstall { local } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
             let path = settings_path(&root, local);
@@ -133,23 +138,12 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     settings::install(&root, &settings_path, &bin)
         .map_err(|e| CliError::input(e.to_string(), None))?;
     drop(loop_lock);
-    // STATE.md says a loop runs: the same locked, committed write as `gsd state set`.
-    // A tree without STATE.md (or without a status line) still gets its loop.
-    let notes = if ws.state.is_some() {
-        let message = format!("docs(state): Ralph loop started on {}", state.plan);
-        let status = format!("Ralph loop running on {}", state.plan);
-        match transact(cwd, &WriteFlags::default(), |ws| {
-            let st = state_of(ws)?;
-            let ch = crate::edit::state::set_field(ws, st, "status", &status)?;
-            let what = format!("{} {} → {}", ch.label, ch.before, ch.after);
-            state_planned(ws, st, &ch.edits, &what, message)
-        }) {
-            Ok(out) => out.text,
-            Err(e) => format!("STATE.md not updated: {e}\n"),
-        }
-    } else {
-        String::new()
-    };
+    let notes = record_in_state(
+        cwd,
+        &ws,
+        &format!("Ralph loop running on {}", state.plan),
+        format!("docs(state): Ralph loop started on {}", state.plan),
+    );
     Ok(Output::ok(format!(
         "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{notes}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(jq -r .prompt .gsd/ralph/loop.json)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
         state.plan,
@@ -160,5 +154,130 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         root.display(),
         state.promise,
         state.max_iterations,
+    )))
+}
+
+/// Set STATE.md's status with the same locked, committed write as `gsd state
+/// set`, and say what happened. A tree without STATE.md (or without a status
+/// line) still gets its loop: the reason is reported, not raised.
+fn record_in_state(
+    cwd: &Path,
+    ws: &crate::model::Workspace,
+    status: &str,
+    message: String,
+) -> String {
+    if ws.state.is_none() {
+        return String::new();
+    }
+    match transact(cwd, &WriteFlags::default(), |ws| {
+        let st = state_of(ws)?;
+        let ch = crate::edit::state::set_field(ws, st, "status", status)?;
+        let what = format!("{} {} → {}", ch.label, ch.before, ch.after);
+        state_planned(ws, st, &ch.edits, &what, message)
+    }) {
+        Ok(out) => out.text,
+        Err(e) => format!("STATE.md not updated: {e}\n"),
+    }
+}
+
+/// The loop of the project above `cwd`, if one was ever started.
+fn load_loop(cwd: &Path) -> Result<(PathBuf, Option<LoopState>), CliError> {
+    let root = find_root(cwd)?;
+    match LoopState::load(&root) {
+        None => Ok((root, None)),
+        Some(Ok(s)) => Ok((root, Some(s))),
+        Some(Err(e)) => Err(CliError::input(
+            format!("the loop state .gsd/ralph/loop.json cannot be read: {e}"),
+            Some("start a new loop with `gsd plan ID --start-ralph --force`".into()),
+        )),
+    }
+}
+
+/// `gsd ralph status`.
+fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
+    let (_, state) = load_loop(cwd)?;
+    let Some(st) = state else {
+        return Ok(if json_out {
+            Output::json(&serde_json::json!({ "loop": null }))
+        } else {
+            Output::ok(
+                "no Ralph loop in this project (start one with `gsd plan ID --start-ralph`)\n",
+            )
+        });
+    };
+    if json_out {
+        let mut v = serde_json::to_value(&st).map_err(|e| CliError::input(e.to_string(), None))?;
+        v.as_object_mut().map(|o| o.remove("prompt"));
+        return Ok(Output::json(&serde_json::json!({ "loop": v })));
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "plan {} ({}): {}, iteration {}/{}",
+        st.plan,
+        st.plan_path,
+        st.status.as_str(),
+        st.iteration,
+        st.max_iterations
+    );
+    let _ = writeln!(
+        out,
+        "owner session: {}",
+        st.owner_session.as_deref().unwrap_or("none yet")
+    );
+    let _ = writeln!(
+        out,
+        "started {}, last heard from {}",
+        st.started_at, st.heartbeat_at
+    );
+    let _ = writeln!(out, "promise: <promise>{}</promise>", st.promise);
+    let _ = writeln!(out, "checks ({}):", st.checks.len());
+    for c in &st.checks {
+        let _ = writeln!(out, "  {}", c.command);
+    }
+    if !st.history.is_empty() {
+        let _ = writeln!(out, "last iterations:");
+        for it in st.history.iter().rev().take(5).rev() {
+            let failed = if it.failed_checks.is_empty() {
+                String::new()
+            } else {
+                format!(" (failed: {})", it.failed_checks.join(", "))
+            };
+            let _ = writeln!(out, "  {:>3}  {}  {}{failed}", it.n, it.at, it.result);
+        }
+    }
+    Ok(Output::ok(out))
+}
+
+/// `gsd ralph stop`.
+fn stop(cwd: &Path) -> Result<Output, CliError> {
+    let root = find_root(cwd)?;
+    let lock = crate::ralph::state::lock(&root, crate::store::lock::default_timeout())
+        .map_err(crate::store::StoreError::from)?;
+    let (_, state) = load_loop(cwd)?;
+    let Some(mut st) = state.filter(LoopState::is_active) else {
+        return Err(CliError::input(
+            "no active Ralph loop in this project",
+            Some("`gsd ralph status` shows the last loop".into()),
+        ));
+    };
+    st.status = Status::Stopped;
+    st.heartbeat_at = crate::ralph::state::now();
+    st.save(&root)
+        .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
+    drop(lock);
+    let ws = crate::model::Workspace::discover(cwd)?;
+    let notes = record_in_state(
+        cwd,
+        &ws,
+        &format!(
+            "Ralph loop stopped on {} at iteration {}",
+            st.plan, st.iteration
+        ),
+        format!("docs(state): Ralph loop stopped on {}", st.plan),
+    );
+    Ok(Output::ok(format!(
+        "stopped the Ralph loop on plan {} at iteration {}/{}; the next stop is allowed\n{notes}",
+        st.plan, st.iteration, st.max_iterations
     )))
 }

@@ -20,6 +20,20 @@ pub enum Status {
     Stale,
 }
 
+impl Status {
+    /// How `gsd ralph status` says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Complete => "complete",
+            Status::Stopped => "stopped",
+            Status::Stuck => "stuck",
+            Status::MaxIterations => "max iterations",
+            Status::Stale => "stale",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Iteration {
     pub n: u32,
