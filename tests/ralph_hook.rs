@@ -396,3 +396,31 @@ fn status_and_stop() {
     );
     assert!(stderr(&o).contains("--force"));
 }
+
+#[test]
+fn anonymous_and_background_stops_are_free() {
+    let t = plan_tree();
+    start(&t, &[]);
+    // No session id (or an empty one): never blocked, never claims the loop.
+    for input in [
+        r#"{"last_assistant_message": "work"}"#,
+        r#"{"session_id": "", "last_assistant_message": "work"}"#,
+    ] {
+        let (code, out) = hook(&t, "stop", input);
+        assert_eq!((code, out.as_str()), (0, ""), "{input}");
+    }
+    assert_eq!(loop_state(&t)["owner_session"], serde_json::Value::Null);
+    assert_eq!(loop_state(&t)["iteration"], 0);
+    // The owner's stop while background tasks run: allowed, not counted.
+    let input = serde_json::json!({ "session_id": "A", "last_assistant_message": "waiting on the build",
+        "background_tasks": [{ "id": "b1", "type": "bash", "status": "running" }] });
+    let (code, out) = hook(&t, "stop", &input.to_string());
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!(loop_state(&t)["owner_session"], "A");
+    assert_eq!(loop_state(&t)["iteration"], 0);
+    // An empty list is an ordinary stop.
+    let input = serde_json::json!({ "session_id": "A", "last_assistant_message": "done waiting", "background_tasks": [] });
+    let (_, out) = hook(&t, "stop", &input.to_string());
+    assert!(out.contains("\"decision\":\"block\""), "{out}");
+    assert_eq!(loop_state(&t)["iteration"], 1);
+}

@@ -12,6 +12,9 @@
 //!    failing checks `stuck_threshold` times end it with `continue: false`;
 //! 7. otherwise count the iteration and block with the prompt.
 //!
+//! A stop without a session id, or while `background_tasks` run, is allowed
+//! and not counted.
+//!
 //! Every error on gsd's side lets the stop happen and says why in a
 //! `systemMessage`: the handler never traps the user.
 
@@ -153,13 +156,23 @@ fn decide(
     if event == "session-start" {
         return session_start(root, state, input);
     }
-    // Claim once; never block a session that does not own the loop.
-    match (&state.owner_session, &session) {
-        (Some(owner), Some(s)) if owner != s => return Ok(silent()),
-        (None, Some(s)) => state.owner_session = Some(s.clone()),
-        _ => {}
+    // Claim once; never block a session that does not own the loop, and never
+    // one that does not say who it is (that could hijack any session).
+    let Some(session) = session.filter(|s| !s.trim().is_empty()) else {
+        return Ok(silent());
+    };
+    match &state.owner_session {
+        Some(owner) if *owner != session => return Ok(silent()),
+        Some(_) => {}
+        None => state.owner_session = Some(session),
     }
-    if event == "subagent-stop" {
+    // Subagents stop freely; while background tasks run the turn is not over
+    // (their result wakes Claude again), so the stop is allowed and not counted.
+    let background = input
+        .get("background_tasks")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    if event == "subagent-stop" || background {
         state.heartbeat_at = now();
         state.save(root).map_err(|e| e.to_string())?;
         return Ok(silent());
