@@ -211,6 +211,34 @@ fn stop_decisions_in_order() {
         results,
         ["continued", "continued", "promise refused", "complete"]
     );
+    // STATE.md: status and the iteration history, in one commit of STATE.md alone.
+    let state_md = std::fs::read_to_string(t.path().join(".planning/STATE.md")).unwrap();
+    assert!(
+        state_md.contains("Status: Ralph loop complete on 02-01\n"),
+        "{state_md}"
+    );
+    let history = &state_md[state_md
+        .find("## Ralph Loop History\n")
+        .expect("history section")..];
+    assert!(
+        history.contains("| Iteration | Result | Failed checks |\n|---|---|---|\n| 1 | continued | - |\n| 2 | continued | - |\n| 3 | promise refused | `test -f done.txt` |\n| 4 | complete | - |\n"),
+        "{history}"
+    );
+    assert_eq!(
+        git(t.path(), &["log", "-1", "--format=%s"]).trim(),
+        "docs(state): Ralph loop on 02-01 complete after 4 iteration(s)"
+    );
+    assert_eq!(
+        git(t.path(), &["show", "--name-only", "--format=", "HEAD"]).trim(),
+        ".planning/STATE.md"
+    );
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("STATE.md: committed"),
+        "{v}"
+    );
     // After completion the hook is silent.
     assert_eq!(stop(&t, "A", "anything"), serde_json::Value::Null);
 }
@@ -233,6 +261,11 @@ fn iteration_cap_and_stuck_detection() {
         "{v}"
     );
     assert_eq!(loop_state(&t)["status"], "max_iterations");
+    let state_md = std::fs::read_to_string(t.path().join(".planning/STATE.md")).unwrap();
+    assert!(
+        state_md.contains("| 5 | max iterations | - |\n"),
+        "{state_md}"
+    );
 
     let t = plan_tree();
     start(&t, &["--force"]);
@@ -242,6 +275,10 @@ fn iteration_cap_and_stuck_detection() {
     assert_eq!(v["continue"], false, "{v}");
     assert!(v["stopReason"].as_str().unwrap().contains("stuck"));
     assert_eq!(loop_state(&t)["status"], "stuck");
+    let state_md = std::fs::read_to_string(t.path().join(".planning/STATE.md")).unwrap();
+    assert_eq!(state_md.matches("## Ralph Loop History").count(), 1);
+    assert!(state_md.contains("| 3 | stuck | - |\n"), "{state_md}");
+    assert!(state_md.contains("Status: Ralph loop stuck on 02-01\n"));
 }
 
 #[test]
@@ -380,7 +417,7 @@ fn status_and_stop() {
     );
     assert_eq!(
         git(t.path(), &["log", "-1", "--format=%s"]).trim(),
-        "docs(state): Ralph loop stopped on 02-01"
+        "docs(state): Ralph loop on 02-01 stopped after 1 iteration(s)"
     );
     assert_eq!(stop(&t, "A", "still here"), serde_json::Value::Null);
     assert_eq!(gsd(t.path(), &["ralph", "stop"]).status.code(), Some(2));
@@ -423,4 +460,46 @@ fn anonymous_and_background_stops_are_free() {
     let (_, out) = hook(&t, "stop", &input.to_string());
     assert!(out.contains("\"decision\":\"block\""), "{out}");
     assert_eq!(loop_state(&t)["iteration"], 1);
+}
+
+#[test]
+fn history_keeps_crlf_and_replaces_itself() {
+    let t = plan_tree();
+    // A CRLF STATE.md without a trailing blank line.
+    let p = t.path().join(".planning/STATE.md");
+    let lf = std::fs::read_to_string(&p).unwrap();
+    let crlf = lf.trim_end().replace('\n', "\r\n");
+    std::fs::write(&p, &crlf).unwrap();
+    git(t.path(), &["commit", "-qam", "crlf"]);
+    for round in 0..2 {
+        start(&t, &["--force"]);
+        stop(&t, "A", &format!("round {round}"));
+        let o = gsd(t.path(), &["ralph", "stop"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let after = std::fs::read_to_string(&p).unwrap();
+    assert_eq!(after.matches("## Ralph Loop History").count(), 1, "{after}");
+    assert!(
+        !after.replace("\r\n", "").contains('\n'),
+        "a bare LF crept in: {after:?}"
+    );
+    assert!(
+        after.contains("\r\n\r\n## Ralph Loop History\r\n\r\nLoop "),
+        "{after:?}"
+    );
+    assert!(after.contains("| 1 | continued | - |\r\n"), "{after:?}");
+    // Everything before the section is the original, apart from the status line.
+    let head = &after[..after.find("\r\n\r\n## Ralph Loop History").unwrap()];
+    let changed: Vec<(&str, &str)> = crlf
+        .split("\r\n")
+        .zip(head.split("\r\n"))
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert!(
+        changed
+            .iter()
+            .all(|(_, b)| b.contains("Ralph loop stopped on 02-01")),
+        "{changed:?}"
+    );
+    assert_eq!(crlf.split("\r\n").count(), head.split("\r\n").count());
 }

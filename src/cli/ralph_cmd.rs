@@ -266,16 +266,15 @@ fn stop(cwd: &Path) -> Result<Output, CliError> {
     st.save(&root)
         .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
     drop(lock);
-    let ws = crate::model::Workspace::discover(cwd)?;
-    let notes = record_in_state(
-        cwd,
-        &ws,
-        &format!(
-            "Ralph loop stopped on {} at iteration {}",
-            st.plan, st.iteration
-        ),
-        format!("docs(state): Ralph loop stopped on {}", st.plan),
+    let line = format!(
+        "Ralph loop stopped on {} at iteration {}",
+        st.plan, st.iteration
     );
+    let notes = match crate::ralph::history::record(&root, &st, &line) {
+        Ok(s) if s.is_empty() => String::new(),
+        Ok(s) => format!("{s}\n"),
+        Err(e) => format!("STATE.md not updated: {e}\n"),
+    };
     Ok(Output::ok(format!(
         "stopped the Ralph loop on plan {} at iteration {}/{}; the next stop is allowed\n{notes}",
         st.plan, st.iteration, st.max_iterations

@@ -597,3 +597,42 @@ pub fn sync(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditError
     }
     Ok(out)
 }
+
+/// Replace the section under the heading `heading` (matched exactly, any
+/// level) with `heading` and `body`, or append it at the end of the file.
+/// Used for generated blocks (the Ralph iteration history) that gsd owns:
+/// everything outside the section stays byte for byte, and the file's line
+/// endings are kept.
+pub fn set_section(state: &State, heading: &str, body: &str) -> Result<Vec<Edit>, EditError> {
+    let text = state.doc.text();
+    if state.doc.source.text().is_none() {
+        return Err(EditError::NotText {
+            file: file_name(state),
+        });
+    }
+    check_conflicts(&file_name(state), text)?;
+    let nl = state.doc.source.newline().preferred();
+    let title = heading.trim_start_matches('#').trim();
+    let block = |lead: &str| {
+        let mut s = format!("{lead}{heading}{nl}{nl}");
+        for line in body.lines() {
+            s.push_str(line);
+            s.push_str(nl);
+        }
+        s
+    };
+    if let Some((i, _)) = state.md.find_heading(text, |t| t.trim() == title) {
+        let span = state.md.section(i, state.doc.body().end);
+        // Keep the blank line that separated the old section from the next one.
+        let tail = if span.end < text.len() { nl } else { "" };
+        return Ok(vec![Edit::new(span, block("") + tail)]);
+    }
+    let end = text.len();
+    let lead = match () {
+        _ if text.is_empty() => String::new(),
+        _ if text.ends_with(&format!("{nl}{nl}")) || text.ends_with("\n\n") => String::new(),
+        _ if text.ends_with('\n') => nl.to_owned(),
+        _ => format!("{nl}{nl}"),
+    };
+    Ok(vec![Edit::new(Span::new(end, end), block(&lead))])
+}

@@ -200,17 +200,9 @@ fn decide(
             Duration::from_secs(state.check_timeout_secs.max(1)),
         );
         if v.passed {
-            state.status = Status::Complete;
-            state.history.push(Iteration {
-                n,
-                result: "complete".into(),
-                failed_checks: Vec::new(),
-                at: now(),
-                text_hash: hash,
-            });
-            state.save(root).map_err(|e| e.to_string())?;
+            let note = finish(root, &mut state, Status::Complete, n, hash, Vec::new())?;
             return Ok(allow_with(format!(
-                "gsd: loop {} complete: the promise was kept and all {} check(s) passed",
+                "gsd: loop {} complete: the promise was kept and all {} check(s) passed{note}",
                 state.plan,
                 v.results.len()
             )));
@@ -261,17 +253,9 @@ fn decide(
         ));
     }
     if n > state.max_iterations {
-        state.status = Status::MaxIterations;
-        state.history.push(Iteration {
-            n,
-            result: "max iterations".into(),
-            failed_checks: Vec::new(),
-            at: now(),
-            text_hash: hash,
-        });
-        state.save(root).map_err(|e| e.to_string())?;
+        let note = finish(root, &mut state, Status::MaxIterations, n, hash, Vec::new())?;
         return Ok(allow_with(format!(
-            "gsd: loop {} stopped after {} iterations without a verified promise",
+            "gsd: loop {} stopped after {} iterations without a verified promise{note}",
             state.plan, state.max_iterations
         )));
     }
@@ -315,18 +299,38 @@ fn end_stuck(
     failed: Vec<String>,
     why: &str,
 ) -> Result<HookReply, String> {
-    state.status = Status::Stuck;
+    let note = finish(root, &mut state, Status::Stuck, n, hash, failed)?;
+    Ok(reply(
+        json!({ "continue": false, "stopReason": format!("gsd: loop {} is stuck: {why} {} times in a row{note}", state.plan, state.stuck_threshold) }),
+    ))
+}
+
+/// End the loop: the last iteration, the final status, the state saved, and
+/// STATE.md's history committed. The loop ends even when STATE.md cannot be
+/// written; the note says why.
+fn finish(
+    root: &Path,
+    state: &mut LoopState,
+    status: Status,
+    n: u32,
+    hash: u64,
+    failed_checks: Vec<String>,
+) -> Result<String, String> {
+    state.status = status;
     state.history.push(Iteration {
         n,
-        result: "stuck".into(),
-        failed_checks: failed,
+        result: status.as_str().into(),
+        failed_checks,
         at: now(),
         text_hash: hash,
     });
     state.save(root).map_err(|e| e.to_string())?;
-    Ok(reply(
-        json!({ "continue": false, "stopReason": format!("gsd: loop {} is stuck: {why} {} times in a row", state.plan, state.stuck_threshold) }),
-    ))
+    let line = format!("Ralph loop {} on {}", status.as_str(), state.plan);
+    Ok(match super::history::record(root, state, &line) {
+        Ok(s) if s.is_empty() => String::new(),
+        Ok(s) => format!(" ({s})"),
+        Err(e) => format!(" (STATE.md not updated: {e})"),
+    })
 }
 
 fn session_start(root: &Path, mut state: LoopState, input: &Value) -> Result<HookReply, String> {
