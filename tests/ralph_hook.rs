@@ -503,3 +503,53 @@ fn history_keeps_crlf_and_replaces_itself() {
     );
     assert_eq!(crlf.split("\r\n").count(), head.split("\r\n").count());
 }
+
+#[test]
+fn failure_guidance_is_cached_and_capped() {
+    let t = plan_tree();
+    let o = gsd(
+        t.path(),
+        &[
+            "plan",
+            "02-01",
+            "--start-ralph",
+            "--check",
+            "cat step.txt; test -f done.txt",
+            "--guidance-cmd",
+            "echo asked >> asked.log; echo 'Research says: create done.txt.'; echo \"about: $GSD_ERROR\"; echo noise >&2",
+            "--guidance-limit",
+            "1",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let asked = || {
+        std::fs::read_to_string(t.path().join("asked.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let claim = |step: &str| {
+        std::fs::write(t.path().join("step.txt"), step).unwrap();
+        let v = stop(&t, "A", "<promise>DONE</promise>");
+        assert_eq!(v["decision"], "block", "{v}");
+        v["reason"].as_str().unwrap().to_owned()
+    };
+    // The first failure is asked about; the answer (stdout only) goes into the prompt.
+    let r = claim("error at line 12");
+    assert!(r.contains("## Guidance on this failure\n\nResearch says: create done.txt.\nabout: `cat step.txt; test -f done.txt` failed (exit N)\nerror at line N"), "{r}");
+    assert!(!r.contains("noise"));
+    assert_eq!(asked(), 1);
+    stop(&t, "A", "working on it");
+    // The same error with other numbers is answered from the cache.
+    let r = claim("error at line 13");
+    assert!(r.contains("Research says: create done.txt."), "{r}");
+    assert_eq!(asked(), 1);
+    stop(&t, "A", "still working");
+    // A new error past the daily limit gets no guidance and no query.
+    let r = claim("a different failure");
+    assert!(!r.contains("## Guidance"), "{r}");
+    assert_eq!(asked(), 1);
+    let s = loop_state(&t);
+    assert_eq!(s["guidance_queries_today"], 1);
+    assert_eq!(s["guidance_cache"].as_object().unwrap().len(), 1);
+}

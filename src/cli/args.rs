@@ -58,6 +58,9 @@ pub struct StartRalphArgs {
     /// A command asked for guidance when checks fail (kept in the loop state).
     #[arg(long)]
     pub guidance_cmd: Option<String>,
+    /// At most this many guidance queries a day (answers are cached per error).
+    #[arg(long, default_value_t = 20)]
+    pub guidance_limit: u32,
     /// Install the hooks in .claude/settings.local.json.
     #[arg(long)]
     pub local: bool,

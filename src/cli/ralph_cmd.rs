@@ -128,6 +128,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         checks: args.checks,
         check_timeout_secs: args.check_timeout,
         guidance_cmd: args.guidance_cmd,
+        guidance_daily_limit: args.guidance_limit,
     };
     let state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
     let settings_path = settings_path(&root, args.local);

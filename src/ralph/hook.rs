@@ -207,10 +207,10 @@ fn decide(
                 v.results.len()
             )));
         }
-        let failures: Vec<String> = v
-            .results
+        let failed_results: Vec<&super::verify::CheckResult> =
+            v.results.iter().filter(|r| !r.passed).collect();
+        let failures: Vec<String> = failed_results
             .iter()
-            .filter(|r| !r.passed)
             .map(|r| {
                 failed.push(r.command.clone());
                 format!(
@@ -234,6 +234,10 @@ fn decide(
         if repeated >= state.stuck_threshold {
             return end_stuck(root, state, n, hash, failed, "the same checks failed");
         }
+        let today = jiff::Timestamp::now().strftime("%Y-%m-%d").to_string();
+        let guidance = super::guidance::for_failure(&mut state, root, &failed_results, &today)
+            .map(|g| format!("\n\n## Guidance on this failure\n\n{g}"))
+            .unwrap_or_default();
         state.iteration = n;
         state.history.push(Iteration {
             n,
@@ -244,7 +248,7 @@ fn decide(
         });
         state.save(root).map_err(|e| e.to_string())?;
         let reason = format!(
-            "You claimed the promise, but gsd ran the checks and these failed:\n{}\n\nFix them, then claim the promise again.\n\n{}",
+            "You claimed the promise, but gsd ran the checks and these failed:\n{}{guidance}\n\nFix them, then claim the promise again.\n\n{}",
             failures.join("\n"),
             state.prompt
         );

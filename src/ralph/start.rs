@@ -15,6 +15,7 @@ pub struct StartOptions {
     pub checks: Vec<String>,
     pub check_timeout_secs: u64,
     pub guidance_cmd: Option<String>,
+    pub guidance_daily_limit: u32,
 }
 
 /// Render the loop prompt for `plan`.
@@ -94,6 +95,10 @@ pub fn new_loop(
         check_timeout_secs: opts.check_timeout_secs,
         history: Vec::new(),
         guidance_cmd: opts.guidance_cmd.clone(),
+        guidance_cache: Default::default(),
+        guidance_day: String::new(),
+        guidance_queries_today: 0,
+        guidance_daily_limit: opts.guidance_daily_limit,
         stuck_threshold: 3,
     })
 }

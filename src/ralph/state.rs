@@ -67,6 +67,17 @@ pub struct LoopState {
     pub history: Vec<Iteration>,
     #[serde(default)]
     pub guidance_cmd: Option<String>,
+    /// Answers of the guidance command, by error fingerprint: an error asked
+    /// about once is never asked again (NotebookLM allows ~50 queries a day).
+    #[serde(default)]
+    pub guidance_cache: std::collections::BTreeMap<String, String>,
+    /// The UTC day the counter below is for.
+    #[serde(default)]
+    pub guidance_day: String,
+    #[serde(default)]
+    pub guidance_queries_today: u32,
+    #[serde(default = "default_guidance_limit")]
+    pub guidance_daily_limit: u32,
     /// Same final text or same failing checks this many times in a row ends the loop.
     #[serde(default = "default_stuck")]
     pub stuck_threshold: u32,
@@ -74,6 +85,10 @@ pub struct LoopState {
 
 fn default_stuck() -> u32 {
     3
+}
+
+pub fn default_guidance_limit() -> u32 {
+    20
 }
 
 pub fn path(root: &Path) -> PathBuf {

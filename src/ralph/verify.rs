@@ -132,6 +132,17 @@ fn tail(s: &str, max: usize) -> String {
 
 /// Run one check in `dir` with a timeout.
 pub fn run(check: &Check, dir: &Path, timeout: Duration) -> CheckResult {
+    run_with_env(check, dir, timeout, &[])
+}
+
+/// `run`, with extra environment variables (how the guidance command gets
+/// the error it is asked about).
+pub fn run_with_env(
+    check: &Check,
+    dir: &Path,
+    timeout: Duration,
+    env: &[(&str, &str)],
+) -> CheckResult {
     let started = Instant::now();
     let done = |passed: bool, reason: String, exit_code: Option<i32>, output: String| CheckResult {
         command: check.command.clone(),
@@ -149,6 +160,7 @@ pub fn run(check: &Check, dir: &Path, timeout: Duration) -> CheckResult {
     let mut child = match Command::new("sh")
         .arg("-c")
         .arg(&check.command)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
