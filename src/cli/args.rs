@@ -98,6 +98,11 @@ pub enum RalphCommand {
     },
     /// End the active loop (the next stop is allowed) and record it in STATE.md.
     Stop,
+    /// Print the loop's prompt (what to give Claude Code: `claude "$(gsd ralph prompt)"`).
+    Prompt {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
 }
 
 #[derive(Debug, Args)]

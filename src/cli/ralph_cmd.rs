@@ -74,6 +74,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
         }
         RalphCommand::Status { json } => status(cwd, json.json),
         RalphCommand::Stop => stop(cwd),
+        RalphCommand::Prompt { json } => prompt(cwd, json.json),
         RalphCommand::Uninstall { local } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
             let path = settings_path(&root, local);
@@ -146,7 +147,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         format!("docs(state): Ralph loop started on {}", state.plan),
     );
     Ok(Output::ok(format!(
-        "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{notes}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(jq -r .prompt .gsd/ralph/loop.json)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
+        "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{notes}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(gsd ralph prompt)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
         state.plan,
         state.checks.len(),
         state.max_iterations,
@@ -248,6 +249,24 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
         }
     }
     Ok(Output::ok(out))
+}
+
+/// `gsd ralph prompt`: the prompt of the last loop, ready for `claude "…"`.
+fn prompt(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
+    let (_, state) = load_loop(cwd)?;
+    let Some(st) = state else {
+        return Err(CliError::input(
+            "no Ralph loop in this project",
+            Some("start one with `gsd plan ID --start-ralph`".into()),
+        ));
+    };
+    Ok(if json_out {
+        Output::json(
+            &serde_json::json!({ "plan": st.plan, "status": st.status.as_str(), "prompt": st.prompt }),
+        )
+    } else {
+        Output::ok(st.prompt)
+    })
 }
 
 /// `gsd ralph stop`.

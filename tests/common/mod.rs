@@ -1,6 +1,9 @@
 //! Test helpers: copy a fixture tree to a temp dir and run the real binary.
 #![allow(dead_code)]
 
+pub mod claude_cli;
+pub mod mock_model;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 

@@ -1,0 +1,87 @@
+//! The real Claude Code CLI, run headless against [`super::mock_model`].
+//!
+//! `GSD_CLAUDE` names the `claude` binary (`.ci/run` installs the pinned npm
+//! package and sets it); without it the end-to-end tests say so and skip.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The `claude` binary, or `None` (with a note) when `GSD_CLAUDE` is unset.
+pub fn claude_bin() -> Option<PathBuf> {
+    match std::env::var_os("GSD_CLAUDE") {
+        Some(p) => {
+            let p = PathBuf::from(p);
+            assert!(p.exists(), "GSD_CLAUDE={} does not exist", p.display());
+            Some(p)
+        }
+        None => {
+            eprintln!(
+                "GSD_CLAUDE is not set: skipping the Claude Code end-to-end test (.ci/run sets it)"
+            );
+            None
+        }
+    }
+}
+
+/// A `claude -p` invocation in `dir` against the mock at `url`, with its own
+/// HOME so no user configuration or hook leaks in.
+pub fn claude_command(bin: &Path, dir: &Path, home: &Path, url: &str) -> Command {
+    let mut c = Command::new(bin);
+    c.current_dir(dir)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("ANTHROPIC_AUTH_TOKEN")
+        .env("ANTHROPIC_BASE_URL", url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_TELEMETRY", "1");
+    c
+}
+
+/// Run `claude -p PROMPT` (stream-json) and wait at most `limit`; a hang
+/// kills it and fails the test instead of blocking CI.
+pub fn run_claude(
+    bin: &Path,
+    dir: &Path,
+    home: &Path,
+    url: &str,
+    prompt: &str,
+    limit: Duration,
+) -> Output {
+    let mut c = claude_command(bin, dir, home, url);
+    c.args([
+        "-p",
+        prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--permission-mode",
+        "acceptEdits",
+    ]);
+    wait_limited(c, limit)
+}
+
+pub fn wait_limited(mut c: Command, limit: Duration) -> Output {
+    let child = c
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the claude binary starts");
+    let pid = child.id();
+    let start = Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit.saturating_sub(start.elapsed())) {
+        Ok(o) => o.unwrap(),
+        Err(_) => {
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("claude did not finish within {limit:?}");
+        }
+    }
+}
