@@ -85,7 +85,14 @@ pub enum RalphCommand {
         /// Use .claude/settings.local.json.
         #[arg(long)]
         local: bool,
+        /// Also install the PreToolUse guard (`gsd ralph guard`).
+        #[arg(long)]
+        guard: bool,
     },
+    /// The PreToolUse guard (reads the hook JSON on stdin): denies sudo,
+    /// destructive deletes, system writes, downloads piped into shells and
+    /// secrets, per config.json `ralph.guard`.
+    Guard,
     /// Remove gsd's hooks (and only those).
     Uninstall {
         #[arg(long)]

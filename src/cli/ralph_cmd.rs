@@ -58,14 +58,20 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
                 code: reply.code,
             })
         }
-        RalphCommand::InstallHooks { local } => {
+        RalphCommand::Guard => Ok(guard(cwd)),
+        RalphCommand::InstallHooks { local, guard } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
             let path = settings_path(&root, local);
-            let changed = settings::install(&root, &path, &gsd_binary()?)
+            let changed = settings::install(&root, &path, &gsd_binary()?, guard)
                 .map_err(|e| CliError::input(e.to_string(), None))?;
+            let what = if guard {
+                "Stop, SubagentStop, SessionStart and PreToolUse (guard)"
+            } else {
+                "Stop, SubagentStop and SessionStart"
+            };
             Ok(Output::ok(if changed {
                 format!(
-                    "installed gsd's Stop, SubagentStop and SessionStart hooks in {} (backup in .gsd/settings-backup/)\n",
+                    "installed gsd's {what} hooks in {} (backup in .gsd/settings-backup/)\n",
                     path.display()
                 )
             } else {
@@ -137,7 +143,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     state
         .save(&root)
         .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
-    settings::install(&root, &settings_path, &bin)
+    settings::install(&root, &settings_path, &bin, false)
         .map_err(|e| CliError::input(e.to_string(), None))?;
     drop(loop_lock);
     let notes = record_in_state(
@@ -249,6 +255,50 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
         }
     }
     Ok(Output::ok(out))
+}
+
+/// `gsd ralph guard`: one PreToolUse decision. A guard that cannot read its
+/// input or its policy denies (it fails closed), and says why.
+fn guard(cwd: &Path) -> Output {
+    use std::io::Read as _;
+    let mut raw = String::new();
+    let _ = std::io::stdin()
+        .lock()
+        .take(16 * 1024 * 1024)
+        .read_to_string(&mut raw);
+    let root = project_root(cwd);
+    let config = root
+        .as_deref()
+        .and_then(|r| std::fs::read_to_string(r.join(".planning/config.json")).ok());
+    let decision = match (
+        serde_json::from_str::<serde_json::Value>(&raw),
+        config
+            .as_deref()
+            .map(crate::model::config::Config::parse)
+            .transpose(),
+    ) {
+        (Err(e), _) => {
+            crate::ralph::guard::Decision::Deny(format!("the PreToolUse input is not JSON ({e})"))
+        }
+        (_, Err(e)) => crate::ralph::guard::Decision::Deny(format!(
+            ".planning/config.json cannot be read (line {}: {}); fix it to use this tool",
+            e.line, e.message
+        )),
+        (Ok(input), Ok(cfg)) => {
+            match crate::ralph::guard::Policy::from_json(
+                cfg.as_ref().and_then(|c| c.get("ralph.guard")),
+            ) {
+                Ok(policy) => crate::ralph::guard::decide(&policy, &input, cwd),
+                Err(e) => crate::ralph::guard::Decision::Deny(e),
+            }
+        }
+    };
+    Output {
+        text: crate::ralph::guard::reply(&decision)
+            .map(|s| s + "\n")
+            .unwrap_or_default(),
+        code: 0,
+    }
 }
 
 /// `gsd ralph prompt`: the prompt of the last loop, ready for `claude "…"`.

@@ -33,6 +33,34 @@ pub enum SettingsError {
     },
 }
 
+/// The tools the PreToolUse guard looks at.
+pub const GUARD_MATCHER: &str = "Bash|Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob";
+
+/// Whether a handler is gsd's guard.
+fn is_guard(handler: &Value) -> bool {
+    is_ours(handler)
+        && handler
+            .get("args")
+            .and_then(|a| a.get(1))
+            .and_then(Value::as_str)
+            == Some("guard")
+}
+
+/// Whether `text` already has gsd's guard installed (an install keeps it).
+pub fn has_guard(text: &str) -> bool {
+    let Ok(Value::Object(root)) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    root.get("hooks")
+        .and_then(|h| h.get("PreToolUse"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+        .flatten()
+        .any(is_guard)
+}
+
 /// Whether a handler is one of gsd's (any gsd binary path).
 fn is_ours(handler: &Value) -> bool {
     let args: Vec<&str> = handler
@@ -84,8 +112,14 @@ fn strip_ours(hooks: &mut Map<String, Value>) {
     hooks.retain(|_, v| v.as_array().is_none_or(|a| !a.is_empty()));
 }
 
-/// The settings text with gsd's hooks merged in.
-pub fn merged(path: &Path, text: &str, gsd_bin: &str) -> Result<String, SettingsError> {
+/// The settings text with gsd's hooks merged in (and the PreToolUse guard
+/// when `guard` is set).
+pub fn merged(
+    path: &Path,
+    text: &str,
+    gsd_bin: &str,
+    guard: bool,
+) -> Result<String, SettingsError> {
     let mut root = parse(path, text)?;
     let hooks = root
         .entry("hooks")
@@ -102,6 +136,21 @@ pub fn merged(path: &Path, text: &str, gsd_bin: &str) -> Result<String, Settings
             .entry(*event)
             .or_insert_with(|| Value::Array(Vec::new()));
         match list.as_array_mut() {
+            Some(a) => a.push(group),
+            None => {
+                return Err(SettingsError::Shape {
+                    path: path.display().to_string(),
+                });
+            }
+        }
+    }
+    if guard {
+        let group = json!({ "matcher": GUARD_MATCHER, "hooks": [ { "type": "command", "command": gsd_bin, "args": ["ralph", "guard"], "timeout": 30 } ] });
+        match hooks
+            .entry("PreToolUse")
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+        {
             Some(a) => a.push(group),
             None => {
                 return Err(SettingsError::Shape {
@@ -147,14 +196,20 @@ fn io(path: &Path, source: std::io::Error) -> SettingsError {
     }
 }
 
-/// Install into `settings` (under project `root`); returns whether it changed.
-pub fn install(root: &Path, settings: &Path, gsd_bin: &str) -> Result<bool, SettingsError> {
+/// Install into `settings` (under project `root`); returns whether it
+/// changed. The guard is added with `guard`, and kept when it was there.
+pub fn install(
+    root: &Path,
+    settings: &Path,
+    gsd_bin: &str,
+    guard: bool,
+) -> Result<bool, SettingsError> {
     let before = std::fs::read(settings).ok();
     let text = before
         .as_deref()
         .map(String::from_utf8_lossy)
         .unwrap_or_default();
-    let new = merged(settings, &text, gsd_bin)?;
+    let new = merged(settings, &text, gsd_bin, guard || has_guard(&text))?;
     if before.as_deref() == Some(new.as_bytes()) {
         return Ok(false);
     }
