@@ -105,11 +105,85 @@ pub enum RalphCommand {
     },
     /// End the active loop (the next stop is allowed) and record it in STATE.md.
     Stop,
+    /// Run the loop headless: a fresh agent process per iteration, checks
+    /// decide completion, events as JSON lines with --headless.
+    Run(Box<RunArgs>),
     /// Print the loop's prompt (what to give Claude Code: `claude "$(gsd ralph prompt)"`).
     Prompt {
         #[command(flatten)]
         json: JsonFlag,
     },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum AgentFormat {
+    /// Claude Code's `--output-format stream-json`.
+    StreamJson,
+    /// Plain text: stdout is the agent's final message.
+    Text,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The plan (`05-07`, a file name or a path); not needed with --resume.
+    pub plan: Option<String>,
+    /// Print one JSON event per line on stdout (schema: `--schema`).
+    #[arg(long)]
+    pub headless: bool,
+    /// Print the JSON Schema of the events and exit.
+    #[arg(long)]
+    pub schema: bool,
+    /// Continue a run stopped by Ctrl+C.
+    #[arg(long)]
+    pub resume: bool,
+    /// Any agent CLI: a command line that reads the prompt on stdin
+    /// (GSD_SESSION_ID, GSD_MODEL, GSD_ITERATION, GSD_PLAN in its environment).
+    #[arg(long)]
+    pub agent_cmd: Option<String>,
+    /// What --agent-cmd prints.
+    #[arg(long, value_enum, default_value = "stream-json")]
+    pub agent_format: AgentFormat,
+    /// The Claude Code binary of the default agent command.
+    #[arg(long = "claude", default_value = "claude")]
+    pub claude_bin: String,
+    /// The model when the task names none (a task's `model`, else this, else its category's default).
+    #[arg(long)]
+    pub model: Option<String>,
+    #[arg(long, default_value = "acceptEdits")]
+    pub permission_mode: String,
+    /// Tools Claude Code may use without asking (repeatable).
+    #[arg(long = "allowed-tool", value_name = "TOOL")]
+    pub allowed_tools: Vec<String>,
+    #[arg(long, default_value_t = 20)]
+    pub max_iterations: u32,
+    /// Iterations without a completed task, commit or changed file before giving up.
+    #[arg(long, default_value_t = 3)]
+    pub stuck_threshold: u32,
+    /// Seconds one agent process may run.
+    #[arg(long, default_value_t = 1800)]
+    pub iteration_timeout: u64,
+    /// Stop once the agents have reported spending this many dollars.
+    #[arg(long)]
+    pub max_budget_usd: Option<f64>,
+    /// Retries of an iteration on rate limits and overload.
+    #[arg(long, default_value_t = 5)]
+    pub retries: u32,
+    /// The first retry's delay in milliseconds (doubling, plus jitter).
+    #[arg(long, default_value_t = 5000)]
+    pub backoff_ms: u64,
+    #[arg(long, default_value = "DONE")]
+    pub promise: String,
+    /// An extra check command (repeatable).
+    #[arg(long = "check", value_name = "CMD")]
+    pub checks: Vec<String>,
+    #[arg(long, default_value_t = 30)]
+    pub check_timeout: u64,
+    /// Start although the work tree has uncommitted changes.
+    #[arg(long)]
+    pub allow_dirty: bool,
+    /// Replace an active loop.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

@@ -59,6 +59,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
             })
         }
         RalphCommand::Guard => Ok(guard(cwd)),
+        RalphCommand::Run(args) => run_loop(cwd, *args),
         RalphCommand::InstallHooks { local, guard } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
             let path = settings_path(&root, local);
@@ -255,6 +256,131 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
         }
     }
     Ok(Output::ok(out))
+}
+
+/// `gsd ralph run`: resolve the plan and the loop state, then hand over to
+/// the runner, whose exit code is the command's.
+fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> {
+    use crate::ralph::run::{self, RunInput, RunOptions, agent::OutputFormat};
+    if args.schema {
+        return Ok(Output::ok(run::events::SCHEMA.to_owned()));
+    }
+    if args.max_iterations == 0 || args.stuck_threshold == 0 || args.promise.trim().is_empty() {
+        return Err(CliError::input(
+            "--max-iterations and --stuck-threshold must be at least 1 and --promise must not be empty",
+            None,
+        ));
+    }
+    let ws = crate::model::Workspace::discover(cwd)?;
+    let root = ws.root.clone();
+    let existing = LoopState::load(&root);
+    let mut problems = Vec::new();
+    let (state, plan_id, resumed) = if args.resume {
+        let st = match existing {
+            Some(Ok(s)) if s.runner && matches!(s.status, Status::Paused | Status::Active) => s,
+            Some(Ok(s)) => {
+                return Err(CliError::input(
+                    format!(
+                        "the last loop ({} on {}) is not a paused `gsd ralph run`",
+                        s.status.as_str(),
+                        s.plan
+                    ),
+                    Some("start a new run with `gsd ralph run PLAN`".into()),
+                ));
+            }
+            _ => {
+                return Err(CliError::input(
+                    "there is no run to resume",
+                    Some("start one with `gsd ralph run PLAN`".into()),
+                ));
+            }
+        };
+        let id = st.plan_path.clone();
+        (Some(st), id, true)
+    } else {
+        let Some(id) = args.plan.clone() else {
+            return Err(CliError::input(
+                "`gsd ralph run` needs a plan",
+                Some("gsd ralph run 05-07 --headless".into()),
+            ));
+        };
+        if let Some(Ok(s)) = &existing
+            && s.is_active()
+            && !args.force
+        {
+            problems.push(format!(
+                "a Ralph loop on {} is already active (iteration {}/{}); stop it with `gsd ralph stop` or pass --force",
+                s.plan, s.iteration, s.max_iterations
+            ));
+        }
+        (None, id, false)
+    };
+    let (_, plan) = find_plan(&ws, cwd, &plan_id)?;
+    let rel = ws.rel(plan.doc.path()).to_path_buf();
+    let state = match state {
+        Some(s) => s,
+        None => {
+            let r = crate::render::Renderer::new(Some(&ws.planning));
+            let opts = crate::ralph::start::StartOptions {
+                max_iterations: args.max_iterations,
+                promise: args.promise.trim().to_owned(),
+                checks: args.checks.clone(),
+                check_timeout_secs: args.check_timeout,
+                guidance_cmd: None,
+                guidance_daily_limit: 0,
+            };
+            let mut s = crate::ralph::start::new_loop(&r, plan, &rel.display().to_string(), &opts)?;
+            s.stuck_threshold = args.stuck_threshold;
+            s
+        }
+    };
+    let diags = crate::lint::run(&ws, &crate::lint::Options::default());
+    for d in diags
+        .iter()
+        .filter(|d| d.file == rel && d.severity == crate::lint::Severity::Error)
+    {
+        problems.push(format!(
+            "the plan does not lint: {}:{} {} {}",
+            d.file.display(),
+            d.line,
+            d.code,
+            d.message
+        ));
+    }
+    let opts = RunOptions {
+        agent_cmd: args.agent_cmd,
+        agent_format: match args.agent_format {
+            super::args::AgentFormat::StreamJson => OutputFormat::StreamJson,
+            super::args::AgentFormat::Text => OutputFormat::Text,
+        },
+        claude_bin: args.claude_bin,
+        model: args.model,
+        permission_mode: args.permission_mode,
+        allowed_tools: args.allowed_tools,
+        max_iterations: state.max_iterations,
+        stuck_threshold: state.stuck_threshold,
+        iteration_timeout: std::time::Duration::from_secs(args.iteration_timeout.max(1)),
+        max_budget_usd: args.max_budget_usd,
+        retries: args.retries,
+        backoff: std::time::Duration::from_millis(args.backoff_ms),
+        headless: args.headless,
+        allow_dirty: args.allow_dirty,
+        force: args.force,
+    };
+    let code = run::run(
+        RunInput {
+            root: &root,
+            plan,
+            state,
+            resumed,
+            problems,
+        },
+        &opts,
+    );
+    Ok(Output {
+        text: String::new(),
+        code,
+    })
 }
 
 /// `gsd ralph guard`: one PreToolUse decision. A guard that cannot read its

@@ -131,7 +131,8 @@ pub fn handle(event: &str, root: Option<&Path>, stdin: &mut dyn Read) -> HookRep
         }
         Some(Ok(s)) => s,
     };
-    if !state.is_active() {
+    // A runner's agent sessions end by themselves; the runner verifies.
+    if !state.is_active() || state.runner {
         return silent();
     }
     let input: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);

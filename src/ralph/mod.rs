@@ -5,6 +5,7 @@ pub mod guard;
 pub mod guidance;
 pub mod history;
 pub mod hook;
+pub mod run;
 pub mod settings;
 pub mod start;
 pub mod state;

@@ -79,7 +79,7 @@ pub fn new_loop(
         loop_id: format!(
             "{}-{}",
             plan.display_id(),
-            jiff::Timestamp::now().as_second()
+            jiff::Timestamp::now().as_millisecond()
         ),
         plan: plan.display_id(),
         plan_path: rel_path.to_owned(),
@@ -100,5 +100,8 @@ pub fn new_loop(
         guidance_queries_today: 0,
         guidance_daily_limit: opts.guidance_daily_limit,
         stuck_threshold: 3,
+        runner: false,
+        tasks_done: Vec::new(),
+        cost_usd: 0.0,
     })
 }

@@ -18,6 +18,10 @@ pub enum Status {
     Stuck,
     MaxIterations,
     Stale,
+    /// A `gsd ralph run` interrupted by Ctrl+C; `--resume` continues it.
+    Paused,
+    /// A `gsd ralph run` that failed (pre-flight, agent, budget, a question).
+    Failed,
 }
 
 impl Status {
@@ -30,6 +34,8 @@ impl Status {
             Status::Stuck => "stuck",
             Status::MaxIterations => "max iterations",
             Status::Stale => "stale",
+            Status::Paused => "paused",
+            Status::Failed => "failed",
         }
     }
 }
@@ -81,6 +87,16 @@ pub struct LoopState {
     /// Same final text or same failing checks this many times in a row ends the loop.
     #[serde(default = "default_stuck")]
     pub stuck_threshold: u32,
+    /// Run by `gsd ralph run` (fresh agent processes), not by the Stop hook:
+    /// the hook stays silent for it.
+    #[serde(default)]
+    pub runner: bool,
+    /// Runner only: the tasks whose own checks have passed, by index.
+    #[serde(default)]
+    pub tasks_done: Vec<u32>,
+    /// Runner only: dollars spent so far, as reported by the agent.
+    #[serde(default)]
+    pub cost_usd: f64,
 }
 
 fn default_stuck() -> u32 {

@@ -1,0 +1,270 @@
+//! One agent process: the prompt on stdin, stream-json (or plain text) on
+//! stdout, a wall-clock limit, Ctrl+C passed on, and everything it printed
+//! kept in the iteration's log.
+//!
+//! The agent runs in its own process group, so a timeout or an interrupt
+//! reaches everything it started (RALPH.md §1.14: SIGINT ends a turn
+//! cleanly, SIGKILL follows if it does not).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// How the agent reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Claude Code's `--output-format stream-json`: NDJSON with a `result`.
+    StreamJson,
+    /// Anything else: stdout is the final text.
+    Text,
+}
+
+/// The command to start, fully built.
+#[derive(Debug, Clone)]
+pub struct AgentCommand {
+    pub program: String,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub format: OutputFormat,
+}
+
+/// A tool call seen in the stream.
+#[derive(Debug, Clone)]
+pub struct ToolUse {
+    /// `read`, `write`, `bash` or `other`.
+    pub kind: &'static str,
+    pub name: String,
+    pub path: Option<String>,
+    pub command: Option<String>,
+}
+
+/// How one agent process ended.
+#[derive(Debug, Default)]
+pub struct AgentOutcome {
+    /// Set when the process could not be started at all.
+    pub spawn_error: Option<String>,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub interrupted: bool,
+    pub final_text: String,
+    /// Whether a stream-json `result` line was seen.
+    pub has_result: bool,
+    pub is_error: bool,
+    pub api_error_status: Option<u64>,
+    pub rate_limited: bool,
+    pub cost_usd: f64,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub json_lines: usize,
+    /// The first stdout line that was not JSON (stream-json mode).
+    pub first_non_json: Option<String>,
+    pub stderr_tail: String,
+    pub tool_uses: usize,
+}
+
+/// Run `cmd` in `cwd` with `prompt` on stdin. Tool calls are passed to
+/// `on_tool` as they stream; raw output goes to `log`.
+pub fn run(
+    cmd: &AgentCommand,
+    prompt: &str,
+    cwd: &Path,
+    limit: Duration,
+    interrupt: &AtomicBool,
+    log: &Path,
+    on_tool: &mut dyn FnMut(ToolUse),
+) -> AgentOutcome {
+    let mut out = AgentOutcome::default();
+    let mut logf = std::fs::File::create(log).ok();
+    let mut c = Command::new(&cmd.program);
+    c.args(&cmd.args)
+        .current_dir(cwd)
+        .envs(cmd.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = match c.spawn() {
+        Ok(ch) => ch,
+        Err(e) => {
+            out.spawn_error = Some(format!("cannot start `{}`: {e}", cmd.program));
+            return out;
+        }
+    };
+    let pgid = child.id() as i32;
+    // The prompt goes in on its own thread: a large prompt and an agent that
+    // writes before reading must not deadlock.
+    let mut stdin = child.stdin.take();
+    let prompt = prompt.to_owned();
+    std::thread::spawn(move || {
+        if let Some(s) = stdin.as_mut() {
+            let _ = s.write_all(prompt.as_bytes());
+        }
+    });
+    let (tx, rx) = mpsc::channel::<Option<String>>();
+    let stdout = child.stdout.take().expect("piped");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Some(l)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(None);
+    });
+    let mut stderr = child.stderr.take().expect("piped");
+    let err_thread = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.by_ref().take(4 * 1024 * 1024).read_to_end(&mut buf);
+        String::from_utf8_lossy(&buf).into_owned()
+    });
+    let start = Instant::now();
+    let mut text_out = String::new();
+    let mut signalled: Option<Instant> = None;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Some(line)) => {
+                if let Some(f) = logf.as_mut() {
+                    let _ = writeln!(f, "{line}");
+                }
+                match cmd.format {
+                    OutputFormat::Text => {
+                        text_out.push_str(&line);
+                        text_out.push('\n');
+                    }
+                    OutputFormat::StreamJson => parse_line(&line, &mut out, on_tool),
+                }
+            }
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let over = start.elapsed() > limit;
+        let stop = interrupt.load(Ordering::SeqCst);
+        if (over || stop) && signalled.is_none() {
+            out.timed_out |= over;
+            out.interrupted |= stop;
+            // SAFETY: signalling the process group this child leads.
+            unsafe { libc::killpg(pgid, if stop { libc::SIGINT } else { libc::SIGTERM }) };
+            signalled = Some(Instant::now());
+        }
+        if signalled.is_some_and(|t| t.elapsed() > Duration::from_secs(5)) {
+            // SAFETY: as above.
+            unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        }
+    }
+    // Stdout is closed; the process may still be running (or ignoring
+    // signals): the same limits apply until it is gone.
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Err(_) => break None,
+            Ok(None) => {}
+        }
+        let over = start.elapsed() > limit;
+        let stop = interrupt.load(Ordering::SeqCst);
+        if (over || stop) && signalled.is_none() {
+            out.timed_out |= over;
+            out.interrupted |= stop;
+            // SAFETY: signalling the process group this child leads.
+            unsafe { libc::killpg(pgid, if stop { libc::SIGINT } else { libc::SIGTERM }) };
+            signalled = Some(Instant::now());
+        }
+        if signalled.is_some_and(|t| t.elapsed() > Duration::from_secs(5)) {
+            // SAFETY: as above.
+            unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Whatever it left running in its group goes with it.
+    // SAFETY: as above; the group may already be gone.
+    unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    out.exit_code = status.and_then(|s| s.code());
+    let err = err_thread.join().unwrap_or_default();
+    if let Some(f) = logf.as_mut()
+        && !err.is_empty()
+    {
+        let _ = writeln!(f, "--- stderr ---\n{err}");
+    }
+    out.stderr_tail = tail_lines(&err, 10);
+    if cmd.format == OutputFormat::Text {
+        out.final_text = text_out;
+    }
+    out
+}
+
+fn tail_lines(s: &str, n: usize) -> String {
+    let lines: Vec<&str> = s.trim_end().lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Fold one stream-json line into the outcome.
+fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUse)) {
+    if line.trim().is_empty() {
+        return;
+    }
+    let Ok(v) = serde_json::from_str::<Value>(line) else {
+        if out.first_non_json.is_none() {
+            out.first_non_json = Some(line.chars().take(200).collect());
+        }
+        return;
+    };
+    out.json_lines += 1;
+    match v["type"].as_str() {
+        Some("assistant") => {
+            if matches!(v["error"].as_str(), Some("rate_limit" | "overloaded")) {
+                out.rate_limited = true;
+            }
+            for block in v["message"]["content"].as_array().into_iter().flatten() {
+                if block["type"] == "tool_use" {
+                    out.tool_uses += 1;
+                    on_tool(tool_use(block));
+                }
+            }
+        }
+        Some("result") => {
+            out.has_result = true;
+            out.final_text = v["result"].as_str().unwrap_or("").to_owned();
+            out.is_error = v["is_error"].as_bool().unwrap_or(false);
+            out.api_error_status = v["api_error_status"].as_u64();
+            if matches!(out.api_error_status, Some(429 | 529)) {
+                out.rate_limited = true;
+            }
+            out.cost_usd = v["total_cost_usd"].as_f64().unwrap_or(0.0);
+            let u = &v["usage"];
+            out.tokens_in = u["input_tokens"].as_u64().unwrap_or(0)
+                + u["cache_read_input_tokens"].as_u64().unwrap_or(0)
+                + u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
+            out.tokens_out = u["output_tokens"].as_u64().unwrap_or(0);
+        }
+        _ => {}
+    }
+}
+
+fn tool_use(block: &Value) -> ToolUse {
+    let name = block["name"].as_str().unwrap_or("").to_owned();
+    let input = &block["input"];
+    let s = |k: &str| input[k].as_str().map(str::to_owned);
+    let (kind, path, command) = match name.as_str() {
+        "Bash" => ("bash", None, s("command")),
+        "Read" => ("read", s("file_path"), None),
+        "Grep" | "Glob" | "LS" => ("read", s("path").or_else(|| s("pattern")), None),
+        "Write" | "Edit" | "MultiEdit" => ("write", s("file_path"), None),
+        "NotebookEdit" => ("write", s("notebook_path"), None),
+        _ => ("other", None, None),
+    };
+    ToolUse {
+        kind,
+        name,
+        path,
+        command,
+    }
+}

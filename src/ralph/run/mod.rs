@@ -1,0 +1,574 @@
+//! `gsd ralph run`: the external Ralph loop. A fresh agent process per
+//! iteration (the original Ralph design: no context rot), state in files,
+//! completion decided by the plan's checks, progress read from git.
+//!
+//! Exit codes: 0 complete, 1 stuck, 2 max iterations, 3 fatal (pre-flight,
+//! an agent that cannot start, keeps failing or prints no stream-json, rate
+//! limits past the retries, the budget), 4 the agent asked a question and
+//! needs a human, 130 interrupted (`--resume` continues).
+
+pub mod agent;
+pub mod events;
+pub mod preflight;
+pub mod progress;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::model::Plan;
+use crate::ralph::hook::promise_in;
+use crate::ralph::state::{Iteration, LoopState, Status, now};
+use crate::ralph::verify::verify;
+
+use agent::{AgentCommand, OutputFormat};
+use events::Emitter;
+
+pub const EXIT_COMPLETE: i32 = 0;
+pub const EXIT_STUCK: i32 = 1;
+pub const EXIT_MAX_ITERATIONS: i32 = 2;
+pub const EXIT_FATAL: i32 = 3;
+pub const EXIT_QUESTION: i32 = 4;
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// An agent that fails this many iterations in a row ends the run.
+const MAX_AGENT_FAILURES: u32 = 3;
+
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// A whole agent command line (`--agent-cmd`); Claude Code when absent.
+    pub agent_cmd: Option<String>,
+    pub agent_format: OutputFormat,
+    /// The `claude` binary of the default agent command.
+    pub claude_bin: String,
+    pub model: Option<String>,
+    pub permission_mode: String,
+    pub allowed_tools: Vec<String>,
+    pub max_iterations: u32,
+    pub stuck_threshold: u32,
+    pub iteration_timeout: Duration,
+    pub max_budget_usd: Option<f64>,
+    /// Retries of one iteration on rate limits and overload.
+    pub retries: u32,
+    /// The first retry's delay; each next one doubles, plus jitter.
+    pub backoff: Duration,
+    pub headless: bool,
+    pub allow_dirty: bool,
+    pub force: bool,
+}
+
+/// What the CLI resolved before the run.
+pub struct RunInput<'a> {
+    pub root: &'a Path,
+    pub plan: &'a Plan,
+    /// The loop state to continue (`--resume`), or a new one.
+    pub state: LoopState,
+    pub resumed: bool,
+    /// Problems the CLI found (lint, an active loop); pre-flight adds its own.
+    pub problems: Vec<String>,
+}
+
+/// The model for the next iteration: the first unfinished task's `model`,
+/// else `--model`, else its category's default (the seed's table).
+pub fn model_for(plan: &Plan, done: &[u32], fallback: Option<&str>) -> Option<String> {
+    let task = plan
+        .tasks
+        .iter()
+        .find(|t| !done.contains(&(t.index as u32)));
+    let field = |k: &str| -> Option<String> {
+        let t = task?;
+        t.attributes
+            .iter()
+            .find(|(a, _)| a == k)
+            .map(|(_, v)| v.trim().to_owned())
+            .or_else(|| t.text(k).map(|s| s.trim().to_owned()))
+            .filter(|s| !s.is_empty())
+    };
+    if let Some(m) = field("model") {
+        return Some(m);
+    }
+    if let Some(m) = fallback {
+        return Some(m.to_owned());
+    }
+    field("category").and_then(|c| {
+        Some(
+            match c.to_lowercase().as_str() {
+                "setup" | "functional" => "opus",
+                "ui" | "verification" | "testing" => "sonnet",
+                "documentation" | "docs" => "haiku",
+                _ => return None,
+            }
+            .to_owned(),
+        )
+    })
+}
+
+fn build_command(
+    opts: &RunOptions,
+    session: &str,
+    model: Option<&str>,
+    n: u32,
+    state: &LoopState,
+) -> Result<AgentCommand, String> {
+    let env = vec![
+        ("GSD_SESSION_ID".to_owned(), session.to_owned()),
+        ("GSD_ITERATION".to_owned(), n.to_string()),
+        ("GSD_PLAN".to_owned(), state.plan.clone()),
+        ("GSD_PROMISE".to_owned(), state.promise.clone()),
+        ("GSD_MODEL".to_owned(), model.unwrap_or("").to_owned()),
+    ];
+    if let Some(line) = &opts.agent_cmd {
+        let words = shell_words::split(line).map_err(|e| format!("--agent-cmd: {e}"))?;
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| "--agent-cmd is empty".to_owned())?;
+        return Ok(AgentCommand {
+            program: program.clone(),
+            args: args.to_vec(),
+            env,
+            format: opts.agent_format,
+        });
+    }
+    let mut args: Vec<String> = [
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--session-id",
+        session,
+        "--permission-mode",
+        &opts.permission_mode,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if let Some(m) = model {
+        args.extend(["--model".into(), m.to_owned()]);
+    }
+    if let Some(b) = opts.max_budget_usd {
+        let left = (b - state.cost_usd).max(0.0);
+        args.extend(["--max-budget-usd".into(), format!("{left:.4}")]);
+    }
+    if !opts.allowed_tools.is_empty() {
+        args.push("--allowedTools".into());
+        args.extend(opts.allowed_tools.iter().cloned());
+    }
+    Ok(AgentCommand {
+        program: opts.claude_bin.clone(),
+        args,
+        env,
+        format: OutputFormat::StreamJson,
+    })
+}
+
+/// Whether the final text ends with a question to the user.
+fn asked_question(text: &str) -> bool {
+    let t = text.trim();
+    t.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.trim_end().ends_with('?'))
+}
+
+struct Runner<'a> {
+    root: &'a Path,
+    state: LoopState,
+    em: Emitter,
+    interrupt: Arc<AtomicBool>,
+    logs: PathBuf,
+    started: Instant,
+}
+
+impl Runner<'_> {
+    fn save(&self) {
+        let _ = self.state.save(self.root);
+    }
+
+    fn failed(&mut self, reason: &str, message: &str, code: i32, status: Status) -> i32 {
+        self.failed_with(reason, message, code, status, Vec::new())
+    }
+
+    fn failed_with(
+        &mut self,
+        reason: &str,
+        message: &str,
+        code: i32,
+        status: Status,
+        problems: Vec<String>,
+    ) -> i32 {
+        let mut fields = json!({ "reason": reason, "message": message, "exit_code": code });
+        if !problems.is_empty() {
+            fields["problems"] = json!(problems);
+        }
+        self.end(status, message);
+        self.em.emit("failed", fields);
+        code
+    }
+
+    /// The loop's end: state saved, and STATE.md's history for a loop that ran.
+    fn end(&mut self, status: Status, line: &str) {
+        self.state.status = status;
+        self.state.heartbeat_at = now();
+        self.save();
+        if status != Status::Paused && !self.state.history.is_empty() {
+            let _ = crate::ralph::history::record(
+                self.root,
+                &self.state,
+                &format!(
+                    "Ralph run {} on {}: {line}",
+                    status.as_str(),
+                    self.state.plan
+                ),
+            );
+        }
+    }
+
+    /// Sleep `d`, waking early on Ctrl+C; false when interrupted.
+    fn sleep(&self, d: Duration) -> bool {
+        let until = Instant::now() + d;
+        while Instant::now() < until {
+            if self.interrupt.load(Ordering::SeqCst) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        !self.interrupt.load(Ordering::SeqCst)
+    }
+
+    fn interrupted(&mut self) -> i32 {
+        self.failed(
+            "interrupted",
+            &format!(
+                "interrupted at iteration {}; `gsd ralph run --resume` continues",
+                self.state.iteration + 1
+            ),
+            EXIT_INTERRUPTED,
+            Status::Paused,
+        )
+    }
+}
+
+/// Run the loop to its end; returns the process exit code.
+pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(sig, interrupt.clone());
+    }
+    let RunInput {
+        root,
+        plan,
+        mut state,
+        resumed,
+        mut problems,
+    } = input;
+    // `.gsd/` ignores itself, so the logs never dirty the work tree.
+    let _ = crate::store::lock::ensure_gsd_dir(root);
+    let logs = root.join(".gsd/ralph/logs").join(&state.loop_id);
+    let _ = std::fs::create_dir_all(&logs);
+    let mut em = Emitter::new(
+        &state.loop_id,
+        opts.headless,
+        Some(logs.join("events.jsonl")),
+    );
+    em.max_iterations = state.max_iterations;
+    problems.extend(preflight::check(root, opts, resumed));
+    let mut r = Runner {
+        root,
+        state: LoopState {
+            runner: true,
+            ..state.clone()
+        },
+        em,
+        interrupt,
+        logs,
+        started: Instant::now(),
+    };
+    if !problems.is_empty() {
+        // Nothing ran: the loop is not recorded, and a previous loop is kept.
+        let n = problems.len();
+        r.em.emit(
+            "failed",
+            json!({ "reason": "preflight", "message": format!("{n} pre-flight problem(s); nothing was run"), "exit_code": EXIT_FATAL, "problems": problems }),
+        );
+        return EXIT_FATAL;
+    }
+    state.runner = true;
+    state.status = Status::Active;
+    state.heartbeat_at = now();
+    r.state = state;
+    r.save();
+    let by_task = progress::task_checks(&r.state.checks);
+    let check_timeout = Duration::from_secs(r.state.check_timeout_secs.max(1));
+    // Tasks whose checks pass before any agent ran are done already; they are
+    // nobody's progress.
+    let already = progress::newly_done(root, &by_task, &r.state.tasks_done, check_timeout);
+    r.state.tasks_done.extend(already);
+    r.em.emit(
+        "started",
+        json!({ "plan": r.state.plan, "plan_path": r.state.plan_path, "max_iterations": r.state.max_iterations,
+                "stuck_threshold": r.state.stuck_threshold, "tasks": plan.tasks.len(), "checks": r.state.checks.len(),
+                "tasks_done": r.state.tasks_done.len(), "resumed": resumed }),
+    );
+    // Iterations since the last one with progress (a resumed run keeps counting).
+    let mut idle: u32 = r
+        .state
+        .history
+        .iter()
+        .rev()
+        .take_while(|it| it.result == "no progress")
+        .count() as u32;
+    let mut agent_failures = 0u32;
+    let mut feedback = String::new();
+    while r.state.iteration < r.state.max_iterations {
+        let n = r.state.iteration + 1;
+        let model = model_for(plan, &r.state.tasks_done, opts.model.as_deref());
+        let before = progress::snapshot(root);
+        let mut attempt = 0u32;
+        let iter_start = Instant::now();
+        let (outcome, session) = loop {
+            attempt += 1;
+            let session = uuid::Uuid::new_v4().to_string();
+            r.em.emit(
+                "iteration",
+                json!({ "n": n, "session_id": session, "model": model, "attempt": attempt }),
+            );
+            let cmd = match build_command(opts, &session, model.as_deref(), n, &r.state) {
+                Ok(c) => c,
+                Err(e) => return r.failed("fatal", &e, EXIT_FATAL, Status::Failed),
+            };
+            let prompt = if feedback.is_empty() {
+                r.state.prompt.clone()
+            } else {
+                format!("{feedback}\n\n{}", r.state.prompt)
+            };
+            let log = r
+                .logs
+                .join(format!("iteration-{n:03}-attempt-{attempt}.log"));
+            let em = &r.em;
+            let out = agent::run(
+                &cmd,
+                &prompt,
+                root,
+                opts.iteration_timeout,
+                &r.interrupt,
+                &log,
+                &mut |t| {
+                    let mut f = json!({ "n": n, "type": t.kind, "name": t.name });
+                    if let Some(p) = t.path {
+                        f["path"] = json!(p);
+                    }
+                    if let Some(c) = t.command {
+                        f["command"] = json!(c);
+                    }
+                    em.emit("tool", f);
+                },
+            );
+            if let Some(e) = &out.spawn_error {
+                return r.failed("agent_not_found", e, EXIT_FATAL, Status::Failed);
+            }
+            if out.interrupted {
+                return r.interrupted();
+            }
+            if out.rate_limited && !out.timed_out {
+                if attempt > opts.retries {
+                    let msg = format!(
+                        "still rate limited (HTTP {}) after {} retries",
+                        out.api_error_status.map_or("?".into(), |s| s.to_string()),
+                        opts.retries
+                    );
+                    return r.failed("rate_limited", &msg, EXIT_FATAL, Status::Failed);
+                }
+                let base = opts.backoff.as_millis() as u64 * (1u64 << (attempt - 1).min(10));
+                let jitter = if base == 0 {
+                    0
+                } else {
+                    (uuid::Uuid::new_v4().as_u128() as u64) % (base / 2 + 1)
+                };
+                let delay = (base + jitter).min(300_000);
+                r.em.emit(
+                    "rate_limited",
+                    json!({ "n": n, "attempt": attempt, "status": out.api_error_status, "delay_ms": delay }),
+                );
+                if !r.sleep(Duration::from_millis(delay)) {
+                    return r.interrupted();
+                }
+                continue;
+            }
+            break (out, session);
+        };
+        let _ = session;
+        r.state.cost_usd += outcome.cost_usd;
+        let after = progress::snapshot(root);
+        let commits = match &after.head {
+            Some(h) if after.head != before.head => {
+                progress::commits_between(root, before.head.as_deref(), h)
+            }
+            _ => Vec::new(),
+        };
+        for (hash, message) in &commits {
+            r.em.emit(
+                "commit",
+                json!({ "n": n, "hash": hash, "message": message }),
+            );
+        }
+        let newly = progress::newly_done(root, &by_task, &r.state.tasks_done, check_timeout);
+        for t in &newly {
+            let name = plan
+                .tasks
+                .iter()
+                .find(|x| x.index as u32 == *t)
+                .map(|x| x.label())
+                .unwrap_or_default();
+            r.em.emit("task_complete", json!({ "n": n, "index": t, "name": name }));
+        }
+        r.state.tasks_done.extend(&newly);
+        let progressed = !commits.is_empty() || !newly.is_empty() || after.tree != before.tree;
+        r.em.emit(
+            "iteration_done",
+            json!({ "n": n, "duration_ms": iter_start.elapsed().as_millis() as u64, "cost_usd": outcome.cost_usd,
+                    "tokens": { "input": outcome.tokens_in, "output": outcome.tokens_out },
+                    "exit_code": outcome.exit_code, "timed_out": outcome.timed_out,
+                    "progress": progressed, "changed_files": after.changed_files }),
+        );
+        // Output that is not stream-json: no later iteration will be different.
+        if opts.agent_format == OutputFormat::StreamJson
+            && outcome.json_lines == 0
+            && let Some(line) = &outcome.first_non_json
+        {
+            let msg = format!("the agent's output is not stream-json (first line: {line:?})");
+            return r.failed("bad_output", &msg, EXIT_FATAL, Status::Failed);
+        }
+        let agent_failed = !outcome.timed_out
+            && (outcome.exit_code != Some(0)
+                || (opts.agent_format == OutputFormat::StreamJson && !outcome.has_result));
+        agent_failures = if agent_failed { agent_failures + 1 } else { 0 };
+        // The promise, checked by running the checks.
+        let mut result = if progressed {
+            "continued"
+        } else {
+            "no progress"
+        };
+        let mut failed_checks = Vec::new();
+        feedback.clear();
+        let claimed = promise_in(&outcome.final_text).is_some_and(|p| p == r.state.promise);
+        if claimed {
+            let v = verify(&r.state.checks, root, check_timeout);
+            let checks: Vec<_> = v
+                .results
+                .iter()
+                .map(|c| json!({ "command": c.command, "source": c.source, "passed": c.passed, "reason": c.reason }))
+                .collect();
+            r.em.emit(
+                "verification",
+                json!({ "n": n, "passed": v.passed, "checks": checks }),
+            );
+            if v.passed {
+                r.state.iteration = n;
+                r.state.history.push(Iteration {
+                    n,
+                    result: "complete".into(),
+                    failed_checks: Vec::new(),
+                    at: now(),
+                    text_hash: 0,
+                });
+                let done = r.state.tasks_done.len();
+                r.end(
+                    Status::Complete,
+                    "the promise was kept and every check passed",
+                );
+                r.em.emit(
+                    "complete",
+                    json!({ "iterations": n, "tasks_done": done, "total_duration_ms": r.started.elapsed().as_millis() as u64, "cost_usd": r.state.cost_usd }),
+                );
+                return EXIT_COMPLETE;
+            }
+            result = "promise refused";
+            let mut text = String::from(
+                "Your last run claimed the promise, but gsd ran the checks and these failed:\n",
+            );
+            for c in v.results.iter().filter(|c| !c.passed) {
+                failed_checks.push(c.command.clone());
+                text.push_str(&format!(
+                    "- `{}` ({}): {}\n{}\n",
+                    c.command, c.source, c.reason, c.output
+                ));
+            }
+            text.push_str("Fix them before claiming the promise again.");
+            feedback = text;
+        }
+        r.state.iteration = n;
+        r.state.heartbeat_at = now();
+        r.state.history.push(Iteration {
+            n,
+            result: result.into(),
+            failed_checks,
+            at: now(),
+            text_hash: 0,
+        });
+        r.save();
+        if agent_failures >= MAX_AGENT_FAILURES {
+            let msg = format!(
+                "the agent failed {agent_failures} iterations in a row (exit code {}){}",
+                outcome.exit_code.map_or("none".into(), |c| c.to_string()),
+                if outcome.stderr_tail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", outcome.stderr_tail)
+                }
+            );
+            return r.failed("agent_failed", &msg, EXIT_FATAL, Status::Failed);
+        }
+        if !progressed && !claimed && asked_question(&outcome.final_text) {
+            let q: String = outcome
+                .final_text
+                .trim()
+                .chars()
+                .rev()
+                .take(500)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            return r.failed(
+                "question",
+                &format!("the agent asked a question and needs a human: {q}"),
+                EXIT_QUESTION,
+                Status::Failed,
+            );
+        }
+        if let Some(b) = opts.max_budget_usd
+            && r.state.cost_usd >= b
+        {
+            let msg = format!("spent ${:.4} of the ${b:.2} budget", r.state.cost_usd);
+            return r.failed("budget", &msg, EXIT_FATAL, Status::Failed);
+        }
+        idle = if progressed { 0 } else { idle + 1 };
+        if idle >= r.state.stuck_threshold {
+            let reason = format!(
+                "{idle} iterations in a row without a completed task, a commit or a changed file"
+            );
+            r.em.emit(
+                "stuck",
+                json!({ "n": n, "reason": reason, "iterations_without_progress": idle }),
+            );
+            r.end(Status::Stuck, &reason);
+            return EXIT_STUCK;
+        }
+        if r.interrupt.load(Ordering::SeqCst) {
+            return r.interrupted();
+        }
+    }
+    let msg = format!(
+        "{} iterations ran without a verified promise",
+        r.state.max_iterations
+    );
+    r.failed(
+        "max_iterations",
+        &msg,
+        EXIT_MAX_ITERATIONS,
+        Status::MaxIterations,
+    )
+}

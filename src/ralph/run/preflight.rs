@@ -1,0 +1,131 @@
+//! Pre-flight: everything that would make the first iteration pointless,
+//! found before it and reported together (the agent CLI, the work tree,
+//! hook settings). The plan's lint and an active loop are checked by the
+//! caller, which has the workspace.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::RunOptions;
+use crate::ralph::verify::{Check, run};
+
+/// Every problem found; empty when the run may start.
+pub fn check(root: &Path, opts: &RunOptions, resumed: bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    if let Some(p) = agent_problem(root, opts) {
+        problems.push(p);
+    }
+    match git2::Repository::discover(root) {
+        Err(_) => problems.push(format!(
+            "{} is not in a git repository: the runner reads commits and changed files from git",
+            root.display()
+        )),
+        Ok(repo) if !opts.allow_dirty && !resumed => {
+            let mut o = git2::StatusOptions::new();
+            o.include_untracked(true).include_ignored(false);
+            if let Ok(st) = repo.statuses(Some(&mut o))
+                && !st.is_empty()
+            {
+                let names: Vec<String> = st
+                    .iter()
+                    .filter_map(|e| e.path().ok().map(str::to_owned))
+                    .take(5)
+                    .collect();
+                problems.push(format!(
+                    "the work tree has {} uncommitted change(s) ({}{}); commit or stash them, or pass --allow-dirty",
+                    st.len(),
+                    names.join(", "),
+                    if st.len() > 5 { ", …" } else { "" }
+                ));
+            }
+        }
+        Ok(_) => {}
+    }
+    problems.extend(hook_conflicts(root));
+    problems
+}
+
+/// Whether the agent command can start at all.
+fn agent_problem(root: &Path, opts: &RunOptions) -> Option<String> {
+    match &opts.agent_cmd {
+        None => {
+            let cmd = format!("{} --version", shell_words::quote(&opts.claude_bin));
+            let r = run(
+                &Check {
+                    command: cmd,
+                    source: "pre-flight".into(),
+                    expect: None,
+                },
+                root,
+                Duration::from_secs(30),
+            );
+            (!r.passed).then(|| {
+                format!(
+                    "the agent CLI `{} --version` did not run ({}): install Claude Code (npm i -g @anthropic-ai/claude-code), or pass --claude PATH or --agent-cmd",
+                    opts.claude_bin, r.reason
+                )
+            })
+        }
+        Some(line) => {
+            let words = match shell_words::split(line) {
+                Ok(w) => w,
+                Err(e) => return Some(format!("--agent-cmd cannot be split into words: {e}")),
+            };
+            let Some(program) = words.first() else {
+                return Some("--agent-cmd is empty".into());
+            };
+            (!resolves(program, root)).then(|| {
+                format!("the agent command `{program}` was not found (not a file, not on PATH)")
+            })
+        }
+    }
+}
+
+fn resolves(program: &str, root: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let exec = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let p = Path::new(program);
+        return exec(&if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            root.join(p)
+        });
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| exec(&d.join(program))))
+}
+
+/// Stop hooks of other Ralph loops would fight the runner's sessions.
+fn hook_conflicts(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in ["settings.json", "settings.local.json"] {
+        let path = root.join(".claude").join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let v: serde_json::Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                out.push(format!(".claude/{name} is not valid JSON ({e})"));
+                continue;
+            }
+        };
+        for event in ["Stop", "SubagentStop"] {
+            for group in v["hooks"][event].as_array().into_iter().flatten() {
+                for h in group["hooks"].as_array().into_iter().flatten() {
+                    let cmd = h["command"].as_str().unwrap_or("");
+                    let is_gsd = Path::new(cmd).file_name().is_some_and(|n| n == "gsd");
+                    if !is_gsd && (cmd.contains("stop-hook") || cmd.contains("ralph")) {
+                        out.push(format!(
+                            ".claude/{name} has another Ralph {event} hook (`{cmd}`) that would block the runner's sessions; remove it first"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}

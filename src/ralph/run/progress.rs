@@ -1,0 +1,115 @@
+//! What an iteration achieved, read from the outside: new commits, changed
+//! files and tasks whose own checks now pass. The model's word is not a
+//! source; `git` and the checks are.
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::time::Duration;
+
+use crate::ralph::verify::{Check, verify};
+
+/// The work tree at one moment.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Snapshot {
+    pub head: Option<String>,
+    /// A fingerprint of every changed or untracked file (path, status,
+    /// size, modification time): equal snapshots mean nothing was touched.
+    pub tree: u64,
+    pub changed_files: usize,
+}
+
+pub fn snapshot(root: &Path) -> Snapshot {
+    let Ok(repo) = git2::Repository::discover(root) else {
+        return Snapshot::default();
+    };
+    let head = repo
+        .head()
+        .ok()
+        .and_then(|h| h.target())
+        .map(|o| o.to_string());
+    let mut opts = git2::StatusOptions::new();
+    opts.include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut changed = 0;
+    if let Ok(statuses) = repo.statuses(Some(&mut opts)) {
+        for e in statuses.iter() {
+            let Ok(p) = e.path() else { continue };
+            changed += 1;
+            p.hash(&mut h);
+            e.status().bits().hash(&mut h);
+            if let Some(wd) = repo.workdir()
+                && let Ok(m) = std::fs::metadata(wd.join(p))
+            {
+                m.len().hash(&mut h);
+                m.modified().ok().hash(&mut h);
+            }
+        }
+    }
+    head.hash(&mut h);
+    Snapshot {
+        head,
+        tree: h.finish(),
+        changed_files: changed,
+    }
+}
+
+/// Commits reachable from `new` but not from `old`, oldest first.
+pub fn commits_between(root: &Path, old: Option<&str>, new: &str) -> Vec<(String, String)> {
+    let Ok(repo) = git2::Repository::discover(root) else {
+        return Vec::new();
+    };
+    let Ok(mut walk) = repo.revwalk() else {
+        return Vec::new();
+    };
+    let push = git2::Oid::from_str(new).and_then(|o| walk.push(o));
+    if push.is_err() {
+        return Vec::new();
+    }
+    if let Some(old) = old.and_then(|o| git2::Oid::from_str(o).ok()) {
+        let _ = walk.hide(old);
+    }
+    let _ = walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE);
+    walk.filter_map(Result::ok)
+        .filter_map(|oid| {
+            let c = repo.find_commit(oid).ok()?;
+            Some((
+                oid.to_string(),
+                c.summary().ok().flatten().unwrap_or("").to_owned(),
+            ))
+        })
+        .take(100)
+        .collect()
+}
+
+/// The plan's per-task checks, by task index (`task 2` → 2).
+pub fn task_checks(checks: &[Check]) -> BTreeMap<u32, Vec<Check>> {
+    let mut by_task: BTreeMap<u32, Vec<Check>> = BTreeMap::new();
+    for c in checks {
+        if let Some(n) = c
+            .source
+            .strip_prefix("task ")
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            by_task.entry(n).or_default().push(c.clone());
+        }
+    }
+    by_task
+}
+
+/// Tasks not yet done whose checks all pass now.
+pub fn newly_done(
+    root: &Path,
+    by_task: &BTreeMap<u32, Vec<Check>>,
+    done: &[u32],
+    timeout: Duration,
+) -> Vec<u32> {
+    by_task
+        .iter()
+        .filter(|(n, _)| !done.contains(n))
+        .filter(|(_, checks)| verify(checks, root, timeout).passed)
+        .map(|(n, _)| *n)
+        .collect()
+}

@@ -1,0 +1,725 @@
+//! `gsd ralph run`, the headless runner, from the CLI.
+//!
+//! With the real Claude Code CLI (when `GSD_CLAUDE` is set; `.ci/run` sets
+//! it) against the scripted mock model: complete, stuck, max iterations, a
+//! rate limit retried, a question, and the guard denying `sudo`. With small
+//! shell agents (`--agent-cmd`), always: bad agents, bad plans, Ctrl+C and
+//! `--resume`. Every event line is validated against the published schema.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use common::claude_cli::{claude_bin, wait_limited};
+use common::mock_model::{MockModel, Reply, assistant_turns, last_user_text};
+use common::*;
+use serde_json::Value;
+
+const PLAN: &str = r#"---
+phase: 02-api
+plan: 02
+type: execute
+wave: 1
+depends_on: []
+files_modified: [work/step1.txt, work/step2.txt]
+autonomous: true
+requirements: [API-01]
+must_haves:
+  truths: ["Both step files are written"]
+---
+
+<objective>
+Write the two step files.
+</objective>
+
+<tasks>
+<task type="auto" model="claude-haiku-4-5">
+  <name>Task 1: Write step one</name>
+  <files>work/step1.txt</files>
+  <action>Create work/step1.txt containing "one".</action>
+  <verify><automated>grep one work/step1.txt</automated></verify>
+  <done>work/step1.txt says one</done>
+</task>
+
+<task type="auto">
+  <name>Task 2: Write step two</name>
+  <files>work/step2.txt</files>
+  <action>Create work/step2.txt containing "two".</action>
+  <verify><automated>cat work/step2.txt</automated></verify>
+  <done>work/step2.txt says two</done>
+</task>
+</tasks>
+"#;
+
+/// A committed project with plan 02-02.
+fn project() -> tempfile::TempDir {
+    let dir = repo_of("clean");
+    std::fs::write(
+        dir.path().join(".planning/phases/02-api/02-02-PLAN.md"),
+        PLAN,
+    )
+    .unwrap();
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "plan 02-02"]);
+    dir
+}
+
+fn run_cmd(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C").arg(dir).args(["ralph", "run"]).args(args);
+    c
+}
+
+/// Run `gsd ralph run …` (at most 3 minutes) and parse its event lines,
+/// each checked against the schema `--schema` prints.
+fn events(o: &Output) -> Vec<Value> {
+    let schema: Value = serde_json::from_slice(
+        &Command::new(env!("CARGO_BIN_EXE_gsd"))
+            .args(["ralph", "run", "--schema"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    stdout(o)
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("not JSON ({e}): {l}\nstderr: {}", stderr(o)));
+            let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+            assert!(
+                errors.is_empty(),
+                "{l}\ndoes not match the schema: {errors:?}"
+            );
+            v
+        })
+        .collect()
+}
+
+fn names(ev: &[Value]) -> Vec<String> {
+    ev.iter()
+        .map(|e| e["event"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn last(ev: &[Value]) -> &Value {
+    ev.last().expect("at least one event")
+}
+
+fn run(c: Command) -> Output {
+    wait_limited(c, Duration::from_secs(180))
+}
+
+// ---- with small shell agents -------------------------------------------------
+
+/// `sh SCRIPT` for an agent script kept outside the project (its work tree
+/// must stay clean).
+fn agent_script(body: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("gsd-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let path = dir.join(format!("agent-{}.sh", N.fetch_add(1, Ordering::SeqCst)));
+    std::fs::write(&path, body).unwrap();
+    format!("sh {}", path.display())
+}
+
+/// A stream-json agent that prints one result with `text`.
+fn echo_agent(text: &str) -> String {
+    let line = serde_json::json!({"type": "result", "subtype": "success", "is_error": false, "result": text, "total_cost_usd": 0.25, "usage": {"input_tokens": 10, "output_tokens": 5}});
+    agent_script(&format!("cat > /dev/null\ncat <<'EOF'\n{line}\nEOF\n"))
+}
+
+#[test]
+fn an_agent_that_does_the_work_and_keeps_the_promise_completes() {
+    let t = project();
+    // Writes both files, commits, claims the promise.
+    let agent = agent_script(
+        "cat > /dev/null; mkdir -p work; echo one > work/step1.txt; echo two > work/step2.txt\n\
+         git add work; git commit -qm 'steps'\n\
+         echo '{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\",\"total_cost_usd\":0.5,\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}'\n",
+    );
+    let o = run(run_cmd(
+        t.path(),
+        &["02-02", "--headless", "--agent-cmd", &agent],
+    ));
+    let ev = events(&o);
+    assert_eq!(
+        names(&ev),
+        [
+            "started",
+            "iteration",
+            "commit",
+            "task_complete",
+            "task_complete",
+            "iteration_done",
+            "verification",
+            "complete"
+        ],
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(ev[2]["message"], "steps");
+    assert_eq!(
+        ev[1]["model"], "claude-haiku-4-5",
+        "task 1's model attribute"
+    );
+    assert_eq!(ev[5]["cost_usd"], 0.5);
+    assert_eq!(ev[5]["tokens"]["output"], 4);
+    assert_eq!(last(&ev)["tasks_done"], 2);
+    // STATE.md records the run in one commit; per-iteration logs exist.
+    assert!(git(t.path(), &["log", "-1", "--format=%s"]).contains("Ralph loop on 02-02 complete"));
+    let loop_id = ev[0]["loop_id"].as_str().unwrap();
+    let logs = t.path().join(".gsd/ralph/logs").join(loop_id);
+    assert!(logs.join("iteration-001-attempt-1.log").exists());
+    assert_eq!(
+        std::fs::read_to_string(logs.join("events.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
+        ev.len()
+    );
+}
+
+#[test]
+fn a_missing_agent_a_failing_agent_and_non_json_output_end_clearly() {
+    let t = project();
+    let o = run(run_cmd(
+        t.path(),
+        &["02-02", "--headless", "--agent-cmd", "no-such-agent --flag"],
+    ));
+    let ev = events(&o);
+    assert_eq!(
+        (names(&ev), o.status.code()),
+        (vec!["failed".to_owned()], Some(3))
+    );
+    assert_eq!(ev[0]["reason"], "preflight");
+    assert!(
+        ev[0]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("`no-such-agent` was not found")
+    );
+    // The default agent, with a claude binary that does not exist.
+    let o = run(run_cmd(
+        t.path(),
+        &["02-02", "--headless", "--claude", "/nonexistent/claude"],
+    ));
+    let ev = events(&o);
+    assert!(
+        ev[0]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("did not run"),
+        "{ev:?}"
+    );
+
+    let o = run(run_cmd(
+        t.path(),
+        &[
+            "02-02",
+            "--headless",
+            "--agent-cmd",
+            "sh -c 'echo boom >&2; exit 7'",
+        ],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(
+        names(&ev).iter().filter(|e| *e == "iteration_done").count(),
+        3
+    );
+    assert_eq!(last(&ev)["reason"], "agent_failed");
+    assert!(
+        last(&ev)["message"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 7): boom")
+    );
+
+    let o = run(run_cmd(
+        t.path(),
+        &["02-02", "--headless", "--agent-cmd", "echo I am not JSON"],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(last(&ev)["reason"], "bad_output");
+    assert!(
+        last(&ev)["message"]
+            .as_str()
+            .unwrap()
+            .contains("I am not JSON")
+    );
+    // The same agent declared as text is fine (and is stuck, doing nothing).
+    let o = run(run_cmd(
+        t.path(),
+        &[
+            "02-02",
+            "--headless",
+            "--agent-cmd",
+            "echo I am plain text",
+            "--agent-format",
+            "text",
+        ],
+    ));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert_eq!(last(&events(&o))["event"], "stuck");
+}
+
+#[test]
+fn preflight_lists_every_problem_at_once() {
+    let t = project();
+    // A plan that does not lint, a dirty tree, and another Ralph Stop hook.
+    let plan = t.path().join(".planning/phases/02-api/02-02-PLAN.md");
+    let text = std::fs::read_to_string(&plan)
+        .unwrap()
+        .replace("wave: 1", "wave: [broken");
+    std::fs::write(&plan, text).unwrap();
+    std::fs::create_dir_all(t.path().join(".claude")).unwrap();
+    std::fs::write(
+        t.path().join(".claude/settings.json"),
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh"}]}]}}"#,
+    )
+    .unwrap();
+    let o = run(run_cmd(
+        t.path(),
+        &["02-02", "--headless", "--agent-cmd", "true"],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(3));
+    let problems: Vec<&str> = ev[0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(problems.len(), 3, "{problems:#?}");
+    assert!(problems[0].contains("does not lint") && problems[0].contains("02-02-PLAN.md"));
+    assert!(problems[1].contains("uncommitted change"));
+    assert!(problems[2].contains("stop-hook.sh"));
+    assert!(
+        !t.path().join(".gsd/ralph/loop.json").exists(),
+        "nothing was started"
+    );
+}
+
+#[test]
+fn ctrl_c_pauses_and_resume_continues() {
+    let t = project();
+    let mut child = run_cmd(
+        t.path(),
+        &["02-02", "--headless", "--agent-cmd", "sleep 60"],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Wait for the first iteration to start, then press Ctrl+C.
+    let log_dir = t.path().join(".gsd/ralph/logs");
+    let start = std::time::Instant::now();
+    while !std::fs::read_dir(&log_dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|d| d.path().join("iteration-001-attempt-1.log").exists())
+    {
+        assert!(start.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = wait_limited_child(&mut child);
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(130));
+    assert_eq!(last(&ev)["reason"], "interrupted");
+    let st = json(&gsd(t.path(), &["ralph", "status", "--json"]));
+    assert_eq!(st["loop"]["status"], "paused");
+    assert_eq!(st["loop"]["iteration"], 0);
+    // --resume picks the same loop up and finishes it.
+    std::fs::create_dir_all(t.path().join("work")).unwrap();
+    std::fs::write(t.path().join("work/step1.txt"), "one\n").unwrap();
+    std::fs::write(t.path().join("work/step2.txt"), "two\n").unwrap();
+    let o = run(run_cmd(
+        t.path(),
+        &[
+            "--resume",
+            "--headless",
+            "--agent-cmd",
+            &echo_agent("<promise>DONE</promise>"),
+        ],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(ev[0]["resumed"], true);
+    assert_eq!(ev[0]["loop_id"], ev[0]["loop_id"]);
+    assert_eq!(last(&ev)["event"], "complete");
+    // Nothing left to resume.
+    let o = run(run_cmd(t.path(), &["--resume", "--headless"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a paused"));
+}
+
+fn wait_limited_child(child: &mut std::process::Child) -> Output {
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the runner did not stop on Ctrl+C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut out = String::new();
+    use std::io::Read;
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = child.wait().unwrap();
+    Output {
+        status,
+        stdout: out.into_bytes(),
+        stderr: Vec::new(),
+    }
+}
+
+#[test]
+fn a_question_ends_the_run_for_a_human() {
+    let t = project();
+    let o = run(run_cmd(
+        t.path(),
+        &[
+            "02-02",
+            "--headless",
+            "--agent-cmd",
+            &echo_agent("Which database should I use, Postgres or SQLite?"),
+        ],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(4));
+    assert_eq!(last(&ev)["reason"], "question");
+    assert!(
+        last(&ev)["message"]
+            .as_str()
+            .unwrap()
+            .contains("Postgres or SQLite?")
+    );
+}
+
+#[test]
+fn the_budget_stops_the_run() {
+    let t = project();
+    let o = run(run_cmd(
+        t.path(),
+        &[
+            "02-02",
+            "--headless",
+            "--max-budget-usd",
+            "0.4",
+            "--agent-cmd",
+            &echo_agent("working"),
+        ],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(last(&ev)["reason"], "budget");
+    assert_eq!(
+        names(&ev).iter().filter(|e| *e == "iteration").count(),
+        2,
+        "0.25 + 0.25 > 0.4"
+    );
+}
+
+// ---- with the real Claude Code CLI --------------------------------------------
+
+/// `gsd ralph run` driving the real `claude` against `mock`.
+fn claude_run(bin: &Path, t: &Path, home: &Path, mock: &MockModel, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "02-02",
+        "--headless",
+        "--claude",
+        bin.to_str().unwrap(),
+        "--allowed-tool",
+        "Bash",
+        "--backoff-ms",
+        "20",
+    ];
+    args.extend_from_slice(extra);
+    let mut c = run_cmd(t, &args);
+    c.env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("ANTHROPIC_BASE_URL", &mock.url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .env("GIT_AUTHOR_NAME", "agent")
+        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
+        .env("GIT_COMMITTER_NAME", "agent")
+        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+    run(c)
+}
+
+/// Which fresh session (0-based) a request belongs to: sessions run one
+/// after another, and each starts with no assistant turn.
+fn session_counter() -> Arc<AtomicUsize> {
+    Arc::new(AtomicUsize::new(0))
+}
+
+fn session_of(counter: &AtomicUsize, req: &Value) -> usize {
+    if assistant_turns(req) == 0 {
+        counter.fetch_add(1, Ordering::SeqCst)
+    } else {
+        counter.load(Ordering::SeqCst) - 1
+    }
+}
+
+#[test]
+fn claude_two_iterations_with_tools_and_a_commit_then_complete() {
+    let Some(bin) = claude_bin() else { return };
+    let t = project();
+    let home = tempfile::tempdir().unwrap();
+    let (s1, s2) = (
+        t.path().join("work/step1.txt"),
+        t.path().join("work/step2.txt"),
+    );
+    let sessions = session_counter();
+    let p1 = s1.clone();
+    let mock =
+        MockModel::start(
+            move |req| match (session_of(&sessions, req), assistant_turns(req)) {
+                (0, 0) => Reply::write(&p1, "one\n"),
+                (0, _) => Reply::text("Step one is written."),
+                (1, 0) => Reply::write(&s2, "two\n"),
+                (1, 1) => Reply::bash("git add work && git commit -qm 'feat: both steps'"),
+                _ => Reply::text("Both steps are written and committed. <promise>DONE</promise>"),
+            },
+        );
+    let o = claude_run(&bin, t.path(), home.path(), &mock, &[]);
+    let ev = events(&o);
+    assert_eq!(
+        names(&ev),
+        [
+            "started",
+            "iteration",
+            "tool",
+            "task_complete",
+            "iteration_done",
+            "iteration",
+            "tool",
+            "tool",
+            "commit",
+            "task_complete",
+            "iteration_done",
+            "verification",
+            "complete"
+        ],
+        "{}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        (ev[2]["type"].as_str(), ev[2]["path"].as_str()),
+        (Some("write"), s1.to_str())
+    );
+    assert_eq!(ev[7]["type"], "bash");
+    assert_eq!(ev[8]["message"], "feat: both steps");
+    assert_eq!(ev[1]["model"], "claude-haiku-4-5");
+    assert_ne!(
+        ev[1]["session_id"], ev[5]["session_id"],
+        "a fresh session per iteration"
+    );
+    assert!(ev[4]["cost_usd"].as_f64().unwrap() > 0.0);
+    // Each session was given the loop prompt on stdin.
+    let reqs = mock.requests();
+    assert_eq!(reqs.len(), 5);
+    assert!(last_user_text(&reqs[0]).contains("# Ralph loop: plan 02-02"));
+    assert!(last_user_text(&reqs[2]).contains("# Ralph loop: plan 02-02"));
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("work/step2.txt")).unwrap(),
+        "two\n"
+    );
+}
+
+#[test]
+fn claude_doing_nothing_is_stuck() {
+    let Some(bin) = claude_bin() else { return };
+    let t = project();
+    let home = tempfile::tempdir().unwrap();
+    let mock = MockModel::start(|_| Reply::text("I have looked around; nothing to do yet."));
+    let o = claude_run(
+        &bin,
+        t.path(),
+        home.path(),
+        &mock,
+        &["--stuck-threshold", "2"],
+    );
+    let ev = events(&o);
+    assert_eq!(
+        names(&ev),
+        [
+            "started",
+            "iteration",
+            "iteration_done",
+            "iteration",
+            "iteration_done",
+            "stuck"
+        ],
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(last(&ev)["iterations_without_progress"], 2);
+    assert_eq!(mock.requests().len(), 2);
+}
+
+#[test]
+fn claude_making_progress_without_finishing_hits_max_iterations() {
+    let Some(bin) = claude_bin() else { return };
+    let t = project();
+    let home = tempfile::tempdir().unwrap();
+    let dir = t.path().join("work");
+    let sessions = session_counter();
+    let mock = MockModel::start(move |req| {
+        let s = session_of(&sessions, req);
+        match assistant_turns(req) {
+            0 => Reply::write(&dir.join(format!("note{s}.txt")), "more\n"),
+            _ => Reply::text(format!("Wrote note {s}.")),
+        }
+    });
+    let o = claude_run(
+        &bin,
+        t.path(),
+        home.path(),
+        &mock,
+        &["--max-iterations", "2"],
+    );
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert_eq!(
+        names(&ev),
+        [
+            "started",
+            "iteration",
+            "tool",
+            "iteration_done",
+            "iteration",
+            "tool",
+            "iteration_done",
+            "failed"
+        ]
+    );
+    assert_eq!(last(&ev)["reason"], "max_iterations");
+    assert!(
+        ev.iter()
+            .filter(|e| e["event"] == "iteration_done")
+            .all(|e| e["progress"] == true)
+    );
+}
+
+#[test]
+fn claude_rate_limited_twice_is_retried_and_completes() {
+    let Some(bin) = claude_bin() else { return };
+    let t = project();
+    std::fs::create_dir_all(t.path().join("work")).unwrap();
+    std::fs::write(t.path().join("work/step1.txt"), "one\n").unwrap();
+    std::fs::write(t.path().join("work/step2.txt"), "two\n").unwrap();
+    git(t.path(), &["add", "work"]);
+    git(t.path(), &["commit", "-qm", "work"]);
+    let home = tempfile::tempdir().unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mock = MockModel::start(move |_| {
+        if calls.fetch_add(1, Ordering::SeqCst) < 2 {
+            Reply::Error {
+                status: 429,
+                kind: "rate_limit_error".into(),
+            }
+        } else {
+            Reply::text("All checks should pass. <promise>DONE</promise>")
+        }
+    });
+    let o = claude_run(&bin, t.path(), home.path(), &mock, &[]);
+    let ev = events(&o);
+    assert_eq!(
+        names(&ev),
+        [
+            "started",
+            "iteration",
+            "rate_limited",
+            "iteration",
+            "rate_limited",
+            "iteration",
+            "iteration_done",
+            "verification",
+            "complete"
+        ],
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(o.status.code(), Some(0));
+    // Both tasks passed before the run: done from the start, not progress of iteration 1.
+    assert_eq!(ev[0]["tasks_done"], 2);
+    assert_eq!(
+        (ev[2]["status"].as_u64(), ev[2]["attempt"].as_u64()),
+        (Some(429), Some(1))
+    );
+    assert!(
+        ev[4]["delay_ms"].as_u64().unwrap() >= 40,
+        "the delay doubles: {}",
+        ev[4]
+    );
+    assert!(
+        ev.iter()
+            .filter(|e| e["event"] == "iteration")
+            .all(|e| e["n"] == 1),
+        "retries are not iterations"
+    );
+}
+
+#[test]
+fn claude_is_denied_sudo_by_the_guard_and_sees_why() {
+    let Some(bin) = claude_bin() else { return };
+    let t = project();
+    let o = gsd(t.path(), &["ralph", "install-hooks", "--guard"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The hooks file is the user's to commit; the runner needs a clean tree.
+    git(t.path(), &["add", ".claude"]);
+    git(t.path(), &["commit", "-qm", "hooks"]);
+    let home = tempfile::tempdir().unwrap();
+    let mock = MockModel::start(|req| match assistant_turns(req) {
+        0 => Reply::bash("cd /tmp && sudo rm -rf /var/cache/app"),
+        _ => Reply::text("The guard refused sudo, so I stopped."),
+    });
+    let o = claude_run(
+        &bin,
+        t.path(),
+        home.path(),
+        &mock,
+        &["--max-iterations", "1"],
+    );
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let tool = ev
+        .iter()
+        .find(|e| e["event"] == "tool")
+        .expect("the Bash call is reported");
+    assert_eq!(tool["command"], "cd /tmp && sudo rm -rf /var/cache/app");
+    // The agent's next request carries the guard's reason as the tool result.
+    let reqs = mock.requests();
+    let result = last_user_text(&reqs[1]);
+    assert!(
+        result.contains("gsd guard: `sudo` escalates privileges"),
+        "{result}"
+    );
+}
