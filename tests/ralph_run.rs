@@ -717,6 +717,12 @@ fn claude_is_denied_sudo_by_the_guard_and_sees_why() {
     assert_eq!(tool["command"], "cd /tmp && sudo rm -rf /var/cache/app");
     // The agent's next request carries the guard's reason as the tool result.
     let reqs = mock.requests();
+    // gsd's Stop hook is installed too, and stays out of the runner's session.
+    assert_eq!(
+        reqs.len(),
+        2,
+        "the Stop hook sent the runner's session back"
+    );
     let result = last_user_text(&reqs[1]);
     assert!(
         result.contains("gsd guard: `sudo` escalates privileges"),

@@ -572,3 +572,44 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
         Status::MaxIterations,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::source::Source;
+    use crate::model::document::Document;
+
+    fn plan(tasks: &str) -> Plan {
+        let text = format!("---\nphase: 01-x\nplan: 01\n---\n<tasks>\n{tasks}\n</tasks>\n");
+        let p = std::path::PathBuf::from("01-01-PLAN.md");
+        Plan::parse(Document::parse(Source::from_text(p.clone(), text), p))
+    }
+
+    #[test]
+    fn the_model_comes_from_the_task_then_the_flag_then_the_category() {
+        // What `gsd convert feature_list.json --to gsd-xml` writes.
+        let p = plan(
+            "<task category=\"ui\"><name>a</name></task>\n<task category=\"setup\" model=\"sonnet\"><name>b</name></task>\n<task><name>c</name><model>haiku</model></task>\n<task category=\"misc\"><name>d</name></task>",
+        );
+        assert_eq!(
+            model_for(&p, &[], None).as_deref(),
+            Some("sonnet"),
+            "ui → sonnet"
+        );
+        assert_eq!(model_for(&p, &[], Some("opus")).as_deref(), Some("opus"));
+        assert_eq!(model_for(&p, &[1], Some("opus")).as_deref(), Some("sonnet"));
+        assert_eq!(model_for(&p, &[1, 2], None).as_deref(), Some("haiku"));
+        assert_eq!(model_for(&p, &[1, 2, 3], None), None);
+        assert_eq!(
+            model_for(&p, &[1, 2, 3, 4], Some("x")).as_deref(),
+            Some("x")
+        );
+    }
+
+    #[test]
+    fn questions() {
+        assert!(asked_question("I looked.\n\nShould I use SQLite?\n"));
+        assert!(!asked_question("Is it done? Yes, it is."));
+        assert!(!asked_question(""));
+    }
+}
