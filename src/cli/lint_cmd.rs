@@ -59,7 +59,12 @@ pub fn run(
     let docs = ws.documents();
     let files = docs.len() + ws.skipped.len();
     let text = match format {
-        Format::Json => output::json::render(&diags, files),
+        Format::Json => {
+            let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+            let _ = output::json::write(&diags, files, &mut out);
+            let _ = std::io::Write::flush(&mut out);
+            String::new()
+        }
         Format::Github => output::github::render(&diags),
         Format::Sarif => output::sarif::render(&diags),
         Format::Human => {

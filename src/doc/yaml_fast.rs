@@ -65,8 +65,19 @@ impl<'a> Reader<'a> {
     }
 
     /// A block mapping whose keys sit at `indent`.
+    /// How many of the next lines sit at exactly `indent` before the block
+    /// ends: the vectors are sized once instead of grown (a short run pays
+    /// for every fresh page, and growth copies).
+    fn siblings(&self, indent: usize) -> usize {
+        self.lines[self.pos..]
+            .iter()
+            .take_while(|l| l.indent >= indent)
+            .filter(|l| l.indent == indent)
+            .count()
+    }
+
     fn mapping(&mut self, indent: usize) -> Option<Node> {
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(self.siblings(indent));
         while let Some(line) = self.peek() {
             if line.indent < indent {
                 break;
@@ -118,7 +129,7 @@ impl<'a> Reader<'a> {
 
     /// A block sequence whose dashes sit at `indent`.
     fn sequence(&mut self, indent: usize) -> Option<Node> {
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(self.siblings(indent));
         let start = self.peek()?.start;
         while let Some(line) = self.peek() {
             if line.indent != indent || !line.rest.starts_with("- ") {
@@ -136,7 +147,8 @@ impl<'a> Reader<'a> {
             }
             if split_key(body).is_some() && !body.starts_with(['"', '\'', '[']) {
                 // `- key: value` starts a mapping whose keys sit at body_col.
-                let mut entries = vec![self.entry(body_at, body, body_col)?];
+                let mut entries = Vec::with_capacity(1 + self.siblings(body_col));
+                entries.push(self.entry(body_at, body, body_col)?);
                 while let Some(next) = self.peek() {
                     if next.indent != body_col {
                         if next.indent > body_col {

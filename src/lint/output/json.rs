@@ -20,6 +20,19 @@ struct Summary {
 }
 
 pub fn render(diags: &[Diagnostic], files_checked: usize) -> String {
+    let mut out = Vec::with_capacity(256 + diags.len() * 450);
+    write(diags, files_checked, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Write the report to `w` as it is serialized: `gsd lint --format json`
+/// streams to stdout instead of building a buffer the size of the report
+/// (fresh memory is what a short run pays for most).
+pub fn write(
+    diags: &[Diagnostic],
+    files_checked: usize,
+    mut w: impl std::io::Write,
+) -> std::io::Result<()> {
     let (errors, warnings, infos) = counts(diags);
     let report = Report {
         version: 1,
@@ -31,9 +44,6 @@ pub fn render(diags: &[Diagnostic], files_checked: usize) -> String {
             infos,
         },
     };
-    // Serialized straight from the structs into one buffer sized up front.
-    let mut out = Vec::with_capacity(256 + diags.len() * 400);
-    serde_json::to_writer_pretty(&mut out, &report).expect("diagnostics serialize");
-    out.push(b'\n');
-    String::from_utf8(out).expect("serde_json writes UTF-8")
+    serde_json::to_writer_pretty(&mut w, &report).map_err(std::io::Error::other)?;
+    w.write_all(b"\n")
 }
