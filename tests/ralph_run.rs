@@ -364,6 +364,44 @@ fn ctrl_c_pauses_and_resume_continues() {
     assert!(stderr(&o).contains("not a paused"));
 }
 
+#[test]
+fn gsd_ralph_stop_from_outside_ends_the_run_between_iterations() {
+    let t = project();
+    let agent = agent_script(
+        "cat > /dev/null; sleep 1; echo '{\"type\":\"result\",\"result\":\"still going\"}'\n",
+    );
+    let mut child = run_cmd(
+        t.path(),
+        &[
+            "02-02",
+            "--headless",
+            "--agent-cmd",
+            &agent,
+            "--stuck-threshold",
+            "20",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let state = t.path().join(".gsd/ralph/loop.json");
+    let start = std::time::Instant::now();
+    while !state.exists() {
+        assert!(start.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = gsd(t.path(), &["ralph", "stop"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = wait_limited_child(&mut child);
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(130));
+    assert_eq!(last(&ev)["reason"], "stopped");
+    assert!(names(&ev).iter().filter(|e| *e == "iteration").count() <= 2);
+    let st = json(&gsd(t.path(), &["ralph", "status", "--json"]));
+    assert_eq!(st["loop"]["status"], "stopped");
+}
+
 fn wait_limited_child(child: &mut std::process::Child) -> Output {
     let start = std::time::Instant::now();
     loop {

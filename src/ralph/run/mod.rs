@@ -5,7 +5,8 @@
 //! Exit codes: 0 complete, 1 stuck, 2 max iterations, 3 fatal (pre-flight,
 //! an agent that cannot start, keeps failing or prints no stream-json, rate
 //! limits past the retries, the budget), 4 the agent asked a question and
-//! needs a human, 130 interrupted (`--resume` continues).
+//! needs a human, 130 interrupted (Ctrl+C: `--resume` continues) or stopped
+//! by `gsd ralph stop`.
 
 pub mod agent;
 pub mod events;
@@ -183,7 +184,15 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    fn save(&self) {
+    /// Save the state, keeping a stop that `gsd ralph stop` wrote meanwhile.
+    fn save(&mut self) {
+        if self.state.status == Status::Active
+            && let Some(Ok(disk)) = LoopState::load(self.root)
+            && disk.loop_id == self.state.loop_id
+            && disk.status == Status::Stopped
+        {
+            self.state.status = Status::Stopped;
+        }
         let _ = self.state.save(self.root);
     }
 
@@ -323,6 +332,15 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
     let mut agent_failures = 0u32;
     let mut feedback = String::new();
     while r.state.iteration < r.state.max_iterations {
+        // `gsd ralph stop` from outside ends the run between iterations.
+        r.save();
+        if r.state.status == Status::Stopped {
+            r.em.emit(
+                "failed",
+                json!({ "reason": "stopped", "message": format!("stopped by `gsd ralph stop` after {} iteration(s)", r.state.iteration), "exit_code": EXIT_INTERRUPTED }),
+            );
+            return EXIT_INTERRUPTED;
+        }
         let n = r.state.iteration + 1;
         let model = model_for(plan, &r.state.tasks_done, opts.model.as_deref());
         let before = progress::snapshot(root);
