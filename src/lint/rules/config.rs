@@ -112,3 +112,22 @@ pub fn config_missing_workflow_key(cx: &Ctx, s: &mut Sink) {
         }
     }
 }
+
+/// `ralph.guard` that the guard cannot use: every tool call would be denied
+/// (the guard fails closed), which an unattended run finds out too late.
+pub fn config_invalid_guard(cx: &Ctx, s: &mut Sink) {
+    let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else {
+        return;
+    };
+    let Some(v) = c.get("ralph.guard") else {
+        return;
+    };
+    if let Err(e) = crate::ralph::guard::Policy::from_json(Some(v)) {
+        s.at(
+            doc,
+            value_span(doc, "guard"),
+            format!("the guard policy cannot be used: {e}; `gsd ralph guard` denies every call until it is fixed"),
+            "keys: strict (bool), allow_commands, deny_commands, deny_paths, allow_paths (lists of strings; paths are globs)",
+        );
+    }
+}
