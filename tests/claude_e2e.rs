@@ -19,43 +19,6 @@ use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(180);
 
-/// A plan of two tasks whose own `<verify>` commands are the loop's checks.
-const PLAN: &str = r#"---
-phase: 02-api
-plan: 02
-type: execute
-wave: 1
-depends_on: []
-files_modified: [work/step1.txt, work/step2.txt]
-autonomous: true
-requirements: [API-01]
-must_haves:
-  truths: ["Both step files are written"]
----
-
-<objective>
-Write the two step files.
-</objective>
-
-<tasks>
-<task type="auto">
-  <name>Task 1: Write step one</name>
-  <files>work/step1.txt</files>
-  <action>Create work/step1.txt containing "one".</action>
-  <verify><automated>grep one work/step1.txt</automated></verify>
-  <done>work/step1.txt says one</done>
-</task>
-
-<task type="auto">
-  <name>Task 2: Write step two</name>
-  <files>work/step2.txt</files>
-  <action>Create work/step2.txt containing "two".</action>
-  <verify><automated>cat work/step2.txt</automated></verify>
-  <done>work/step2.txt says two</done>
-</task>
-</tasks>
-"#;
-
 struct Project {
     dir: tempfile::TempDir,
     home: tempfile::TempDir,
@@ -65,11 +28,7 @@ struct Project {
 impl Project {
     /// A committed project with plan 02-02 and a Ralph loop started on it.
     fn start(max_iterations: &str) -> Self {
-        let dir = repo_of("clean");
-        let plan = dir.path().join(".planning/phases/02-api/02-02-PLAN.md");
-        std::fs::write(&plan, PLAN).unwrap();
-        git(dir.path(), &["add", "-A"]);
-        git(dir.path(), &["commit", "-qm", "plan 02-02"]);
+        let dir = step_project();
         let o = gsd(
             dir.path(),
             &[

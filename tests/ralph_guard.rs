@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use common::*;
 use serde_json::{Value, json};
 
@@ -16,22 +13,10 @@ fn guard(dir: &std::path::Path, input: &Value) -> Option<String> {
 }
 
 fn guard_raw(dir: &std::path::Path, input: &str) -> Option<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gsd"))
-        .args(["-C", dir.to_str().unwrap(), "ralph", "guard"])
-        .env("HOME", "/home/agent")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let mut c = gsd_cmd(dir, &["ralph", "guard"]);
+    c.env("HOME", "/home/agent")
+        .env_remove("CLAUDE_PROJECT_DIR");
+    let o = with_stdin(c, input.as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     if out.trim().is_empty() {

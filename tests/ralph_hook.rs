@@ -23,21 +23,9 @@ fn start(t: &tempfile::TempDir, extra: &[&str]) {
 }
 
 fn hook(t: &tempfile::TempDir, event: &str, input: &str) -> (i32, String) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
-        .args(["-C", t.path().to_str().unwrap(), "ralph", "hook", event])
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let mut c = gsd_cmd(t.path(), &["ralph", "hook", event]);
+    c.env_remove("CLAUDE_PROJECT_DIR");
+    let o = with_stdin(c, input.as_bytes());
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),

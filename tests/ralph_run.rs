@@ -19,55 +19,6 @@ use common::mock_model::{MockModel, Reply, assistant_turns, last_user_text};
 use common::*;
 use serde_json::Value;
 
-const PLAN: &str = r#"---
-phase: 02-api
-plan: 02
-type: execute
-wave: 1
-depends_on: []
-files_modified: [work/step1.txt, work/step2.txt]
-autonomous: true
-requirements: [API-01]
-must_haves:
-  truths: ["Both step files are written"]
----
-
-<objective>
-Write the two step files.
-</objective>
-
-<tasks>
-<task type="auto" model="claude-haiku-4-5">
-  <name>Task 1: Write step one</name>
-  <files>work/step1.txt</files>
-  <action>Create work/step1.txt containing "one".</action>
-  <verify><automated>grep one work/step1.txt</automated></verify>
-  <done>work/step1.txt says one</done>
-</task>
-
-<task type="auto">
-  <name>Task 2: Write step two</name>
-  <files>work/step2.txt</files>
-  <action>Create work/step2.txt containing "two".</action>
-  <verify><automated>cat work/step2.txt</automated></verify>
-  <done>work/step2.txt says two</done>
-</task>
-</tasks>
-"#;
-
-/// A committed project with plan 02-02.
-fn project() -> tempfile::TempDir {
-    let dir = repo_of("clean");
-    std::fs::write(
-        dir.path().join(".planning/phases/02-api/02-02-PLAN.md"),
-        PLAN,
-    )
-    .unwrap();
-    git(dir.path(), &["add", "-A"]);
-    git(dir.path(), &["commit", "-qm", "plan 02-02"]);
-    dir
-}
-
 fn run_cmd(dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
     c.arg("-C").arg(dir).args(["ralph", "run"]).args(args);
@@ -101,6 +52,24 @@ fn events(o: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// The run's event sequence and exit code are exactly these.
+fn expect_run(o: &Output, ev: &[Value], sequence: &[&str], code: i32) {
+    assert_eq!(names(ev), sequence, "{}\n{}", stdout(o), stderr(o));
+    assert_eq!(o.status.code(), Some(code), "{}", stdout(o));
+}
+
+/// The run failed with this exit code and reason, and its message says `says`.
+fn expect_failure(o: &Output, ev: &[Value], code: i32, reason: &str, says: &str) {
+    assert_eq!(o.status.code(), Some(code), "{}", stdout(o));
+    let f = last(ev);
+    assert_eq!(
+        (f["event"].as_str(), f["reason"].as_str()),
+        (Some("failed"), Some(reason))
+    );
+    let message = f["message"].as_str().unwrap();
+    assert!(message.contains(says), "{message}");
+}
+
 fn names(ev: &[Value]) -> Vec<String> {
     ev.iter()
         .map(|e| e["event"].as_str().unwrap().to_owned())
@@ -109,6 +78,15 @@ fn names(ev: &[Value]) -> Vec<String> {
 
 fn last(ev: &[Value]) -> &Value {
     ev.last().expect("at least one event")
+}
+
+/// `gsd ralph run 02-02 --headless EXTRA…` and its checked events.
+fn run_plan(dir: &Path, extra: &[&str]) -> (Output, Vec<Value>) {
+    let mut args = vec!["02-02", "--headless"];
+    args.extend_from_slice(extra);
+    let o = run(run_cmd(dir, &args));
+    let ev = events(&o);
+    (o, ev)
 }
 
 fn run(c: Command) -> Output {
@@ -136,21 +114,18 @@ fn echo_agent(text: &str) -> String {
 
 #[test]
 fn an_agent_that_does_the_work_and_keeps_the_promise_completes() {
-    let t = project();
+    let t = step_project();
     // Writes both files, commits, claims the promise.
     let agent = agent_script(
         "cat > /dev/null; mkdir -p work; echo one > work/step1.txt; echo two > work/step2.txt\n\
          git add work; git commit -qm 'steps'\n\
          echo '{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\",\"total_cost_usd\":0.5,\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}'\n",
     );
-    let o = run(run_cmd(
-        t.path(),
-        &["02-02", "--headless", "--agent-cmd", &agent],
-    ));
-    let ev = events(&o);
-    assert_eq!(
-        names(&ev),
-        [
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", &agent]);
+    expect_run(
+        &o,
+        &ev,
+        &[
             "started",
             "iteration",
             "commit",
@@ -158,12 +133,10 @@ fn an_agent_that_does_the_work_and_keeps_the_promise_completes() {
             "task_complete",
             "iteration_done",
             "verification",
-            "complete"
+            "complete",
         ],
-        "{}",
-        stdout(&o)
+        0,
     );
-    assert_eq!(o.status.code(), Some(0));
     assert_eq!(ev[2]["message"], "steps");
     assert_eq!(
         ev[1]["model"], "claude-haiku-4-5",
@@ -188,12 +161,8 @@ fn an_agent_that_does_the_work_and_keeps_the_promise_completes() {
 
 #[test]
 fn a_missing_agent_a_failing_agent_and_non_json_output_end_clearly() {
-    let t = project();
-    let o = run(run_cmd(
-        t.path(),
-        &["02-02", "--headless", "--agent-cmd", "no-such-agent --flag"],
-    ));
-    let ev = events(&o);
+    let t = step_project();
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", "no-such-agent --flag"]);
     assert_eq!(
         (names(&ev), o.status.code()),
         (vec!["failed".to_owned()], Some(3))
@@ -206,11 +175,8 @@ fn a_missing_agent_a_failing_agent_and_non_json_output_end_clearly() {
             .contains("`no-such-agent` was not found")
     );
     // The default agent, with a claude binary that does not exist.
-    let o = run(run_cmd(
-        t.path(),
-        &["02-02", "--headless", "--claude", "/nonexistent/claude"],
-    ));
-    let ev = events(&o);
+    let (o, ev) = run_plan(t.path(), &["--claude", "/nonexistent/claude"]);
+    assert_eq!(o.status.code(), Some(3));
     assert!(
         ev[0]["problems"][0]
             .as_str()
@@ -242,19 +208,8 @@ fn a_missing_agent_a_failing_agent_and_non_json_output_end_clearly() {
             .contains("exit code 7): boom")
     );
 
-    let o = run(run_cmd(
-        t.path(),
-        &["02-02", "--headless", "--agent-cmd", "echo I am not JSON"],
-    ));
-    let ev = events(&o);
-    assert_eq!(o.status.code(), Some(3));
-    assert_eq!(last(&ev)["reason"], "bad_output");
-    assert!(
-        last(&ev)["message"]
-            .as_str()
-            .unwrap()
-            .contains("I am not JSON")
-    );
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", "echo I am not JSON"]);
+    expect_failure(&o, &ev, 3, "bad_output", "I am not JSON");
     // The same agent declared as text is fine (and is stuck, doing nothing).
     let o = run(run_cmd(
         t.path(),
@@ -273,7 +228,7 @@ fn a_missing_agent_a_failing_agent_and_non_json_output_end_clearly() {
 
 #[test]
 fn preflight_lists_every_problem_at_once() {
-    let t = project();
+    let t = step_project();
     // A plan that does not lint, a dirty tree, and another Ralph Stop hook.
     let plan = t.path().join(".planning/phases/02-api/02-02-PLAN.md");
     let text = std::fs::read_to_string(&plan)
@@ -286,11 +241,7 @@ fn preflight_lists_every_problem_at_once() {
         r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh"}]}]}}"#,
     )
     .unwrap();
-    let o = run(run_cmd(
-        t.path(),
-        &["02-02", "--headless", "--agent-cmd", "true"],
-    ));
-    let ev = events(&o);
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", "true"]);
     assert_eq!(o.status.code(), Some(3));
     let problems: Vec<&str> = ev[0]["problems"]
         .as_array()
@@ -310,7 +261,7 @@ fn preflight_lists_every_problem_at_once() {
 
 #[test]
 fn ctrl_c_pauses_and_resume_continues() {
-    let t = project();
+    let t = step_project();
     let mut child = run_cmd(
         t.path(),
         &["02-02", "--headless", "--agent-cmd", "sleep 60"],
@@ -366,7 +317,7 @@ fn ctrl_c_pauses_and_resume_continues() {
 
 #[test]
 fn gsd_ralph_stop_from_outside_ends_the_run_between_iterations() {
-    let t = project();
+    let t = step_project();
     let agent = agent_script(
         "cat > /dev/null; sleep 1; echo '{\"type\":\"result\",\"result\":\"still going\"}'\n",
     );
@@ -432,42 +383,29 @@ fn wait_limited_child(child: &mut std::process::Child) -> Output {
 
 #[test]
 fn a_question_ends_the_run_for_a_human() {
-    let t = project();
-    let o = run(run_cmd(
+    let t = step_project();
+    let (o, ev) = run_plan(
         t.path(),
         &[
-            "02-02",
-            "--headless",
             "--agent-cmd",
             &echo_agent("Which database should I use, Postgres or SQLite?"),
         ],
-    ));
-    let ev = events(&o);
-    assert_eq!(o.status.code(), Some(4));
-    assert_eq!(last(&ev)["reason"], "question");
-    assert!(
-        last(&ev)["message"]
-            .as_str()
-            .unwrap()
-            .contains("Postgres or SQLite?")
     );
+    expect_failure(&o, &ev, 4, "question", "Postgres or SQLite?");
 }
 
 #[test]
 fn the_budget_stops_the_run() {
-    let t = project();
-    let o = run(run_cmd(
+    let t = step_project();
+    let (o, ev) = run_plan(
         t.path(),
         &[
-            "02-02",
-            "--headless",
             "--max-budget-usd",
             "0.4",
             "--agent-cmd",
             &echo_agent("working"),
         ],
-    ));
-    let ev = events(&o);
+    );
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(last(&ev)["reason"], "budget");
     assert_eq!(
@@ -525,7 +463,7 @@ fn session_of(counter: &AtomicUsize, req: &Value) -> usize {
 #[test]
 fn claude_two_iterations_with_tools_and_a_commit_then_complete() {
     let Some(bin) = claude_bin() else { return };
-    let t = project();
+    let t = step_project();
     let home = tempfile::tempdir().unwrap();
     let (s1, s2) = (
         t.path().join("work/step1.txt"),
@@ -593,7 +531,7 @@ fn claude_two_iterations_with_tools_and_a_commit_then_complete() {
 #[test]
 fn claude_doing_nothing_is_stuck() {
     let Some(bin) = claude_bin() else { return };
-    let t = project();
+    let t = step_project();
     let home = tempfile::tempdir().unwrap();
     let mock = MockModel::start(|_| Reply::text("I have looked around; nothing to do yet."));
     let o = claude_run(
@@ -604,20 +542,19 @@ fn claude_doing_nothing_is_stuck() {
         &["--stuck-threshold", "2"],
     );
     let ev = events(&o);
-    assert_eq!(
-        names(&ev),
-        [
+    expect_run(
+        &o,
+        &ev,
+        &[
             "started",
             "iteration",
             "iteration_done",
             "iteration",
             "iteration_done",
-            "stuck"
+            "stuck",
         ],
-        "{}",
-        stdout(&o)
+        1,
     );
-    assert_eq!(o.status.code(), Some(1));
     assert_eq!(last(&ev)["iterations_without_progress"], 2);
     assert_eq!(mock.requests().len(), 2);
 }
@@ -625,7 +562,7 @@ fn claude_doing_nothing_is_stuck() {
 #[test]
 fn claude_making_progress_without_finishing_hits_max_iterations() {
     let Some(bin) = claude_bin() else { return };
-    let t = project();
+    let t = step_project();
     let home = tempfile::tempdir().unwrap();
     let dir = t.path().join("work");
     let sessions = session_counter();
@@ -669,7 +606,7 @@ fn claude_making_progress_without_finishing_hits_max_iterations() {
 #[test]
 fn claude_rate_limited_twice_is_retried_and_completes() {
     let Some(bin) = claude_bin() else { return };
-    let t = project();
+    let t = step_project();
     std::fs::create_dir_all(t.path().join("work")).unwrap();
     std::fs::write(t.path().join("work/step1.txt"), "one\n").unwrap();
     std::fs::write(t.path().join("work/step2.txt"), "two\n").unwrap();
@@ -689,9 +626,10 @@ fn claude_rate_limited_twice_is_retried_and_completes() {
     });
     let o = claude_run(&bin, t.path(), home.path(), &mock, &[]);
     let ev = events(&o);
-    assert_eq!(
-        names(&ev),
-        [
+    expect_run(
+        &o,
+        &ev,
+        &[
             "started",
             "iteration",
             "rate_limited",
@@ -700,12 +638,10 @@ fn claude_rate_limited_twice_is_retried_and_completes() {
             "iteration",
             "iteration_done",
             "verification",
-            "complete"
+            "complete",
         ],
-        "{}",
-        stdout(&o)
+        0,
     );
-    assert_eq!(o.status.code(), Some(0));
     // Both tasks passed before the run: done from the start, not progress of iteration 1.
     assert_eq!(ev[0]["tasks_done"], 2);
     assert_eq!(
@@ -728,7 +664,7 @@ fn claude_rate_limited_twice_is_retried_and_completes() {
 #[test]
 fn claude_is_denied_sudo_by_the_guard_and_sees_why() {
     let Some(bin) = claude_bin() else { return };
-    let t = project();
+    let t = step_project();
     let o = gsd(t.path(), &["ralph", "install-hooks", "--guard"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // The hooks file is the user's to commit; the runner needs a clean tree.

@@ -144,21 +144,10 @@ fn hook_without_a_loop_says_nothing_and_allows() {
         ("stop", "not json at all"),
         ("stop", ""),
     ] {
-        use std::io::Write;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
-            .args(["-C", t.path().to_str().unwrap(), "ralph", "hook", event])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = with_stdin(
+            gsd_cmd(t.path(), &["ralph", "hook", event]),
+            input.as_bytes(),
+        );
         assert_eq!(o.status.code(), Some(0), "{event}: {input}");
         assert!(o.stdout.is_empty(), "{event}: no output without a loop");
     }

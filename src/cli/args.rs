@@ -40,11 +40,9 @@ pub enum PlanType {
     Tdd,
 }
 
-#[derive(Debug, Args)]
-pub struct StartRalphArgs {
-    /// Start a Ralph loop on the plan: loop state, hooks, prompt.
-    #[arg(long)]
-    pub start_ralph: bool,
+/// What every Ralph loop is given, hook-driven or run headless.
+#[derive(Debug, Clone, Args)]
+pub struct LoopArgs {
     #[arg(long, default_value_t = 20)]
     pub max_iterations: u32,
     /// The words that end the loop, inside <promise>…</promise>.
@@ -53,8 +51,18 @@ pub struct StartRalphArgs {
     /// An extra check command (repeatable).
     #[arg(long = "check", value_name = "CMD")]
     pub checks: Vec<String>,
+    /// Seconds each check may run.
     #[arg(long, default_value_t = 30)]
     pub check_timeout: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct StartRalphArgs {
+    /// Start a Ralph loop on the plan: loop state, hooks, prompt.
+    #[arg(long)]
+    pub start_ralph: bool,
+    #[command(flatten)]
+    pub loop_args: LoopArgs,
     /// A command asked for guidance when checks fail (kept in the loop state).
     #[arg(long)]
     pub guidance_cmd: Option<String>,
@@ -154,8 +162,8 @@ pub struct RunArgs {
     /// Tools Claude Code may use without asking (repeatable).
     #[arg(long = "allowed-tool", value_name = "TOOL")]
     pub allowed_tools: Vec<String>,
-    #[arg(long, default_value_t = 20)]
-    pub max_iterations: u32,
+    #[command(flatten)]
+    pub loop_args: LoopArgs,
     /// Iterations without a completed task, commit or changed file before giving up.
     #[arg(long, default_value_t = 3)]
     pub stuck_threshold: u32,
@@ -171,13 +179,6 @@ pub struct RunArgs {
     /// The first retry's delay in milliseconds (doubling, plus jitter).
     #[arg(long, default_value_t = 5000)]
     pub backoff_ms: u64,
-    #[arg(long, default_value = "DONE")]
-    pub promise: String,
-    /// An extra check command (repeatable).
-    #[arg(long = "check", value_name = "CMD")]
-    pub checks: Vec<String>,
-    #[arg(long, default_value_t = 30)]
-    pub check_timeout: u64,
     /// Start although the work tree has uncommitted changes.
     #[arg(long)]
     pub allow_dirty: bool,

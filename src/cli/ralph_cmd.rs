@@ -96,6 +96,28 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
     }
 }
 
+/// A new loop's options from the flags every loop takes, checked.
+fn start_options(
+    a: &super::args::LoopArgs,
+    guidance_cmd: Option<String>,
+    guidance_daily_limit: u32,
+) -> Result<crate::ralph::start::StartOptions, CliError> {
+    if a.max_iterations == 0 || a.promise.trim().is_empty() {
+        return Err(CliError::input(
+            "--max-iterations must be at least 1 and --promise must not be empty",
+            None,
+        ));
+    }
+    Ok(crate::ralph::start::StartOptions {
+        max_iterations: a.max_iterations,
+        promise: a.promise.trim().to_owned(),
+        checks: a.checks.clone(),
+        check_timeout_secs: a.check_timeout,
+        guidance_cmd,
+        guidance_daily_limit,
+    })
+}
+
 /// `gsd plan ID --start-ralph`.
 pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Output, CliError> {
     let Some(id) = id.filter(|_| args.start_ralph) else {
@@ -104,12 +126,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
             Some("gsd plan 05-07 --start-ralph".into()),
         ));
     };
-    if args.max_iterations == 0 || args.promise.trim().is_empty() {
-        return Err(CliError::input(
-            "--max-iterations must be at least 1 and --promise must not be empty",
-            None,
-        ));
-    }
+    let opts = start_options(&args.loop_args, args.guidance_cmd, args.guidance_limit)?;
     let ws = crate::model::Workspace::discover(cwd)?;
     let root = ws.root.clone();
     // Held until the new state is saved: a hook finishing an old loop cannot interleave.
@@ -130,14 +147,6 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     let (_, plan) = find_plan(&ws, cwd, &id)?;
     let rel = ws.rel(plan.doc.path()).display().to_string();
     let r = crate::render::Renderer::new(Some(&ws.planning));
-    let opts = crate::ralph::start::StartOptions {
-        max_iterations: args.max_iterations,
-        promise: args.promise.trim().to_owned(),
-        checks: args.checks,
-        check_timeout_secs: args.check_timeout,
-        guidance_cmd: args.guidance_cmd,
-        guidance_daily_limit: args.guidance_limit,
-    };
     let state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
     let settings_path = settings_path(&root, args.local);
     let bin = gsd_binary()?;
@@ -265,9 +274,10 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
     if args.schema {
         return Ok(Output::ok(run::events::SCHEMA.to_owned()));
     }
-    if args.max_iterations == 0 || args.stuck_threshold == 0 || args.promise.trim().is_empty() {
+    let start_opts = start_options(&args.loop_args, None, 0)?;
+    if args.stuck_threshold == 0 {
         return Err(CliError::input(
-            "--max-iterations and --stuck-threshold must be at least 1 and --promise must not be empty",
+            "--stuck-threshold must be at least 1",
             None,
         ));
     }
@@ -321,15 +331,8 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         Some(s) => s,
         None => {
             let r = crate::render::Renderer::new(Some(&ws.planning));
-            let opts = crate::ralph::start::StartOptions {
-                max_iterations: args.max_iterations,
-                promise: args.promise.trim().to_owned(),
-                checks: args.checks.clone(),
-                check_timeout_secs: args.check_timeout,
-                guidance_cmd: None,
-                guidance_daily_limit: 0,
-            };
-            let mut s = crate::ralph::start::new_loop(&r, plan, &rel.display().to_string(), &opts)?;
+            let mut s =
+                crate::ralph::start::new_loop(&r, plan, &rel.display().to_string(), &start_opts)?;
             s.stuck_threshold = args.stuck_threshold;
             s
         }

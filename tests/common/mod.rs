@@ -96,3 +96,75 @@ pub fn repo_of(name: &str) -> tempfile::TempDir {
     git(t.path(), &["commit", "-qm", "init"]);
     t
 }
+
+/// Plan 02-02 of the Ralph tests: two tasks whose own `<verify>` commands
+/// are the loop's checks (task 1 names its model).
+pub const STEP_PLAN: &str = r#"---
+phase: 02-api
+plan: 02
+type: execute
+wave: 1
+depends_on: []
+files_modified: [work/step1.txt, work/step2.txt]
+autonomous: true
+requirements: [API-01]
+must_haves:
+  truths: ["Both step files are written"]
+---
+
+<objective>
+Write the two step files.
+</objective>
+
+<tasks>
+<task type="auto" model="claude-haiku-4-5">
+  <name>Task 1: Write step one</name>
+  <files>work/step1.txt</files>
+  <action>Create work/step1.txt containing "one".</action>
+  <verify><automated>grep one work/step1.txt</automated></verify>
+  <done>work/step1.txt says one</done>
+</task>
+
+<task type="auto">
+  <name>Task 2: Write step two</name>
+  <files>work/step2.txt</files>
+  <action>Create work/step2.txt containing "two".</action>
+  <verify><automated>cat work/step2.txt</automated></verify>
+  <done>work/step2.txt says two</done>
+</task>
+</tasks>
+"#;
+
+/// The clean fixture in a fresh repository, with plan 02-02 committed.
+pub fn step_project() -> tempfile::TempDir {
+    let dir = repo_of("clean");
+    std::fs::write(
+        dir.path().join(".planning/phases/02-api/02-02-PLAN.md"),
+        STEP_PLAN,
+    )
+    .unwrap();
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "plan 02-02"]);
+    dir
+}
+
+/// Run `cmd` with `input` on stdin and collect its output (hooks read JSON there).
+pub fn with_stdin(mut cmd: std::process::Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `gsd -C DIR ARGS…` as a command, for adding environment or stdin.
+pub fn gsd_cmd(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C").arg(dir).args(args);
+    c
+}

@@ -127,9 +127,14 @@ pub fn run(
         let _ = stderr.by_ref().take(4 * 1024 * 1024).read_to_end(&mut buf);
         String::from_utf8_lossy(&buf).into_owned()
     });
-    let start = Instant::now();
+    let mut limits = Limits {
+        pgid,
+        start: Instant::now(),
+        limit,
+        interrupt,
+        signalled: None,
+    };
     let mut text_out = String::new();
-    let mut signalled: Option<Instant> = None;
     loop {
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(Some(line)) => {
@@ -147,19 +152,7 @@ pub fn run(
             Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-        let over = start.elapsed() > limit;
-        let stop = interrupt.load(Ordering::SeqCst);
-        if (over || stop) && signalled.is_none() {
-            out.timed_out |= over;
-            out.interrupted |= stop;
-            // SAFETY: signalling the process group this child leads.
-            unsafe { libc::killpg(pgid, if stop { libc::SIGINT } else { libc::SIGTERM }) };
-            signalled = Some(Instant::now());
-        }
-        if signalled.is_some_and(|t| t.elapsed() > Duration::from_secs(5)) {
-            // SAFETY: as above.
-            unsafe { libc::killpg(pgid, libc::SIGKILL) };
-        }
+        limits.enforce(&mut out);
     }
     // Stdout is closed; the process may still be running (or ignoring
     // signals): the same limits apply until it is gone.
@@ -169,19 +162,7 @@ pub fn run(
             Err(_) => break None,
             Ok(None) => {}
         }
-        let over = start.elapsed() > limit;
-        let stop = interrupt.load(Ordering::SeqCst);
-        if (over || stop) && signalled.is_none() {
-            out.timed_out |= over;
-            out.interrupted |= stop;
-            // SAFETY: signalling the process group this child leads.
-            unsafe { libc::killpg(pgid, if stop { libc::SIGINT } else { libc::SIGTERM }) };
-            signalled = Some(Instant::now());
-        }
-        if signalled.is_some_and(|t| t.elapsed() > Duration::from_secs(5)) {
-            // SAFETY: as above.
-            unsafe { libc::killpg(pgid, libc::SIGKILL) };
-        }
+        limits.enforce(&mut out);
         std::thread::sleep(Duration::from_millis(20));
     };
     // Whatever it left running in its group goes with it.
@@ -199,6 +180,39 @@ pub fn run(
         out.final_text = text_out;
     }
     out
+}
+
+/// The wall-clock limit and Ctrl+C, applied to the agent's process group:
+/// SIGINT on an interrupt (ends a turn cleanly), SIGTERM on a timeout, and
+/// SIGKILL five seconds later if it is still there.
+struct Limits<'a> {
+    pgid: i32,
+    start: Instant,
+    limit: Duration,
+    interrupt: &'a AtomicBool,
+    signalled: Option<Instant>,
+}
+
+impl Limits<'_> {
+    fn enforce(&mut self, out: &mut AgentOutcome) {
+        let over = self.start.elapsed() > self.limit;
+        let stop = self.interrupt.load(Ordering::SeqCst);
+        if (over || stop) && self.signalled.is_none() {
+            out.timed_out |= over;
+            out.interrupted |= stop;
+            let sig = if stop { libc::SIGINT } else { libc::SIGTERM };
+            // SAFETY: signalling the process group this child leads.
+            unsafe { libc::killpg(self.pgid, sig) };
+            self.signalled = Some(Instant::now());
+        }
+        if self
+            .signalled
+            .is_some_and(|t| t.elapsed() > Duration::from_secs(5))
+        {
+            // SAFETY: as above.
+            unsafe { libc::killpg(self.pgid, libc::SIGKILL) };
+        }
+    }
 }
 
 fn tail_lines(s: &str, n: usize) -> String {
