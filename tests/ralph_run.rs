@@ -382,6 +382,37 @@ fn wait_limited_child(child: &mut std::process::Child) -> Output {
 }
 
 #[test]
+fn a_hanging_agent_is_killed_at_the_iteration_timeout() {
+    let t = step_project();
+    // It ignores SIGTERM too: SIGKILL follows five seconds later.
+    let agent = agent_script("trap '' TERM\nsleep 60 & wait; sleep 60\n");
+    let start = std::time::Instant::now();
+    let (o, ev) = run_plan(
+        t.path(),
+        &[
+            "--agent-cmd",
+            &agent,
+            "--iteration-timeout",
+            "1",
+            "--stuck-threshold",
+            "1",
+        ],
+    );
+    expect_run(
+        &o,
+        &ev,
+        &["started", "iteration", "iteration_done", "stuck"],
+        1,
+    );
+    assert_eq!(ev[2]["timed_out"], true);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
 fn a_question_ends_the_run_for_a_human() {
     let t = step_project();
     let (o, ev) = run_plan(
