@@ -290,6 +290,12 @@ fn ctrl_c_pauses_and_resume_continues() {
     assert_eq!(last(&ev)["reason"], "interrupted");
     let st = json(&gsd(t.path(), &["ralph", "status", "--json"]));
     assert_eq!(st["loop"]["status"], "paused");
+    assert_eq!(st["loop"]["runner"], true);
+    let human = stdout(&gsd(t.path(), &["ralph", "status"]));
+    assert!(
+        human.contains(": paused, iteration 0/20") && human.contains("run by `gsd ralph run`"),
+        "{human}"
+    );
     assert_eq!(st["loop"]["iteration"], 0);
     // --resume picks the same loop up and finishes it.
     std::fs::create_dir_all(t.path().join("work")).unwrap();

@@ -238,11 +238,21 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
         st.iteration,
         st.max_iterations
     );
-    let _ = writeln!(
-        out,
-        "owner session: {}",
-        st.owner_session.as_deref().unwrap_or("none yet")
-    );
+    if st.runner {
+        let _ = writeln!(
+            out,
+            "run by `gsd ralph run`: {} task(s) done, ${:.4} spent (logs in .gsd/ralph/logs/{}/)",
+            st.tasks_done.len(),
+            st.cost_usd,
+            st.loop_id
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "owner session: {}",
+            st.owner_session.as_deref().unwrap_or("none yet")
+        );
+    }
     let _ = writeln!(
         out,
         "started {}, last heard from {}",
