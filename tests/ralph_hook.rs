@@ -121,9 +121,15 @@ fn start_writes_state_hooks_and_state_md() {
             ".planning/phases/02-api/02-01-PLAN.md",
             "--start-ralph",
             "--force",
+            "--check",
+            "true",
         ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A plan with nothing to check would end on the model's word: refused.
+    let o = gsd(t.path(), &["plan", "02-01", "--start-ralph", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("declares no checks"), "{}", stderr(&o));
     let o = gsd(t.path(), &["plan", "02-0", "--start-ralph", "--force"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -257,6 +257,26 @@ fn preflight_lists_every_problem_at_once() {
         !t.path().join(".gsd/ralph/loop.json").exists(),
         "nothing was started"
     );
+    // A plan without checks could only end on the model's word.
+    let o = run(run_cmd(
+        t.path(),
+        &[
+            "02-01",
+            "--headless",
+            "--agent-cmd",
+            "true",
+            "--allow-dirty",
+        ],
+    ));
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(3));
+    let problems = ev[0]["problems"].as_array().unwrap();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.as_str().unwrap().contains("declares no checks")),
+        "{problems:?}"
+    );
 }
 
 #[test]

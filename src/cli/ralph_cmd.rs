@@ -96,6 +96,16 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
     }
 }
 
+/// A loop with no checks would end on the model's word alone: refused.
+fn no_checks(plan: &str) -> String {
+    format!(
+        "plan {plan} declares no checks (no commands in <verify> or <verification>), so nothing could prove the loop done"
+    )
+}
+
+const NO_CHECKS_HINT: &str =
+    "add `<automated>CMD</automated>` to a task's <verify>, or pass --check CMD";
+
 /// A new loop's options from the flags every loop takes, checked.
 fn start_options(
     a: &super::args::LoopArgs,
@@ -148,6 +158,12 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     let rel = ws.rel(plan.doc.path()).display().to_string();
     let r = crate::render::Renderer::new(Some(&ws.planning));
     let state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
+    if state.checks.is_empty() {
+        return Err(CliError::input(
+            no_checks(&state.plan),
+            Some(NO_CHECKS_HINT.into()),
+        ));
+    }
     let settings_path = settings_path(&root, args.local);
     let bin = gsd_binary()?;
     state
@@ -344,6 +360,9 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
             let mut s =
                 crate::ralph::start::new_loop(&r, plan, &rel.display().to_string(), &start_opts)?;
             s.stuck_threshold = args.stuck_threshold;
+            if s.checks.is_empty() {
+                problems.push(format!("{}; {NO_CHECKS_HINT}", no_checks(&s.plan)));
+            }
             s
         }
     };
