@@ -476,3 +476,38 @@ fn convert_bad_input_exits_2_and_writes_nothing() {
         "1"
     );
 }
+
+/// Found by the proptest in CI: text that opens a tag with a quoted
+/// attribute (`<a '`) and closes it in a later field (`'>`) must not let
+/// the scanner read one tag across the writer's closing and opening tags.
+#[test]
+fn a_quote_in_a_tag_like_text_does_not_swallow_the_next_field() {
+    let tasks = vec![ConvTask {
+        id: "0".into(),
+        name: "a".into(),
+        files: vec![],
+        action: String::new(),
+        verify: String::new(),
+        done: "<a '".into(),
+        kind: String::new(),
+        attributes: vec![],
+        extra: vec![("behavior".into(), "'>".into())],
+        gsd: None,
+    }];
+    for strict in [false, true] {
+        let xml = gsd_xml::write(&tasks, strict);
+        let back: Vec<ConvTask> = gsd_xml::read(&xml)
+            .unwrap()
+            .tasks
+            .into_iter()
+            .map(|mut t| {
+                t.gsd = None;
+                t
+            })
+            .collect();
+        assert_eq!(back, tasks, "{xml}");
+    }
+    // Ordinary generics stay readable.
+    let (text, changed) = gsd::convert::escape::encode("Vec<String> and <b>bold</b>");
+    assert!(!changed || !text.contains("&lt;String"), "{text}");
+}

@@ -2,7 +2,8 @@
 //!
 //! Raw GSD text is written as is (people and agents read it), except what
 //! would end or open a task element early: `</…` and `<task`, `<name`, …
-//! become `&lt;…`. A `&` that starts one of XML's five entities is written
+//! become `&lt;…`, and so does a tag-like `<a '…` whose quote would run on
+//! over the closing tag after it. A `&` that starts one of XML's five entities is written
 //! `&amp;`, and a backtick `&#96;` (code spans would hide closing tags), so
 //! decoding (those entities, one pass) gives back exactly the original. Only tasks gsd wrote this way carry
 //! `gsd-escaped="1"`; raw tasks are never decoded.
@@ -37,6 +38,40 @@ fn opens_tag(rest: &str) -> bool {
     })
 }
 
+/// `<name …'…`: text the scanner would read as a start tag whose quoted
+/// attribute runs on past the end of this text (over the closing tag the
+/// writer adds after it), e.g. `<a '` followed later by `'>`.
+fn quoted_tag(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    if !b
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    {
+        return false;
+    }
+    let name_end = b
+        .iter()
+        .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b':' | b'.')))
+        .unwrap_or(b.len());
+    if !b
+        .get(name_end)
+        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        return false;
+    }
+    b[name_end..]
+        .iter()
+        .take_while(|c| !matches!(c, b'<' | b'>'))
+        .any(|c| matches!(c, b'"' | b'\''))
+}
+
+/// Whether `text` holds a tag-like `<name …'` whose quote could run on into
+/// whatever is written after it (a later field, or the next task).
+pub fn has_quoted_tag(text: &str) -> bool {
+    text.match_indices('<')
+        .any(|(i, _)| quoted_tag(&text[i + 1..]))
+}
+
 /// The entities `decode` reads (XML's five, so `--xml-strict` output reads back too).
 const ENTITIES: &[(&str, char)] = &[
     ("&lt;", '<'),
@@ -62,7 +97,9 @@ pub fn encode(text: &str) -> (String, bool) {
             // Backticks open code spans that would hide the closing tags.
             out.push_str("&#96;");
             changed = true;
-        } else if rest.as_bytes()[i] == b'<' && (opens_tag(after) || after.starts_with("!--")) {
+        } else if rest.as_bytes()[i] == b'<'
+            && (opens_tag(after) || after.starts_with("!--") || quoted_tag(after))
+        {
             out.push_str("&lt;");
             changed = true;
         } else if rest.as_bytes()[i] == b'&'

@@ -333,7 +333,15 @@ pub fn write(tasks: &[ConvTask], strict: bool) -> String {
             write_task(t, index, Mode::Strict)
         } else {
             let raw = write_task(t, index, Mode::Raw);
-            if reads_back(&raw, t, index) {
+            // Reading back alone is not enough when a quote in tag-like text
+            // could run on into the next task: such text is escaped.
+            let spills = t.gsd.is_none()
+                && FIELDS
+                    .iter()
+                    .filter_map(|f| field(t, f))
+                    .chain(t.extra.iter().map(|(_, v)| v.as_str().into()))
+                    .any(|v| super::escape::has_quoted_tag(&v));
+            if !spills && reads_back(&raw, t, index) {
                 raw
             } else {
                 write_task(t, index, Mode::Escaped)
