@@ -413,21 +413,11 @@ fn init_prompts_on_a_terminal() {
         "{} init --core-value 'Given as a flag'",
         env!("CARGO_BIN_EXE_gsd")
     );
-    let mut child = std::process::Command::new("script")
+    let mut script = std::process::Command::new("script");
+    script
         .args(["-qec", &cmd, "/dev/null"])
-        .current_dir(t.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"Tty Project\nIt does tty things.\nAlpha, Beta\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        .current_dir(t.path());
+    let out = with_stdin(script, b"Tty Project\nIt does tty things.\nAlpha, Beta\n");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("Project name [") && text.contains("Phases, comma-separated ["),

@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::io::Write;
-
 use common::*;
 
 fn start(t: &tempfile::TempDir, extra: &[&str]) {
@@ -343,20 +341,9 @@ fn hooks_wait_for_each_other() {
     let root = t.path().to_path_buf();
     let waiter = std::thread::spawn(move || {
         let input = serde_json::json!({ "session_id": "A", "last_assistant_message": "working" });
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
-            .args(["-C", root.to_str().unwrap(), "ralph", "hook", "stop"])
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        let mut c = gsd_cmd(&root, &["ralph", "hook", "stop"]);
+        c.env_remove("CLAUDE_PROJECT_DIR");
+        with_stdin(c, input.to_string().as_bytes())
     });
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(

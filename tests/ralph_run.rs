@@ -185,16 +185,7 @@ fn a_missing_agent_a_failing_agent_and_non_json_output_end_clearly() {
         "{ev:?}"
     );
 
-    let o = run(run_cmd(
-        t.path(),
-        &[
-            "02-02",
-            "--headless",
-            "--agent-cmd",
-            "sh -c 'echo boom >&2; exit 7'",
-        ],
-    ));
-    let ev = events(&o);
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", "sh -c 'echo boom >&2; exit 7'"]);
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(
         names(&ev).iter().filter(|e| *e == "iteration_done").count(),

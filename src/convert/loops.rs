@@ -65,27 +65,30 @@ pub fn read_feature_list(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
                 t.attributes.push((k.into(), v));
             }
         }
-        if let Some(p) = f.get("passes").and_then(Value::as_bool) {
-            t.attributes.push(("passes".into(), p.to_string()));
-        }
-        for step in f
-            .get("steps")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            t.extra.push((
-                "step".into(),
-                step.as_str()
-                    .map_or_else(|| step.to_string(), str::to_owned),
-            ));
-        }
-        if let Some(n) = s(f, "notes").filter(|n| !n.is_empty()) {
-            t.extra.push(("notes".into(), n));
-        }
+        read_tail(&mut t, f, "steps", "step");
         out.push(t);
     }
     Ok(out)
+}
+
+/// What feature lists and prd.json end an item with: `passes`, a list kept
+/// as repeated `child` elements, and `notes`.
+fn read_tail(t: &mut ConvTask, item: &Value, list: &str, child: &str) {
+    if let Some(p) = item.get("passes").and_then(Value::as_bool) {
+        t.attributes.push(("passes".into(), p.to_string()));
+    }
+    for v in item
+        .get(list)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let text = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+        t.extra.push((child.into(), text));
+    }
+    if let Some(n) = s(item, "notes").filter(|n| !n.is_empty()) {
+        t.extra.push(("notes".into(), n));
+    }
 }
 
 pub fn write_feature_list(tasks: &[ConvTask]) -> String {
@@ -147,23 +150,7 @@ pub fn read_prd_json(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
         if let Some(p) = s(st, "priority") {
             t.attributes.push(("priority".into(), p));
         }
-        if let Some(p) = st.get("passes").and_then(Value::as_bool) {
-            t.attributes.push(("passes".into(), p.to_string()));
-        }
-        for c in st
-            .get("acceptanceCriteria")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            t.extra.push((
-                "criterion".into(),
-                c.as_str().map_or_else(|| c.to_string(), str::to_owned),
-            ));
-        }
-        if let Some(n) = s(st, "notes").filter(|n| !n.is_empty()) {
-            t.extra.push(("notes".into(), n));
-        }
+        read_tail(&mut t, st, "acceptanceCriteria", "criterion");
         out.push(t);
     }
     Ok(out)
