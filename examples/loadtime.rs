@@ -89,7 +89,11 @@ fn main() {
     }
     if std::env::var_os("ONLY_LINT").is_some() {
         let ws = gsd::model::Workspace::load(&root).unwrap();
-        for _ in 0..300 {
+        for _ in 0..std::env::var("N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(300)
+        {
             std::hint::black_box(gsd::lint::run(&ws, &Default::default()));
         }
         return;

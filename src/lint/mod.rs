@@ -27,7 +27,7 @@ pub struct Options {
 
 /// Run every enabled rule; findings are sorted by file, line, code.
 pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
-    let cx = Ctx { ws };
+    let cx = Ctx::new(ws);
     let mut disabled = options.disabled.clone();
     disabled.extend(ws.config().lint_disabled());
     let mut out: Vec<Diagnostic> = RULES

@@ -25,6 +25,13 @@ pub enum PhaseId {
     Custom(String),
 }
 
+/// What [`PhaseId::key`] returns: the parts `same` compares.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PhaseKey {
+    Numeric(u64, Option<char>, Vec<u64>),
+    Custom(String),
+}
+
 /// The value of a digit string, saturating on absurdly long input.
 fn digits_value(d: &str) -> u64 {
     d.bytes().fold(0u64, |acc, b| {
@@ -209,6 +216,24 @@ impl PhaseId {
         self.cmp_order(other) == Ordering::Equal
     }
 
+    /// A hashable form of the ID: two IDs are `same` exactly when their keys
+    /// are equal, so lookups over many phases can use a map instead of a scan.
+    pub fn key(&self) -> PhaseKey {
+        match self {
+            PhaseId::Numeric {
+                int,
+                letter,
+                decimals,
+                ..
+            } => PhaseKey::Numeric(
+                digits_value(int),
+                letter.map(|c| c.to_ascii_uppercase()),
+                decimals.iter().map(|d| digits_value(d)).collect(),
+            ),
+            PhaseId::Custom(name) => PhaseKey::Custom(name.to_ascii_lowercase()),
+        }
+    }
+
     fn cmp_order(&self, other: &PhaseId) -> Ordering {
         match (self, other) {
             (
@@ -232,16 +257,19 @@ impl PhaseId {
                     (Some(_), None) => Ordering::Greater,
                     (Some(x), Some(y)) => x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase()),
                 })
+                // Compared in place: lookups compare IDs against every phase,
+                // so this must not allocate.
                 .then_with(|| {
-                    let av: Vec<u64> = da.iter().map(|d| digits_value(d)).collect();
-                    let bv: Vec<u64> = db.iter().map(|d| digits_value(d)).collect();
-                    av.cmp(&bv)
+                    da.iter()
+                        .map(|d| digits_value(d))
+                        .cmp(db.iter().map(|d| digits_value(d)))
                 }),
             (PhaseId::Numeric { .. }, PhaseId::Custom(_)) => Ordering::Less,
             (PhaseId::Custom(_), PhaseId::Numeric { .. }) => Ordering::Greater,
-            (PhaseId::Custom(a), PhaseId::Custom(b)) => {
-                a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase())
-            }
+            (PhaseId::Custom(a), PhaseId::Custom(b)) => a
+                .bytes()
+                .map(|c| c.to_ascii_lowercase())
+                .cmp(b.bytes().map(|c| c.to_ascii_lowercase())),
         }
     }
 }
@@ -378,6 +406,32 @@ mod tests {
 
     fn p(s: &str) -> PhaseId {
         PhaseId::parse(s).unwrap()
+    }
+
+    /// Lint looks phases up by key: the key must agree with `same` on every
+    /// pair, including padding, letter case, decimals, prefixes and names.
+    #[test]
+    fn key_equality_is_same() {
+        let ids: Vec<PhaseId> = [
+            "5", "05", "005", "5A", "05a", "5B", "5.1", "05.1", "5.01", "5.1.2", "5.10", "6",
+            "CK-5", "CK-05.1", "999.1", "999.01", "0", "00",
+        ]
+        .iter()
+        .map(|s| p(s))
+        .chain(
+            ["Setup", "setup", "SETUP", "teardown"]
+                .iter()
+                .map(|s| PhaseId::Custom((*s).to_owned())),
+        )
+        .collect();
+        let mut same_pairs = 0;
+        for a in &ids {
+            for b in &ids {
+                assert_eq!(a.key() == b.key(), a.same(b), "{a:?} vs {b:?}");
+                same_pairs += usize::from(a.same(b) && a != b);
+            }
+        }
+        assert!(same_pairs > 10, "the list must hold IDs that are the same");
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
         cx.ws.roadmap.as_ref().is_some_and(|rm| {
             rm.phases.iter().any(|p| {
                 p.requirements.iter().any(|r| r == id)
-                    && cx.ws.phase(&p.id).is_none_or(|d| d.plan_count() == 0)
+                    && cx.phases.folder(&p.id).is_none_or(|d| d.plan_count() == 0)
             })
         })
     };

@@ -22,23 +22,21 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
         .iter()
         .filter(|p| !p.in_details && !p.id.is_backlog())
     {
-        if cx
-            .ws
-            .current_phases()
-            .any(|d| d.id.as_ref().is_some_and(|i| i.same(&p.id)))
-        {
+        if cx.phases.current(&p.id).is_some() {
             continue;
         }
+        let entry = cx.phases.checklist(&p.id);
         // Not started yet (unchecked in the checklist) is normal.
-        if rm.checklist_entry(&p.id).is_some_and(|c| !c.checked) {
+        if entry.is_some_and(|c| !c.checked) {
             continue;
         }
-        if rm.checklist_entry(&p.id).is_none() && cx.ws.phase(&p.id).is_some() {
+        if entry.is_none() && cx.phases.folder(&p.id).is_some() {
             continue; // archived in milestones/
         }
-        if rm.checklist_entry(&p.id).is_none()
-            && rm
-                .progress_row(&p.id)
+        if entry.is_none()
+            && cx
+                .phases
+                .progress(&p.id)
                 .is_none_or(|r| r.plans_complete.is_none_or(|(a, _)| a == 0))
         {
             continue;
@@ -60,11 +58,12 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
-    let Some(rm) = &cx.ws.roadmap else { return };
-    let ids = rm.all_phase_ids();
+    if cx.ws.roadmap.is_none() {
+        return;
+    }
     for ph in cx.ws.current_phases() {
         let Some(id) = &ph.id else { continue };
-        if !ids.iter().any(|i| i.same(id)) {
+        if !cx.phases.in_roadmap(id) {
             s.file(
                 ph.dir.join(""),
                 format!("phase folder {} is not in ROADMAP.md", ph.dir_name),
@@ -121,7 +120,7 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
         return;
     }
     for c in &rm.checklist {
-        if rm.phase(&c.phase).is_none() {
+        if cx.phases.detail(&c.phase).is_none() {
             s.at_line(
                 &rm.doc,
                 c.line,
@@ -137,10 +136,7 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
 }
 
 fn disk_counts(cx: &Ctx, id: &PhaseId) -> Option<(usize, usize)> {
-    let ph = cx
-        .ws
-        .current_phases()
-        .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))?;
+    let ph = cx.phases.current(id)?;
     Some((ph.completed_plans(), ph.plan_count()))
 }
 

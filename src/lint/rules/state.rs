@@ -16,12 +16,7 @@ pub fn state_missing(cx: &Ctx, s: &mut Sink) {
 }
 
 fn known_phase(cx: &Ctx, id: &PhaseId) -> bool {
-    cx.ws.phase(id).is_some()
-        || cx
-            .ws
-            .roadmap
-            .as_ref()
-            .is_some_and(|r| r.all_phase_ids().iter().any(|i| i.same(id)))
+    cx.phases.folder(id).is_some() || cx.phases.in_roadmap(id)
 }
 
 pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
@@ -65,13 +60,13 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
-    let (Some(st), Some(rm)) = (&cx.ws.state, &cx.ws.roadmap) else {
+    let Some(st) = &cx.ws.state else {
         return;
     };
     let Some(pos) = st.current_phase() else {
         return;
     };
-    let Some(entry) = rm.checklist_entry(&pos.phase) else {
+    let Some(entry) = cx.phases.checklist(&pos.phase) else {
         return;
     };
     let status = st.status().unwrap_or_default().to_ascii_lowercase();
