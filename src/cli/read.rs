@@ -9,7 +9,7 @@ use crate::doc::Source;
 use crate::model::document::{Document, Frontmatter};
 use crate::model::state::field_key;
 use crate::model::workspace::{Phase, PhaseLocation, Scope};
-use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
+use crate::model::{PhaseId, PhaseIndex, Plan, PlanId, Task, Workspace};
 
 use super::Output;
 use super::args::{FmCommand, PhaseCommand, PlanCommand, Schema};
@@ -280,10 +280,12 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
             hint: "create it with `gsd init`".into(),
         });
     };
+    let index = PhaseIndex::new(&ws);
     let mut ids = rm.all_phase_ids();
+    let mut seen: std::collections::HashSet<_> = ids.iter().map(PhaseId::key).collect();
     for p in ws.current_phases() {
         if let Some(id) = &p.id
-            && !ids.iter().any(|i| i.same(id))
+            && seen.insert(id.key())
         {
             ids.push(id.clone());
         }
@@ -292,9 +294,9 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     let mut phases = Vec::new();
     let (mut plans, mut summaries, mut done_phases) = (0, 0, 0);
     for id in &ids {
-        let detail = rm.phase(id);
-        let entry = rm.checklist_entry(id);
-        let disk = ws.phase(id);
+        let detail = index.detail(id);
+        let entry = index.checklist(id);
+        let disk = index.folder(id);
         let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
         let archived = detail.is_some_and(|d| d.in_details) || entry.is_some_and(|e| e.in_details);
         let status = match (entry.map(|e| e.checked), disk) {

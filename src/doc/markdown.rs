@@ -160,17 +160,24 @@ impl Markdown {
             .take_while(move |l| l.span.start < span.end)
     }
 
+    /// List items whose line starts inside `span`. Items are stored in file
+    /// order, so this is a binary search, not a scan: a roadmap asks once per
+    /// phase section.
     pub fn list_items_in(&self, span: Span) -> impl Iterator<Item = &ListItem> {
-        self.list_items
-            .iter()
-            .filter(move |i| span.contains(i.line.span.start))
+        in_span(&self.list_items, span, |i| i.line.span.start)
     }
 
+    /// Table rows whose line starts inside `span` (binary search, as above).
     pub fn table_rows_in(&self, span: Span) -> impl Iterator<Item = &TableRow> {
-        self.table_rows
-            .iter()
-            .filter(move |r| span.contains(r.line.span.start))
+        in_span(&self.table_rows, span, |r| r.line.span.start)
     }
+}
+
+/// The run of `items` (sorted by `start`) that starts inside `span`.
+fn in_span<T>(items: &[T], span: Span, start: impl Fn(&T) -> usize) -> std::slice::Iter<'_, T> {
+    let from = items.partition_point(|i| start(i) < span.start);
+    let to = from + items[from..].partition_point(|i| span.contains(start(i)));
+    items[from..to].iter()
 }
 
 fn heading(t: &str, base: usize) -> Option<(u8, Span)> {

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod document;
 pub mod ids;
+pub mod index;
 pub mod plan;
 pub mod project;
 pub mod requirements;
@@ -16,6 +17,7 @@ pub mod workspace;
 
 pub use document::Document;
 pub use ids::{PhaseId, PlanId};
+pub use index::PhaseIndex;
 pub use plan::Plan;
 pub use task::Task;
 pub use workspace::Workspace;
