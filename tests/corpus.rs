@@ -50,6 +50,7 @@ fn corpus_loads_lints_and_round_trips() {
             files += 1;
         }
         skipped += ws.skipped.len();
+        common::assert_index_agrees(&ws);
         // The index scope (read commands) sees the same phases and counts.
         let index = Workspace::load_with(tree, gsd::model::workspace::Scope::Index).unwrap();
         let counts = |w: &Workspace| -> Vec<(String, usize, usize, &'static str)> {

@@ -299,3 +299,61 @@ fn remove_refuses_to_renumber_executed_work() {
     assert_eq!(read(&t, ROADMAP), before);
     assert!(t.path().join(".planning/phases/01-foundation").is_dir());
 }
+
+/// The phase index used by lint and `gsd roadmap` gives the same answers as
+/// the model's scans on every fixture (archived phases, `<details>` blocks,
+/// checklist-only and folder-only phases among them).
+#[test]
+fn phase_index_agrees_with_the_model_on_every_fixture() {
+    for name in [
+        "clean",
+        "all-rules",
+        "missing-core",
+        "bad-config",
+        "research",
+    ] {
+        let ws = gsd::model::Workspace::load(&fixture(name)).unwrap();
+        assert_index_agrees(&ws);
+    }
+}
+
+/// Numbering restarted at a new milestone: phase 1 and 2 appear inside the
+/// shipped `<details>` block and again outside it, in folders both archived
+/// and current, and padded differently. Lookups must prefer the active
+/// entries and the current folders, as the model's scans do.
+#[test]
+fn phase_index_prefers_active_entries_when_numbers_repeat() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join(".planning");
+    for dir in [
+        "phases/01-new-core",
+        "phases/2-new-api",
+        "milestones/v1.0-phases/01-old-core",
+        "milestones/v1.0-phases/02-old-api",
+        "milestones/v1.0-phases/03-old-docs",
+    ] {
+        std::fs::create_dir_all(p.join(dir)).unwrap();
+    }
+    std::fs::write(
+        p.join("ROADMAP.md"),
+        "# Roadmap\n\n<details>\n<summary>v1.0</summary>\n\n\
+         - [x] **Phase 1: Old core**\n- [x] **Phase 02: Old API**\n- [x] **Phase 3: Old docs**\n\n\
+         ### Phase 1: Old core\n**Goal**: old\n\n### Phase 02: Old API\n**Goal**: old\n\n\
+         ### Phase 3: Old docs\n**Goal**: old\n</details>\n\n\
+         - [ ] **Phase 01: New core**\n- [ ] **Phase 2: New API**\n\n\
+         ## Phase Details\n\n### Phase 01: New core\n**Goal**: new\n\n### Phase 2: New API\n**Goal**: new\n\n\
+         ## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
+         | 1. New core | 0/0 | Not started | - |\n| 2. New API | 0/0 | Not started | - |\n",
+    )
+    .unwrap();
+    let ws = gsd::model::Workspace::load(t.path()).unwrap();
+    assert_index_agrees(&ws);
+    let index = gsd::model::PhaseIndex::new(&ws);
+    let one = gsd::model::PhaseId::parse("1").unwrap();
+    let three = gsd::model::PhaseId::parse("03").unwrap();
+    assert_eq!(index.detail(&one).unwrap().name, "New core");
+    assert!(!index.checklist(&one).unwrap().in_details);
+    assert_eq!(index.folder(&one).unwrap().dir_name, "01-new-core");
+    assert_eq!(index.folder(&three).unwrap().dir_name, "03-old-docs");
+    assert!(index.current(&three).is_none());
+}

@@ -168,3 +168,61 @@ pub fn gsd_cmd(dir: &Path, args: &[&str]) -> std::process::Command {
     c.arg("-C").arg(dir).args(args);
     c
 }
+
+/// `PhaseIndex` (hash lookups used by lint and `gsd roadmap`) must answer
+/// exactly what the model's own scans answer — the same folder, section,
+/// checklist entry and progress row — for every phase ID the tree mentions
+/// and a few it does not.
+pub fn assert_index_agrees(ws: &gsd::model::Workspace) {
+    use gsd::model::{PhaseId, PhaseIndex};
+    fn same_ref<T>(a: Option<&T>, b: Option<&T>) -> bool {
+        match (a, b) {
+            (None, None) => true,
+            (Some(x), Some(y)) => std::ptr::eq(x, y),
+            _ => false,
+        }
+    }
+    let index = PhaseIndex::new(ws);
+    let mut ids: Vec<PhaseId> = ws.phases.iter().filter_map(|p| p.id.clone()).collect();
+    if let Some(rm) = &ws.roadmap {
+        ids.extend(rm.all_phase_ids());
+    }
+    ids.extend(
+        ["0", "00", "999", "7.5", "12B"]
+            .iter()
+            .filter_map(|s| PhaseId::parse(s)),
+    );
+    for id in &ids {
+        let shown = id.display();
+        assert!(
+            same_ref(index.folder(id), ws.phase(id)),
+            "folder of {shown}"
+        );
+        let current = ws
+            .current_phases()
+            .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)));
+        assert!(
+            same_ref(index.current(id), current),
+            "current folder of {shown}"
+        );
+        match &ws.roadmap {
+            Some(rm) => {
+                assert!(
+                    same_ref(index.detail(id), rm.phase(id)),
+                    "section of {shown}"
+                );
+                assert!(
+                    same_ref(index.checklist(id), rm.checklist_entry(id)),
+                    "checklist entry of {shown}"
+                );
+                assert!(
+                    same_ref(index.progress(id), rm.progress_row(id)),
+                    "progress row of {shown}"
+                );
+                let named = rm.all_phase_ids().iter().any(|i| i.same(id));
+                assert_eq!(index.in_roadmap(id), named, "in ROADMAP.md: {shown}");
+            }
+            None => assert!(index.detail(id).is_none() && !index.in_roadmap(id)),
+        }
+    }
+}
