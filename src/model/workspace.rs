@@ -313,7 +313,7 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
 }
 
 /// A file read and parsed into what its place in the tree says it is.
-enum Typed {
+enum Parsed {
     Skipped(Skipped),
     Project(Box<Project>),
     Roadmap(Box<Roadmap>),
@@ -332,7 +332,7 @@ enum Typed {
 /// there is listed, read or not) and what it was read as.
 struct Placed {
     listed: Option<(usize, String, bool)>,
-    file: Typed,
+    file: Parsed,
 }
 
 /// Read, parse and type one file (runs on the thread pool).
@@ -351,25 +351,25 @@ fn place_file(root: &Path, path: &Path, dir_index: &HashMap<PathBuf, usize>) -> 
         Loaded::Skipped(s) => {
             return Placed {
                 listed,
-                file: Typed::Skipped(s),
+                file: Parsed::Skipped(s),
             };
         }
     };
     let file = match (role, phase) {
-        (Role::Project, _) => Typed::Project(Box::new(Project::parse(*doc))),
-        (Role::Roadmap, _) => Typed::Roadmap(Box::new(Roadmap::parse(*doc))),
-        (Role::State, _) => Typed::State(Box::new(State::parse(*doc))),
-        (Role::Requirements, _) => Typed::Requirements(Box::new(Requirements::parse(*doc))),
-        (Role::Config, _) => Typed::Config(Config::parse(doc.text()), doc),
+        (Role::Project, _) => Parsed::Project(Box::new(Project::parse(*doc))),
+        (Role::Roadmap, _) => Parsed::Roadmap(Box::new(Roadmap::parse(*doc))),
+        (Role::State, _) => Parsed::State(Box::new(State::parse(*doc))),
+        (Role::Requirements, _) => Parsed::Requirements(Box::new(Requirements::parse(*doc))),
+        (Role::Config, _) => Parsed::Config(Config::parse(doc.text()), doc),
         (Role::PhaseFile { .. }, Some((i, nested))) => {
             match phase_file_kind(doc.file_name(), nested) {
-                PhaseFileKind::Plan => Typed::PhasePlan(i, Box::new(Plan::parse(*doc))),
-                PhaseFileKind::Summary => Typed::PhaseSummary(i, Box::new(Summary::parse(*doc))),
-                PhaseFileKind::Other => Typed::PhaseOther(i, doc),
+                PhaseFileKind::Plan => Parsed::PhasePlan(i, Box::new(Plan::parse(*doc))),
+                PhaseFileKind::Summary => Parsed::PhaseSummary(i, Box::new(Summary::parse(*doc))),
+                PhaseFileKind::Other => Parsed::PhaseOther(i, doc),
             }
         }
-        (Role::LoosePlan, _) => Typed::LoosePlan(Box::new(Plan::parse(*doc))),
-        (Role::PhaseFile { .. } | Role::Other, _) => Typed::Other(doc),
+        (Role::LoosePlan, _) => Parsed::LoosePlan(Box::new(Plan::parse(*doc))),
+        (Role::PhaseFile { .. } | Role::Other, _) => Parsed::Other(doc),
     };
     Placed { listed, file }
 }
@@ -519,20 +519,20 @@ impl Workspace {
                 names[i].push((name, nested));
             }
             match item.file {
-                Typed::Skipped(s) => ws.skipped.push(s),
-                Typed::Project(p) => ws.project = Some(*p),
-                Typed::Roadmap(r) => ws.roadmap = Some(*r),
-                Typed::State(s) => ws.state = Some(*s),
-                Typed::Requirements(r) => ws.requirements = Some(*r),
-                Typed::Config(config, doc) => {
+                Parsed::Skipped(s) => ws.skipped.push(s),
+                Parsed::Project(p) => ws.project = Some(*p),
+                Parsed::Roadmap(r) => ws.roadmap = Some(*r),
+                Parsed::State(s) => ws.state = Some(*s),
+                Parsed::Requirements(r) => ws.requirements = Some(*r),
+                Parsed::Config(config, doc) => {
                     ws.config = Some(config);
                     ws.config_doc = Some(*doc);
                 }
-                Typed::PhasePlan(i, plan) => contents[i].plans.push(*plan),
-                Typed::PhaseSummary(i, summary) => contents[i].summaries.push(*summary),
-                Typed::PhaseOther(i, doc) => contents[i].other_docs.push(*doc),
-                Typed::LoosePlan(plan) => ws.loose_plans.push(*plan),
-                Typed::Other(doc) => ws.other.push(*doc),
+                Parsed::PhasePlan(i, plan) => contents[i].plans.push(*plan),
+                Parsed::PhaseSummary(i, summary) => contents[i].summaries.push(*summary),
+                Parsed::PhaseOther(i, doc) => contents[i].other_docs.push(*doc),
+                Parsed::LoosePlan(plan) => ws.loose_plans.push(*plan),
+                Parsed::Other(doc) => ws.other.push(*doc),
             }
         }
         ws.phases = phase_dirs
