@@ -499,8 +499,10 @@ pub enum StateCommand {
     },
     /// Record the session: now, where it stopped, the file to resume from.
     RecordSession {
+        /// Where work stopped, e.g. "Phase 3 plan 2 task 1" (kept as is when absent).
         #[arg(long)]
         stopped_at: Option<String>,
+        /// The file to resume from (recorded as "None" when absent).
         #[arg(long)]
         resume_file: Option<String>,
         #[command(flatten)]
