@@ -70,7 +70,7 @@ PY
   echo "|---:|---|---:|---:|---:|"
   echo "$writes"
   echo
-  echo "\`gsd lint\` runs every rule (59 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
+  echo "\`gsd lint\` runs every rule (60 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
   # The hand-written analysis of where the time goes, kept beside the script.
   [ -f bench/STATUS.md ] && cat bench/STATUS.md
 } > BENCHMARKS.md

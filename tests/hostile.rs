@@ -187,3 +187,57 @@ fn unbalanced_and_odd_task_markup_never_panics() {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
 }
+
+/// Links to a folder or to nothing, a named pipe and a link to one: each is
+/// reported as `file-unreadable`, and none of them stalls the run (opening a
+/// pipe for reading would wait for a writer forever).
+#[test]
+fn links_pipes_and_dangling_links_are_reported_not_waited_on() {
+    let t = tree("clean");
+    let p = t.path().join(".planning");
+    let fifo = p.join("pipe.md");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    std::os::unix::fs::symlink(&fifo, p.join("phases/pipe-link.md")).unwrap();
+    std::os::unix::fs::symlink("../..", p.join("phases/loop")).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/gsd", p.join("gone.md")).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    cmd.arg("-C")
+        .arg(t.path())
+        .args(["lint", "--format", "json"]);
+    let o = wait_limited(cmd, std::time::Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["file-unreadable"; 4], "{found:?}");
+    for (file, what) in [
+        (
+            ".planning/gone.md",
+            "a link to something that does not exist",
+        ),
+        (".planning/phases/loop", "a link to a folder"),
+        (".planning/phases/pipe-link.md", "a link to a named pipe"),
+        (".planning/pipe.md", "is a named pipe"),
+    ] {
+        assert!(
+            found.iter().any(|(f, m)| f == file && m.contains(what)),
+            "{file}: {what} not in {found:?}"
+        );
+    }
+}

@@ -40,6 +40,13 @@ fn every_rule_fires_on_the_rule_fixtures() {
     let (_, diags) = lint(big.path());
     assert_eq!(codes(&diags), ["file-too-large"]);
     fired.extend(codes(&diags));
+    // Links are not committed either: one to nothing.
+    let linked = tree("clean");
+    std::os::unix::fs::symlink("/nonexistent/gsd", linked.path().join(".planning/gone.md"))
+        .unwrap();
+    let (_, diags) = lint(linked.path());
+    assert_eq!(codes(&diags), ["file-unreadable"]);
+    fired.extend(codes(&diags));
     let missing: Vec<_> = all_rule_codes().difference(&fired).cloned().collect();
     assert!(missing.is_empty(), "rules that never fired: {missing:?}");
 }

@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::claude_cli::{claude_bin, wait_limited};
+use common::claude_cli::claude_bin;
 use common::mock_model::{MockModel, Reply, assistant_turns, last_user_text};
+use common::wait_limited;
 use common::*;
 use serde_json::Value;
 

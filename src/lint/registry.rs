@@ -24,7 +24,8 @@ macro_rules! rules {
 rules! {
     "file-not-utf8", Error, files::file_not_utf8, "", "A planning file is not valid UTF-8.";
     "binary-file", Info, files::binary_file, "", "A binary file sits inside .planning/ (skipped).";
-    "file-too-large", Warning, files::file_too_large, "", "A file is too large to parse, or cannot be read.";
+    "file-too-large", Warning, files::file_too_large, "", "A file is too large to parse.";
+    "file-unreadable", Warning, files::file_unreadable, "", "An entry in .planning/ cannot be read: a link to a folder or to nothing, a pipe, a device, or no permission.";
     "merge-conflict-markers", Error, files::merge_conflict_markers, "", "A file holds unresolved git merge-conflict markers.";
     "empty-file", Warning, files::empty_file, "", "A planning file is empty.";
     "unknown-root-file", Warning, files::unknown_root_file, "W019", "A markdown file at the .planning/ root is not a GSD root file.";

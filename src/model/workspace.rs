@@ -34,6 +34,8 @@ const PARALLEL_FROM: usize = 64;
 pub enum SkipReason {
     Binary,
     TooLarge(u64),
+    /// Not a regular file, said as "a link to a folder", "a named pipe", …
+    NotAFile(String),
     Unreadable(String),
 }
 
@@ -233,22 +235,62 @@ fn walk_entry(e: &std::fs::DirEntry, out: &mut Vec<PathBuf>) {
     let Ok(ft) = e.file_type() else { return };
     if ft.is_dir() {
         walk(&e.path(), out);
-    } else if ft.is_file() || ft.is_symlink() {
+    } else {
+        // Links, pipes and devices too: reading says what they are.
         out.push(e.path());
     }
 }
 
-/// Read a regular file unless it is larger than `MAX_FILE_BYTES`
-/// (then `Ok(Err(len))`).
-fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
+/// Read a regular file unless it is larger than `MAX_FILE_BYTES`.
+///
+/// The walk lists links as files, and a link may lead to a folder, to
+/// nothing, or to a named pipe — where a plain open would wait forever for a
+/// writer. So the file is opened non-blocking and checked with the one
+/// fstat before anything is read.
+fn read_limited(path: &Path) -> Result<Vec<u8>, SkipReason> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let unreadable = |e: std::io::Error| SkipReason::Unreadable(e.to_string());
+    let mut file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dangling = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+            return Err(if dangling {
+                SkipReason::NotAFile("a link to something that does not exist".into())
+            } else {
+                unreadable(e)
+            });
+        }
+        Err(e) => return Err(unreadable(e)),
+    };
+    let meta = file.metadata().map_err(unreadable)?;
     if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
+        let t = meta.file_type();
+        let kind = if t.is_dir() {
+            "a folder (gsd does not follow linked folders)"
+        } else if t.is_fifo() {
+            "a named pipe"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_block_device() || t.is_char_device() {
+            "a device"
+        } else {
+            "something other than a file"
+        };
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+        let what = if link {
+            format!("a link to {kind}")
+        } else {
+            kind.to_owned()
+        };
+        return Err(SkipReason::NotAFile(what));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Ok(Err(meta.len()));
+        return Err(SkipReason::TooLarge(meta.len()));
     }
     // Ask for one byte more than fstat says: a short read is the end of
     // the file, so the usual case is a single read call.
@@ -256,7 +298,7 @@ fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
     let mut bytes = vec![0u8; len + 1];
     let mut filled = 0;
     loop {
-        let n = file.read(&mut bytes[filled..])?;
+        let n = file.read(&mut bytes[filled..]).map_err(unreadable)?;
         filled += n;
         if n == 0 || filled == len {
             break; // end of file (asked for len + 1, got exactly len)
@@ -264,12 +306,12 @@ fn read_limited(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
         if filled > len {
             // The file grew while we read it: take the rest as it comes.
             bytes.truncate(filled);
-            file.read_to_end(&mut bytes)?;
-            return Ok(Ok(bytes));
+            file.read_to_end(&mut bytes).map_err(unreadable)?;
+            return Ok(bytes);
         }
     }
     bytes.truncate(filled);
-    Ok(Ok(bytes))
+    Ok(bytes)
 }
 
 fn file_name(p: &Path) -> String {
@@ -297,9 +339,8 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
     }
     // One open, one fstat, one sized read: this runs for every file of the tree.
     let bytes = match read_limited(path) {
-        Ok(Ok(b)) => b,
-        Ok(Err(len)) => return skip(SkipReason::TooLarge(len)),
-        Err(e) => return skip(SkipReason::Unreadable(e.to_string())),
+        Ok(b) => b,
+        Err(reason) => return skip(reason),
     };
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return skip(SkipReason::Binary);

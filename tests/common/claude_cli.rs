@@ -4,8 +4,8 @@
 //! package and sets it); without it the end-to-end tests say so and skip.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// The `claude` binary, or `None` (with a note) when `GSD_CLAUDE` is unset.
 pub fn claude_bin() -> Option<PathBuf> {
@@ -61,27 +61,5 @@ pub fn run_claude(
         "--permission-mode",
         "acceptEdits",
     ]);
-    wait_limited(c, limit)
-}
-
-pub fn wait_limited(mut c: Command, limit: Duration) -> Output {
-    let child = c
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the claude binary starts");
-    let pid = child.id();
-    let start = Instant::now();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(limit.saturating_sub(start.elapsed())) {
-        Ok(o) => o.unwrap(),
-        Err(_) => {
-            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
-            panic!("claude did not finish within {limit:?}");
-        }
-    }
+    super::wait_limited(c, limit)
 }

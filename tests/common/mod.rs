@@ -5,7 +5,8 @@ pub mod claude_cli;
 pub mod mock_model;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
+use std::time::Duration;
 
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -223,6 +224,31 @@ pub fn assert_index_agrees(ws: &gsd::model::Workspace) {
                 assert_eq!(index.in_roadmap(id), named, "in ROADMAP.md: {shown}");
             }
             None => assert!(index.detail(id).is_none() && !index.in_roadmap(id)),
+        }
+    }
+}
+
+/// Run a command to its end, killing it and failing the test if it takes
+/// longer than `limit` (a hang must fail, not stall the suite).
+pub fn wait_limited(mut c: Command, limit: Duration) -> Output {
+    let program = c.get_program().to_string_lossy().into_owned();
+    let child = c
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let pid = child.id();
+    let start = std::time::Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit.saturating_sub(start.elapsed())) {
+        Ok(o) => o.unwrap(),
+        Err(_) => {
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("{program} did not finish within {limit:?}");
         }
     }
 }

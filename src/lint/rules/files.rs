@@ -47,12 +47,25 @@ pub fn file_too_large(cx: &Ctx, s: &mut Sink) {
                 ),
                 "split the file or move generated data out of .planning/",
             ),
+            SkipReason::NotAFile(_) | SkipReason::Unreadable(_) | SkipReason::Binary => {}
+        }
+    }
+}
+
+pub fn file_unreadable(cx: &Ctx, s: &mut Sink) {
+    for sk in &cx.ws.skipped {
+        match &sk.reason {
+            SkipReason::NotAFile(what) => s.file(
+                &sk.rel_path,
+                format!("{} is {what}, so it was not read", sk.rel_path.display()),
+                "put the file itself in .planning/ instead, or move this entry out of it",
+            ),
             SkipReason::Unreadable(e) => s.file(
                 &sk.rel_path,
                 format!("cannot read {}: {e}", sk.rel_path.display()),
                 "check the file's permissions",
             ),
-            SkipReason::Binary => {}
+            SkipReason::TooLarge(_) | SkipReason::Binary => {}
         }
     }
 }
