@@ -274,30 +274,25 @@ fn preflight_lists_every_problem_at_once() {
 #[test]
 fn ctrl_c_pauses_and_resume_continues() {
     let t = step_project();
-    let mut child = run_cmd(
+    let mut child = spawn_run(
         t.path(),
         &["02-02", "--headless", "--agent-cmd", "sleep 60"],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    );
     // Wait for the first iteration to start, then press Ctrl+C.
     let log_dir = t.path().join(".gsd/ralph/logs");
-    let start = std::time::Instant::now();
-    while !std::fs::read_dir(&log_dir)
-        .ok()
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|d| d.path().join("iteration-001-attempt-1.log").exists())
-    {
-        assert!(start.elapsed() < Duration::from_secs(30));
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for("the first iteration's log", || {
+        std::fs::read_dir(&log_dir)
+            .ok()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|d| d.path().join("iteration-001-attempt-1.log").exists())
+    });
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let o = wait_limited_child(&mut child);
     let ev = events(&o);
+    let paused_loop = ev[0]["loop_id"].clone();
+    assert!(paused_loop.is_string(), "{ev:?}");
     assert_eq!(o.status.code(), Some(130));
     assert_eq!(last(&ev)["reason"], "interrupted");
     let st = json(&gsd(t.path(), &["ralph", "status", "--json"]));
@@ -325,7 +320,7 @@ fn ctrl_c_pauses_and_resume_continues() {
     let ev = events(&o);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(ev[0]["resumed"], true);
-    assert_eq!(ev[0]["loop_id"], ev[0]["loop_id"]);
+    assert_eq!(ev[0]["loop_id"], paused_loop, "the same loop is resumed");
     assert_eq!(last(&ev)["event"], "complete");
     // Nothing left to resume.
     let o = run(run_cmd(t.path(), &["--resume", "--headless"]));
@@ -339,7 +334,7 @@ fn gsd_ralph_stop_from_outside_ends_the_run_between_iterations() {
     let agent = agent_script(
         "cat > /dev/null; sleep 1; echo '{\"type\":\"result\",\"result\":\"still going\"}'\n",
     );
-    let mut child = run_cmd(
+    let mut child = spawn_run(
         t.path(),
         &[
             "02-02",
@@ -349,17 +344,9 @@ fn gsd_ralph_stop_from_outside_ends_the_run_between_iterations() {
             "--stuck-threshold",
             "20",
         ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    );
     let state = t.path().join(".gsd/ralph/loop.json");
-    let start = std::time::Instant::now();
-    while !state.exists() {
-        assert!(start.elapsed() < Duration::from_secs(30));
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for("the loop state", || state.exists());
     let o = gsd(t.path(), &["ralph", "stop"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = wait_limited_child(&mut child);
@@ -371,18 +358,30 @@ fn gsd_ralph_stop_from_outside_ends_the_run_between_iterations() {
     assert_eq!(st["loop"]["status"], "stopped");
 }
 
-fn wait_limited_child(child: &mut std::process::Child) -> Output {
+/// Start `gsd ralph run` in the background, its output piped.
+fn spawn_run(dir: &Path, args: &[&str]) -> std::process::Child {
+    run_cmd(dir, args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Poll until `ready` holds, failing the test after 30 s.
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     let start = std::time::Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
+    while !ready() {
         assert!(
             start.elapsed() < Duration::from_secs(30),
-            "the runner did not stop on Ctrl+C"
+            "{what} did not appear within 30 s"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Wait (at most 30 s) for a spawned run to end and collect its stdout.
+fn wait_limited_child(child: &mut std::process::Child) -> Output {
+    wait_for("the runner's exit", || child.try_wait().unwrap().is_some());
     let mut out = String::new();
     use std::io::Read;
     child
