@@ -349,7 +349,7 @@ proptest! {
         prop_assert_eq!(project.name.as_deref(), Some(name.as_str()));
         prop_assert_eq!(project.section("Core Value"), Some(core.trim()));
         let roadmap = Roadmap::parse(get("ROADMAP.md"));
-        let got: Vec<(String, String)> = roadmap.phases.iter().map(|p| (p.id.display(), p.name.clone())).collect();
+        let got: Vec<(String, String)> = roadmap.phases.iter().map(|p| (p.id.unpadded(), p.name.clone())).collect();
         let want: Vec<(String, String)> = phases.iter().enumerate().map(|(i, p)| ((i + 1).to_string(), p.clone())).collect();
         prop_assert_eq!(&got, &want);
         prop_assert_eq!(roadmap.checklist.len(), phases.len());
@@ -360,7 +360,7 @@ proptest! {
         prop_assert_eq!(req.traceability.len(), reqs.len());
         let state = State::parse(get("STATE.md"));
         let pos = state.current_phase().unwrap();
-        prop_assert_eq!((pos.phase.display(), pos.of, pos.name), ("1".to_owned(), Some(phases.len() as u64), Some(phases[0].clone())));
+        prop_assert_eq!((pos.phase.unpadded(), pos.of, pos.name), ("1".to_owned(), Some(phases.len() as u64), Some(phases[0].clone())));
         let config = gsd::model::config::Config::parse(&files.iter().find(|(p, _)| p.ends_with("config.json")).unwrap().1).unwrap();
         prop_assert!(config.commit_docs());
     }

@@ -284,7 +284,7 @@ pub fn research(cwd: &Path, cmd: ResearchCommand) -> Result<Output, CliError> {
             .ok_or_else(|| {
                 let known: Vec<String> = ws
                     .current_phases()
-                    .filter_map(|p| p.id.as_ref().map(crate::model::PhaseId::display))
+                    .filter_map(|p| p.id.as_ref().map(crate::model::PhaseId::unpadded))
                     .collect();
                 CliError::input(
                     format!("phase {p} does not exist"),

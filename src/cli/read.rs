@@ -158,7 +158,7 @@ fn find_phase<'a>(ws: &'a Workspace, id: &str) -> Result<&'a Phase, CliError> {
         .ok_or_else(|| {
             let known: Vec<String> = ws
                 .current_phases()
-                .filter_map(|p| p.id.as_ref().map(PhaseId::display))
+                .filter_map(|p| p.id.as_ref().map(PhaseId::unpadded))
                 .collect();
             CliError::PhaseNotFound {
                 id: id.to_owned(),
@@ -313,7 +313,7 @@ pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
         }
         phases.push(json!({
             "id": id.normalized(),
-            "number": id.display(),
+            "number": id.unpadded(),
             "name": detail.map(|d| d.name.clone()).or_else(|| entry.map(|e| e.name.clone())),
             "goal": detail.and_then(|d| d.goal.clone()),
             "depends_on": detail.and_then(|d| d.depends_on.clone()),

@@ -333,7 +333,7 @@ fn list(
             // GSD writes decisions as `[Phase N]: text`.
             let entry = match (what, st.current_phase()) {
                 ("decisions", Some(p)) if !text.trim_start().starts_with('[') => {
-                    format!("[Phase {}]: {}", p.phase.display(), text.trim())
+                    format!("[Phase {}]: {}", p.phase.unpadded(), text.trim())
                 }
                 _ => text.trim().to_owned(),
             };
@@ -541,7 +541,7 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
             }
             Ok(Planned {
                 summary: removal.summary.clone(),
-                message: format!("docs(roadmap): remove phase {} and renumber", id.display()),
+                message: format!("docs(roadmap): remove phase {} and renumber", id.unpadded()),
                 changes,
                 moves: removal.moves,
                 deletes: removal.deletes,
@@ -559,7 +559,7 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
                     phases: rm
                         .all_phase_ids()
                         .iter()
-                        .map(crate::model::PhaseId::display)
+                        .map(crate::model::PhaseId::unpadded)
                         .collect(),
                 })?;
             let edits = edit::roadmap::complete_phase(ws, &id, force)?;
@@ -567,7 +567,7 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
             let mut summary = vec![format!(
                 "{}: phase {} complete",
                 rel(ws, rm.doc.path()).display(),
-                id.display()
+                id.unpadded()
             )];
             // STATE.md moves on when it was at this phase.
             if let Some(st) = ws
@@ -594,7 +594,7 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
                 moves: Vec::new(),
                 deletes: Vec::new(),
                 summary,
-                message: format!("docs(roadmap): complete phase {}", id.display()),
+                message: format!("docs(roadmap): complete phase {}", id.unpadded()),
                 changes,
             })
         }),
@@ -627,10 +627,10 @@ fn new_phase(
         deletes: Vec::new(),
         summary: vec![format!(
             "phase {} added: {}",
-            new.id.display(),
+            new.id.unpadded(),
             new.dir.display()
         )],
-        message: message.replace("{}", &new.id.display()),
+        message: message.replace("{}", &new.id.unpadded()),
         changes,
     })
 }

@@ -131,7 +131,7 @@ fn rewrite_phase_refs(text: &str, span: Span, m: &Mapper, edits: &mut Vec<Edit>)
         if let Some((id, remaining)) = PhaseId::parse_prefix(&s[at..]) {
             let len = s.len() - at - remaining.len();
             let new = match m.reference(&id) {
-                Some(n) if n != id => Some(format!("Phase {}", n.display())),
+                Some(n) if n != id => Some(format!("Phase {}", n.unpadded())),
                 None => Some("Nothing (first phase)".to_owned()),
                 _ => None,
             };
@@ -150,10 +150,10 @@ fn rewrite_phase_refs(text: &str, span: Span, m: &Mapper, edits: &mut Vec<Edit>)
 
 fn new_token(old: &PhaseId, new: &PhaseId, token: &str) -> String {
     // Keep the written form: padded (`02.1`) or not (`2.1`).
-    if token.starts_with('0') || token.len() > old.display().len() {
+    if token.starts_with('0') || token.len() > old.unpadded().len() {
         new.normalized()
     } else {
-        new.display()
+        new.unpadded()
     }
 }
 
@@ -232,13 +232,13 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
     if !id.is_integer() || id.is_backlog() {
         return Err(EditError::Other(format!(
             "only integer phases are renumbered on removal; remove {} by hand or with --force after moving its plans",
-            id.display()
+            id.unpadded()
         )));
     }
     if !all.iter().any(|p| p.same(id)) && ws.phase(id).is_none() {
         return Err(EditError::UnknownPhase {
-            value: id.display(),
-            phases: all.iter().map(PhaseId::display).collect(),
+            value: id.unpadded(),
+            phases: all.iter().map(PhaseId::unpadded).collect(),
         });
     }
     let n = id.major();
@@ -458,10 +458,10 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
             let Some(cell) = r.cells.get(1) else { continue };
             if let Some((span, old)) = id_span_after_phase(rt, *cell) {
                 match m.map(&old) {
-                    Mapped::To(new) => edits.push(Edit::new(span, new.display())),
+                    Mapped::To(new) => edits.push(Edit::new(span, new.unpadded())),
                     Mapped::Removed => edits.push(Edit::new(
                         *cell,
-                        format!("Unassigned (phase {} removed)", old.display()),
+                        format!("Unassigned (phase {} removed)", old.unpadded()),
                     )),
                     Mapped::Same => {}
                 }
@@ -481,14 +481,14 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
                 Mapped::Removed if !force => {
                     return Err(EditError::Other(format!(
                         "STATE.md's current phase is {}; set another phase first, or use --force",
-                        pos.phase.display()
+                        pos.phase.unpadded()
                     )));
                 }
                 Mapped::Removed => m.reference(&pos.phase).unwrap_or(pos.phase.clone()),
                 Mapped::To(new) => new,
                 Mapped::Same => pos.phase.clone(),
             };
-            let mut value = cur.display();
+            let mut value = cur.unpadded();
             if let Some(of) = pos.of {
                 value.push_str(&format!(" of {}", of.saturating_sub(1)));
             }
@@ -505,7 +505,7 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
             && m.map(&old) != Mapped::Same
             && let Some(new) = m.reference(&old)
         {
-            edits.push(Edit::new(node.span, new.display()));
+            edits.push(Edit::new(node.span, new.unpadded()));
         }
         if !edits.is_empty() {
             out.edits.push((st.doc.path().to_path_buf(), edits));

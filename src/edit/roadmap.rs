@@ -49,7 +49,7 @@ fn progress_row(
         .phase(id)
         .and_then(|p| p.milestone.clone())
         .unwrap_or_else(|| "-".into());
-    let mut cells = vec![format!("{}. {name}", id.display())];
+    let mut cells = vec![format!("{}. {name}", id.unpadded())];
     if columns >= 5 {
         cells.push(milestone);
     }
@@ -216,7 +216,7 @@ fn add_phase_edits(
         let sep = if text[..at].ends_with('\n') { "" } else { n };
         edits.push(Edit::new(
             Span::empty(at),
-            format!("{sep}- [ ] **Phase {}: {name}**{mark}{n}", id.display()),
+            format!("{sep}- [ ] **Phase {}: {name}**{mark}{n}", id.unpadded()),
         ));
     }
     let (at, level) = detail.unwrap_or((text.len(), 3));
@@ -230,7 +230,7 @@ fn add_phase_edits(
     let hashes = "#".repeat(level);
     edits.push(Edit::new(
         Span::empty(at),
-        format!("{sep}{hashes} Phase {}: {name}{mark}{n}**Goal**: TBD{n}**Depends on**: {depends}{n}**Requirements**: TBD{n}**Plans**: TBD{n}{trailing_blank}", id.display()),
+        format!("{sep}{hashes} Phase {}: {name}{mark}{n}**Goal**: TBD{n}**Depends on**: {depends}{n}**Requirements**: TBD{n}**Plans**: TBD{n}{trailing_blank}", id.unpadded()),
     ));
     if let Some(at) = row {
         edits.push(Edit::new(
@@ -281,7 +281,7 @@ pub fn add_phase(ws: &Workspace, name: &str) -> Result<NewPhase, EditError> {
     let id = PhaseId::parse(&next.to_string()).expect("a number is a phase ID");
     let depends = last.map_or_else(
         || "Nothing (first phase)".to_owned(),
-        |l| format!("Phase {}", l.display()),
+        |l| format!("Phase {}", l.unpadded()),
     );
     let edits = add_phase_edits(rm, &id, name.trim(), &depends, false, None);
     Ok(NewPhase {
@@ -298,7 +298,7 @@ pub fn insert_phase(ws: &Workspace, after: &str, name: &str) -> Result<NewPhase,
     let Some(base) =
         PhaseId::parse(after).filter(|b| rm.phase(b).is_some() || rm.checklist_entry(b).is_some())
     else {
-        let phases = rm.all_phase_ids().iter().map(PhaseId::display).collect();
+        let phases = rm.all_phase_ids().iter().map(PhaseId::unpadded).collect();
         return Err(EditError::UnknownPhase {
             value: after.to_owned(),
             phases,
@@ -322,12 +322,12 @@ pub fn insert_phase(ws: &Workspace, after: &str, name: &str) -> Result<NewPhase,
         }
     }
     let id =
-        PhaseId::parse(&format!("{}.{}", base.display(), k + 1)).expect("a decimal is a phase ID");
+        PhaseId::parse(&format!("{}.{}", base.unpadded(), k + 1)).expect("a decimal is a phase ID");
     let edits = add_phase_edits(
         rm,
         &id,
         name.trim(),
-        &format!("Phase {}", base.display()),
+        &format!("Phase {}", base.unpadded()),
         true,
         Some(&base),
     );
@@ -344,8 +344,8 @@ pub fn complete_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Vec<E
     let text = rm.doc.text();
     if rm.phase(id).is_none() && rm.checklist_entry(id).is_none() {
         return Err(EditError::UnknownPhase {
-            value: id.display(),
-            phases: rm.all_phase_ids().iter().map(PhaseId::display).collect(),
+            value: id.unpadded(),
+            phases: rm.all_phase_ids().iter().map(PhaseId::unpadded).collect(),
         });
     }
     let ph = ws
@@ -365,12 +365,12 @@ pub fn complete_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Vec<E
         return Err(EditError::Other(if total == 0 {
             format!(
                 "phase {} has no plans on disk; use --force to mark it complete anyway",
-                id.display()
+                id.unpadded()
             )
         } else {
             format!(
                 "phase {} has plans without a summary: {}; use --force to mark it complete anyway",
-                id.display(),
+                id.unpadded(),
                 open.join(", ")
             )
         }));

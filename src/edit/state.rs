@@ -72,7 +72,7 @@ fn resolve_phase(ws: &Workspace, value: &str) -> Result<(PhaseId, Option<String>
             }
         }
         ids.sort();
-        ids.iter().map(PhaseId::display).collect::<Vec<_>>()
+        ids.iter().map(PhaseId::unpadded).collect::<Vec<_>>()
     };
     let Some(id) = PhaseId::parse(value.trim().trim_start_matches("Phase ")) else {
         return Err(EditError::UnknownPhase {
@@ -170,7 +170,7 @@ pub fn set_field(
         let (id, phase_name) = resolve_phase(ws, value)?;
         let before = state
             .current_phase()
-            .map(|p| p.phase.display())
+            .map(|p| p.phase.unpadded())
             .unwrap_or_default();
         let label = if label == "phase" {
             "current phase".to_owned()
@@ -180,7 +180,7 @@ pub fn set_field(
         for f in &body {
             let new = match parse_position(&f.value) {
                 Some(pos) => {
-                    let mut s = id.display();
+                    let mut s = id.unpadded();
                     if let Some(of) = pos.of {
                         s.push_str(&format!(" of {of}"));
                     }
@@ -195,7 +195,7 @@ pub fn set_field(
                     }
                     s
                 }
-                None => id.display(),
+                None => id.unpadded(),
             };
             edits.push(Edit::new(f.value_span, new));
         }
@@ -203,7 +203,7 @@ pub fn set_field(
             // The phase was validated above; `2.1` or `12A` may replace `2`.
             edits.push(Edit::new(
                 node.span,
-                scalar::render(Some(node), &id.display(), true),
+                scalar::render(Some(node), &id.unpadded(), true),
             ));
         }
         if let (Some((_, node)), Some(n)) = (state.fm_field("current_phase_name"), &phase_name) {
@@ -212,7 +212,7 @@ pub fn set_field(
         return Ok(FieldChange {
             label,
             before,
-            after: id.display(),
+            after: id.unpadded(),
             edits,
         });
     }
@@ -430,7 +430,7 @@ pub fn advance(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditEr
         if ph.plan_count() == 0 {
             return Err(EditError::Other(format!(
                 "phase {} has no plans on disk, so there is nothing to advance past; plan it, or set the phase with `gsd state set currentPhase N`",
-                pos.phase.display()
+                pos.phase.unpadded()
             )));
         }
         if let Some(k) = ph.plan_files.iter().position(|f| !ph.has_summary_for(f)) {
@@ -460,14 +460,14 @@ pub fn advance(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditEr
     let next = ids.iter().find(|i| **i > pos.phase && !i.same(&pos.phase));
     match next {
         Some(next) => {
-            set_if_shown(ws, state, "currentPhase", &next.display(), &mut out)?;
+            set_if_shown(ws, state, "currentPhase", &next.unpadded(), &mut out)?;
             set_if_shown(ws, state, "currentPlan", "Not started", &mut out)?;
             set_if_shown(ws, state, "status", "Ready to plan", &mut out)?;
             set_if_shown(
                 ws,
                 state,
                 "lastActivity",
-                &format!("{} — phase {} complete", today(), pos.phase.display()),
+                &format!("{} — phase {} complete", today(), pos.phase.unpadded()),
                 &mut out,
             )?;
         }
@@ -480,7 +480,7 @@ pub fn advance(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditEr
                 &format!(
                     "{} — phase {} complete, no phase left",
                     today(),
-                    pos.phase.display()
+                    pos.phase.unpadded()
                 ),
                 &mut out,
             )?;

@@ -11,7 +11,11 @@ use std::cmp::Ordering;
 use std::fmt;
 
 /// A phase number as written.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+///
+/// Equality, ordering and hashing all go through [`PhaseId::key`], so `01`,
+/// `1` and `CK-01` are one phase in a map, a set or a sort — the written form
+/// is kept for rendering (`normalized`, `unpadded`), never for identity.
+#[derive(Debug, Clone)]
 pub enum PhaseId {
     Numeric {
         /// Project-code prefix without its dash (`CK`).
@@ -188,8 +192,9 @@ impl PhaseId {
         }
     }
 
-    /// The unpadded display form used in ROADMAP headings (`2.1`, `12A`).
-    pub fn display(&self) -> String {
+    /// The unpadded form used in ROADMAP headings (`2.1`, `12A`); `Display`
+    /// prints the padded [`PhaseId::normalized`] form instead.
+    pub fn unpadded(&self) -> String {
         match self {
             PhaseId::Numeric {
                 int,
@@ -274,6 +279,20 @@ impl PhaseId {
     }
 }
 
+impl PartialEq for PhaseId {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp_order(other) == Ordering::Equal
+    }
+}
+
+impl Eq for PhaseId {}
+
+impl std::hash::Hash for PhaseId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
 impl Ord for PhaseId {
     fn cmp(&self, other: &Self) -> Ordering {
         self.cmp_order(other)
@@ -298,8 +317,9 @@ impl serde::Serialize for PhaseId {
     }
 }
 
-/// A plan identifier: phase plus plan number (`05-07`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A plan identifier: phase plus plan number (`05-07`). Like [`PhaseId`],
+/// equality, ordering and hashing agree: `5-7` and `05-07` are one plan.
+#[derive(Debug, Clone)]
 pub struct PlanId {
     pub phase: PhaseId,
     /// The plan token as written (`07`, `7`, `P02`).
@@ -366,6 +386,21 @@ impl serde::Serialize for PlanId {
     }
 }
 
+impl PartialEq for PlanId {
+    fn eq(&self, other: &Self) -> bool {
+        self.same(other)
+    }
+}
+
+impl Eq for PlanId {}
+
+impl std::hash::Hash for PlanId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.phase.key().hash(state);
+        self.number().hash(state);
+    }
+}
+
 impl Ord for PlanId {
     fn cmp(&self, other: &Self) -> Ordering {
         self.phase
@@ -428,7 +463,7 @@ mod tests {
         for a in &ids {
             for b in &ids {
                 assert_eq!(a.key() == b.key(), a.same(b), "{a:?} vs {b:?}");
-                same_pairs += usize::from(a.same(b) && a != b);
+                same_pairs += usize::from(a.same(b) && a.normalized() != b.normalized());
             }
         }
         assert!(same_pairs > 10, "the list must hold IDs that are the same");
@@ -443,7 +478,7 @@ mod tests {
         assert_eq!(p("001").normalized(), "001");
         assert_eq!(p("AUTH-FLOW").normalized(), "AUTH-FLOW");
         assert_eq!(p("PROJ-42").normalized(), "42");
-        assert_eq!(p("02.1").display(), "2.1");
+        assert_eq!(p("02.1").unpadded(), "2.1");
     }
 
     #[test]
@@ -455,7 +490,7 @@ mod tests {
         .map(|s| p(s))
         .collect();
         v.sort();
-        let out: Vec<String> = v.iter().map(PhaseId::display).collect();
+        let out: Vec<String> = v.iter().map(PhaseId::unpadded).collect();
         assert_eq!(
             out,
             [

@@ -507,9 +507,9 @@ mod tests {
     #[test]
     fn phase_titles() {
         let (id, name) = parse_phase_title("Phase 2.1: Hotfix (INSERTED)").unwrap();
-        assert_eq!((id.display(), name.as_str()), ("2.1".into(), "Hotfix"));
+        assert_eq!((id.unpadded(), name.as_str()), ("2.1".into(), "Hotfix"));
         let (id, name) = parse_phase_title("**Phase 1: Foundation** - base").unwrap();
-        assert_eq!((id.display(), name.as_str()), ("1".into(), "Foundation"));
+        assert_eq!((id.unpadded(), name.as_str()), ("1".into(), "Foundation"));
         let (_, name) = parse_phase_title("Phase 3 — UI polish").unwrap();
         assert_eq!(name, "UI polish");
         assert!(parse_phase_title("Phases 1-4 shipped").is_none());

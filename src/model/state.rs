@@ -207,14 +207,14 @@ mod tests {
     fn positions() {
         let p = parse_position("5 of 9 (Auth API)").unwrap();
         assert_eq!(
-            (p.phase.display(), p.of, p.name.as_deref()),
+            (p.phase.unpadded(), p.of, p.name.as_deref()),
             ("5".into(), Some(9), Some("Auth API"))
         );
         assert_eq!(
             parse_position("Phase 2.1 — EXECUTING")
                 .unwrap()
                 .phase
-                .display(),
+                .unpadded(),
             "2.1"
         );
         assert!(parse_position("Not started").is_none());

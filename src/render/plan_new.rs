@@ -46,7 +46,7 @@ pub fn render(
 ) -> Result<(String, String, String), PlanNewError> {
     let known = || {
         ws.current_phases()
-            .filter_map(|p| p.id.as_ref().map(PhaseId::display))
+            .filter_map(|p| p.id.as_ref().map(PhaseId::unpadded))
             .collect::<Vec<_>>()
     };
     let id =
@@ -147,7 +147,7 @@ pub fn render(
         .or_else(|| detail.and_then(|d| d.goal.clone()).filter(|g| g != "TBD"))
         .unwrap_or_else(|| format!("{SKELETON} what this plan delivers"));
     let ctx = serde_json::json!({
-        "phase": { "dir": ph.dir_name, "padded": pid.normalized(), "number": pid.display() },
+        "phase": { "dir": ph.dir_name, "padded": pid.normalized(), "number": pid.unpadded() },
         "plan": plan, "type": if spec.tdd { "tdd" } else { "execute" }, "wave": wave, "depends_on": deps,
         "autonomous": spec.autonomous, "requirements": requirements, "name": name, "context": context,
         "references": refs, "tasks": tasks, "skeleton": SKELETON,

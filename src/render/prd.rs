@@ -88,7 +88,7 @@ pub fn render(r: &Renderer, ws: &Workspace, date: &str) -> Result<String, Render
                 let entry = Req {
                     id: item.id.clone(),
                     text: item.text.clone(),
-                    phase: phase.as_ref().map(PhaseId::display),
+                    phase: phase.as_ref().map(PhaseId::unpadded),
                     cites,
                 };
                 match cats.iter_mut().find(|c| c.name == item.category) {
@@ -113,7 +113,7 @@ pub fn render(r: &Renderer, ws: &Workspace, date: &str) -> Result<String, Render
         for id in rm.active_phase_ids() {
             let detail = rm.phase(&id);
             phases.push(serde_json::json!({
-                "number": id.display(),
+                "number": id.unpadded(),
                 "name": detail.map(|d| d.name.clone()).or_else(|| rm.checklist_entry(&id).map(|c| c.name.clone())).unwrap_or_default(),
                 "goal": detail.and_then(|d| d.goal.clone()).unwrap_or_default(),
                 "requirements": detail.map(|d| d.requirements.clone()).unwrap_or_default(),

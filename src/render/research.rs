@@ -131,7 +131,7 @@ pub fn collect(ws: &Workspace) -> Vec<Reference> {
             if !r.origins.contains(&origin) {
                 r.origins.push(origin);
             }
-            if let Some(p) = phase.map(PhaseId::display)
+            if let Some(p) = phase.map(PhaseId::unpadded)
                 && !r.phases.contains(&p)
             {
                 r.phases.push(p);
@@ -150,7 +150,7 @@ pub fn collect(ws: &Workspace) -> Vec<Reference> {
             url,
             confidence,
             origins: vec![origin],
-            phases: phase.map(PhaseId::display).into_iter().collect(),
+            phases: phase.map(PhaseId::unpadded).into_iter().collect(),
             note,
         });
     };

@@ -194,7 +194,7 @@ pub fn assert_index_agrees(ws: &gsd::model::Workspace) {
             .filter_map(|s| PhaseId::parse(s)),
     );
     for id in &ids {
-        let shown = id.display();
+        let shown = id.unpadded();
         assert!(
             same_ref(index.folder(id), ws.phase(id)),
             "folder of {shown}"

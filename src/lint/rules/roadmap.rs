@@ -46,7 +46,7 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
             p.line,
             format!(
                 "phase {} is in ROADMAP.md but has no folder in phases/",
-                p.id.display()
+                p.id.unpadded()
             ),
             format!(
                 "create .planning/phases/{}-{}/",
@@ -69,7 +69,7 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
                 format!("phase folder {} is not in ROADMAP.md", ph.dir_name),
                 format!(
                     "add `### Phase {}: …` to ROADMAP.md or remove the folder",
-                    id.display()
+                    id.unpadded()
                 ),
             );
         }
@@ -126,8 +126,8 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
                 c.line,
                 format!(
                     "checklist entry for phase {} has no `### Phase {}:` section",
-                    c.phase.display(),
-                    c.phase.display()
+                    c.phase.unpadded(),
+                    c.phase.unpadded()
                 ),
                 "add a detail section with Goal, Depends on, Requirements and Plans",
             );
@@ -165,7 +165,7 @@ pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
                 p.line,
                 format!(
                     "ROADMAP.md says phase {} has {total} plan(s); phases/ has {on_disk}",
-                    p.id.display()
+                    p.id.unpadded()
                 ),
                 "run `gsd roadmap` to see the disk counts and update the **Plans** line",
             );
@@ -184,7 +184,7 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
             continue;
         };
         if (done as usize, total as usize) != (d, t) && t > 0 {
-            s.at_line(&rm.doc, row.line, format!("progress row for phase {} says {done}/{total}; disk has {d}/{t} plans with summaries", id.display()), "rebuild the table from disk (gsd roadmap update-progress)");
+            s.at_line(&rm.doc, row.line, format!("progress row for phase {} says {done}/{total}; disk has {d}/{t} plans with summaries", id.unpadded()), "rebuild the table from disk (gsd roadmap update-progress)");
         }
     }
 }
@@ -201,7 +201,7 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
                 c.line,
                 format!(
                     "phase {} is checked complete but only {done} of {total} plans have summaries",
-                    c.phase.display()
+                    c.phase.unpadded()
                 ),
                 "untick it, or execute the remaining plans",
             );

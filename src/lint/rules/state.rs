@@ -38,14 +38,14 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
         let known: Vec<String> = cx
             .ws
             .current_phases()
-            .filter_map(|p| p.id.as_ref().map(PhaseId::display))
+            .filter_map(|p| p.id.as_ref().map(PhaseId::unpadded))
             .collect();
         s.at_line(
             &st.doc,
             line,
             format!(
                 "STATE.md's current phase {} is neither in ROADMAP.md nor in phases/",
-                pos.phase.display()
+                pos.phase.unpadded()
             ),
             format!(
                 "known phases: {}",
@@ -83,7 +83,7 @@ pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
             line,
             format!(
                 "phase {} is checked complete in ROADMAP.md but STATE.md status is \"{}\"",
-                pos.phase.display(),
+                pos.phase.unpadded(),
                 st.status().unwrap_or_default()
             ),
             "advance STATE.md to the next phase (gsd state advance) or untick the roadmap entry",
@@ -122,7 +122,7 @@ pub fn state_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
             field.line,
             format!(
                 "STATE.md says phase {} has {total} plans; disk has {}",
-                pos.phase.display(),
+                pos.phase.unpadded(),
                 ph.plan_count()
             ),
             "update the Plan: line (gsd state sync)",
