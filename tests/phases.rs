@@ -352,7 +352,7 @@ fn phase_index_prefers_active_entries_when_numbers_repeat() {
     let one = gsd::model::PhaseId::parse("1").unwrap();
     let three = gsd::model::PhaseId::parse("03").unwrap();
     assert_eq!(index.detail(&one).unwrap().name, "New core");
-    assert!(!index.checklist(&one).unwrap().in_details);
+    assert!(!index.checklist(&one).unwrap().archived);
     assert_eq!(index.folder(&one).unwrap().dir_name, "01-new-core");
     assert_eq!(index.folder(&three).unwrap().dir_name, "03-old-docs");
     assert!(index.current(&three).is_none());

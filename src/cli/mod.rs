@@ -12,6 +12,7 @@ mod error;
 mod lint_cmd;
 mod ralph_cmd;
 mod read;
+mod table;
 mod write;
 
 use std::io::Write;

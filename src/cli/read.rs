@@ -7,9 +7,10 @@ use serde_json::{Value, json};
 
 use crate::doc::Source;
 use crate::model::document::{Document, Frontmatter};
+use crate::model::reading::RoadmapReading;
 use crate::model::state::field_key;
 use crate::model::workspace::{Phase, PhaseLocation, Scope};
-use crate::model::{PhaseId, PhaseIndex, Plan, PlanId, Task, Workspace};
+use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
 
 use super::Output;
 use super::args::{FmCommand, PhaseCommand, PlanCommand, Schema};
@@ -274,114 +275,19 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
 
 pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
-    let Some(rm) = &ws.roadmap else {
+    if ws.roadmap.is_none() {
         return Err(CliError::FileNotFound {
             file: ".planning/ROADMAP.md".into(),
             hint: "create it with `gsd init`".into(),
         });
-    };
-    let index = PhaseIndex::new(&ws);
-    let mut ids = rm.all_phase_ids();
-    let mut seen: std::collections::HashSet<_> = ids.iter().map(PhaseId::key).collect();
-    for p in ws.current_phases() {
-        if let Some(id) = &p.id
-            && seen.insert(id.key())
-        {
-            ids.push(id.clone());
-        }
     }
-    ids.sort();
-    let mut phases = Vec::new();
-    let (mut plans, mut summaries, mut done_phases) = (0, 0, 0);
-    for id in &ids {
-        let detail = index.detail(id);
-        let entry = index.checklist(id);
-        let disk = index.folder(id);
-        let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
-        let archived = detail.is_some_and(|d| d.in_details) || entry.is_some_and(|e| e.in_details);
-        let status = match (entry.map(|e| e.checked), disk) {
-            (Some(true), _) => "complete",
-            (_, Some(d)) => d.disk_status(),
-            (_, None) => "no_directory",
-        };
-        if !archived {
-            plans += np;
-            summaries += ns;
-            if status == "complete" {
-                done_phases += 1;
-            }
-        }
-        phases.push(json!({
-            "id": id.normalized(),
-            "number": id.unpadded(),
-            "name": detail.map(|d| d.name.clone()).or_else(|| entry.map(|e| e.name.clone())),
-            "goal": detail.and_then(|d| d.goal.clone()),
-            "depends_on": detail.and_then(|d| d.depends_on.clone()),
-            "requirements": detail.map(|d| d.requirements.clone()).unwrap_or_default(),
-            "status": status,
-            "checked": entry.map(|e| e.checked),
-            "plans": np,
-            "summaries": ns,
-            "has_dir": disk.is_some(),
-            "archived": archived,
-            "backlog": id.is_backlog(),
-        }));
-    }
-    let active: Vec<&Value> = phases
-        .iter()
-        .filter(|p| p["archived"] == false && p["backlog"] == false)
-        .collect();
-    let current = active
-        .iter()
-        .find(|p| matches!(p["status"].as_str(), Some("planned" | "partial")))
-        .map(|p| p["number"].clone());
-    let next = active
-        .iter()
-        .find(|p| {
-            matches!(
-                p["status"].as_str(),
-                Some("empty" | "no_directory" | "discussed" | "researched")
-            )
-        })
-        .map(|p| p["number"].clone());
-    let percent = (summaries * 100).checked_div(plans).unwrap_or(0);
-    let v = json!({
-        "milestones": rm.milestones,
-        "phases": phases,
-        "phase_count": active.len(),
-        "completed_phases": done_phases,
-        "total_plans": plans,
-        "total_summaries": summaries,
-        "progress_percent": percent,
-        "current_phase": current,
-        "next_phase": next,
-    });
+    let reading = RoadmapReading::new(&ws);
     if json_out {
-        return Ok(Output::json(&v));
+        return Ok(Output::json(
+            &serde_json::to_value(&reading).expect("a reading serializes"),
+        ));
     }
-    let mut s = String::new();
-    for p in v["phases"].as_array().into_iter().flatten() {
-        let mark = if p["archived"] == true {
-            " (archived)"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            s,
-            "{:>6}  {:<40} {:<13} {}/{} plans{mark}",
-            p["number"].as_str().unwrap_or(""),
-            p["name"].as_str().unwrap_or("-"),
-            p["status"].as_str().unwrap_or(""),
-            p["summaries"],
-            p["plans"]
-        );
-    }
-    let _ = writeln!(
-        s,
-        "\nprogress: {summaries}/{plans} plans ({percent}%), {done_phases}/{} phases complete",
-        active.len()
-    );
-    Ok(Output::ok(s))
+    Ok(Output::ok(super::table::roadmap_text(&reading)))
 }
 
 pub fn state(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, CliError> {

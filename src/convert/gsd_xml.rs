@@ -66,7 +66,7 @@ pub fn read(text: &str) -> Result<TaskBlock, ConvertError> {
     let (els, problems) = elements::named_from_tags(&tags, "task");
     if let Some(p) = problems.first() {
         return Err(ConvertError::Other(format!(
-            "the task markup is unbalanced: {p:?}"
+            "the task markup is unbalanced: {p}"
         )));
     }
     if els.is_empty() {

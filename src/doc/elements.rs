@@ -52,6 +52,11 @@ impl Opaque {
         self.spans.get(i).is_some_and(|s| s.contains(offset))
     }
 
+    /// The fenced code block holding `offset`, if any.
+    pub fn fence_at(&self, text: &str, offset: usize) -> Option<Span> {
+        self.fenced(text).find(|f| f.contains(offset))
+    }
+
     /// Fenced code blocks only (for callers that skip fenced lines).
     pub fn fenced<'a>(&'a self, text: &'a str) -> impl Iterator<Item = Span> + 'a {
         let bytes = text.as_bytes();
@@ -340,16 +345,87 @@ impl Element {
 /// What is wrong with a set of tags.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TagProblem {
-    /// An opening tag that is never closed.
-    Unclosed { name: String, start_tag: Span },
-    /// A closing tag with no opening tag.
-    StrayClose { name: String, end_tag: Span },
+    /// An opening tag that is never closed. `fence`: a code fence that
+    /// holds the would-be closing tag (a stray or unterminated ``` line
+    /// swallowed it) — the cause to name instead of "add the close".
+    Unclosed {
+        name: String,
+        start_tag: Span,
+        fence: Option<Span>,
+    },
+    /// A closing tag with no opening tag; `fence` as above, holding the
+    /// would-be opening tag.
+    StrayClose {
+        name: String,
+        end_tag: Span,
+        fence: Option<Span>,
+    },
     /// An element opened inside another of the same name.
     Nested {
         name: String,
         outer: Span,
         inner: Span,
     },
+}
+
+impl TagProblem {
+    /// Point each problem at the code fence that hides its partner tag,
+    /// when one does: `</task>` inside a fence that a stray ``` line opened
+    /// is the usual reason a task "is never closed".
+    pub fn find_fence_causes(problems: &mut [TagProblem], text: &str, opaque: &Opaque) {
+        for p in problems {
+            match p {
+                TagProblem::Unclosed {
+                    name,
+                    start_tag,
+                    fence,
+                } => {
+                    let close = format!("</{name}>");
+                    *fence = text[start_tag.end..]
+                        .match_indices(&close)
+                        .map(|(i, _)| start_tag.end + i)
+                        .find_map(|at| opaque.fence_at(text, at));
+                }
+                TagProblem::StrayClose {
+                    name,
+                    end_tag,
+                    fence,
+                } => {
+                    let open = format!("<{name}");
+                    *fence = text[..end_tag.start]
+                        .match_indices(&open)
+                        .map(|(i, _)| i)
+                        .filter_map(|at| opaque.fence_at(text, at))
+                        .next_back();
+                }
+                TagProblem::Nested { .. } => {}
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for TagProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TagProblem::Unclosed { name, fence, .. } => {
+                write!(f, "<{name}> is never closed")?;
+                if fence.is_some() {
+                    write!(f, ": its </{name}> is inside a code fence")?;
+                }
+                Ok(())
+            }
+            TagProblem::StrayClose { name, fence, .. } => {
+                write!(f, "</{name}> closes nothing")?;
+                if fence.is_some() {
+                    write!(f, ": its <{name}> is inside a code fence")?;
+                }
+                Ok(())
+            }
+            TagProblem::Nested { name, .. } => {
+                write!(f, "<{name}> is opened inside another <{name}>")
+            }
+        }
+    }
 }
 
 /// What matching a run of tags produced, in order.
@@ -477,11 +553,13 @@ pub fn named_from_tags(all: &[Tag], name: &str) -> (Vec<Element>, Vec<TagProblem
             }
             Matched::Unmatched(t) if t.kind == TagKind::Close => {
                 problems.push(TagProblem::StrayClose {
+                    fence: None,
                     name: t.name.clone(),
                     end_tag: t.span,
                 });
             }
             Matched::Unmatched(t) => problems.push(TagProblem::Unclosed {
+                fence: None,
                 name: t.name.clone(),
                 start_tag: t.span,
             }),

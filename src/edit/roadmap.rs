@@ -47,7 +47,8 @@ fn progress_row(
     let columns = rm.progress.as_ref().map_or(4, |t| t.columns.len());
     let milestone = rm
         .phase(id)
-        .and_then(|p| p.milestone.clone())
+        .and_then(|p| p.milestone)
+        .and_then(|i| rm.milestones[i].version.clone())
         .unwrap_or_else(|| "-".into());
     let mut cells = vec![format!("{}. {name}", id.unpadded())];
     if columns >= 5 {
@@ -166,13 +167,13 @@ fn insertion_points(
     let checklist = rm
         .checklist
         .iter()
-        .filter(|c| !c.in_details && !c.phase.is_backlog() && matches(&c.phase))
+        .filter(|c| !c.archived && !c.phase.is_backlog() && matches(&c.phase))
         .max_by(|a, b| a.phase.cmp(&b.phase))
         .map(|c| line_end(text, rm.doc.source.line_start(c.line)));
     let detail = rm
         .phases
         .iter()
-        .filter(|p| !p.in_details && !p.id.is_backlog() && matches(&p.id))
+        .filter(|p| !p.archived && !p.id.is_backlog() && matches(&p.id))
         .max_by(|a, b| a.id.cmp(&b.id))
         .map(|p| {
             (

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use crate::doc::Span;
+use crate::model::reading::RoadmapReading;
+use crate::model::requirements::Requirements;
 use crate::model::{Document, PhaseIndex, Workspace};
 
 use super::diagnostic::Diagnostic;
@@ -67,6 +69,11 @@ pub struct Ctx<'a> {
     pub ws: &'a Workspace,
     /// Phase lookups by ID, built once for all rules.
     pub phases: PhaseIndex<'a>,
+    /// The milestone reading every command shares (current milestone,
+    /// archived and active phases).
+    pub reading: RoadmapReading,
+    /// Requirements of shipped milestones (`milestones/vX.Y-REQUIREMENTS.md`).
+    pub archived_requirements: Vec<Requirements>,
 }
 
 impl<'a> Ctx<'a> {
@@ -74,6 +81,8 @@ impl<'a> Ctx<'a> {
         Ctx {
             ws,
             phases: PhaseIndex::new(ws),
+            reading: RoadmapReading::new(ws),
+            archived_requirements: ws.archived_requirements(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod context;
 pub mod diagnostic;
+mod history;
 pub mod output;
 pub mod registry;
 pub mod rules;
@@ -42,6 +43,10 @@ pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
             sink.out
         })
         .collect();
+    let history = history::History::new(ws, &cx.reading);
+    for d in &mut out {
+        history.apply(d);
+    }
     // Only files that mention gsd-ignore can suppress anything.
     let suppressing: HashMap<&std::path::Path, &crate::model::Document> = ws
         .documents()

@@ -42,13 +42,13 @@ impl<'a> PhaseIndex<'a> {
         if let Some(rm) = &ws.roadmap {
             for d in &rm.phases {
                 let slot = details.entry(d.id.key()).or_insert(d);
-                if slot.in_details && !d.in_details {
+                if slot.archived && !d.archived {
                     *slot = d;
                 }
             }
             for c in &rm.checklist {
                 let slot = checklist.entry(c.phase.key()).or_insert(c);
-                if slot.in_details && !c.in_details {
+                if slot.archived && !c.archived {
                     *slot = c;
                 }
             }

@@ -321,7 +321,8 @@ impl Plan {
         let opaque = Opaque::scan(text, body);
         // One tag scan serves tasks, their children and the body sections.
         let all_tags = elements::tags(text, body, &opaque);
-        let (task_els, task_problems) = elements::named_from_tags(&all_tags, "task");
+        let (task_els, mut task_problems) = elements::named_from_tags(&all_tags, "task");
+        TagProblem::find_fence_causes(&mut task_problems, text, &opaque);
         let tasks: Vec<Task> = task_els
             .iter()
             .enumerate()
@@ -366,6 +367,13 @@ impl Plan {
     pub fn section_text(&self, name: &str) -> Option<&str> {
         self.section(name)
             .map(|e| e.content.slice(self.doc.text()).trim())
+    }
+
+    /// A quick task's plan (`.planning/quick/…`): GSD's quick workflow
+    /// names it after the task (`1-PLAN.md`, `260617-tt4-PLAN.md`) and gives
+    /// it no phase, wave or dependencies.
+    pub fn is_quick(&self) -> bool {
+        self.doc.rel_path.starts_with(".planning/quick")
     }
 
     /// The ID to show: from the file name, else from frontmatter.

@@ -13,28 +13,15 @@ use crate::doc::markdown::{Checkbox, Markdown, label_line};
 
 use super::document::Document;
 use super::ids::{PhaseId, PlanId};
+use super::milestone::{self, Milestone, MilestoneMap, MilestoneSource, MilestoneStatus, Region};
+use super::milestone::{find_version, is_milestone_heading};
 use super::requirements::find_req_ids;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MilestoneStatus {
-    Shipped,
-    InProgress,
-    Planned,
-    Unknown,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Milestone {
-    pub version: Option<String>,
-    pub title: String,
-    pub status: MilestoneStatus,
-    pub line: usize,
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DetailsBlock {
     pub summary: String,
+    /// `<details open>`: shown expanded, as an in-progress milestone often is.
+    pub open: bool,
     #[serde(skip)]
     pub span: Span,
     pub line: usize,
@@ -48,7 +35,11 @@ pub struct ChecklistEntry {
     #[serde(skip)]
     pub checkbox: Checkbox,
     pub line: usize,
-    pub in_details: bool,
+    /// Index into [`Roadmap::milestones`] (see [`super::milestone`]).
+    #[serde(skip)]
+    pub milestone: Option<usize>,
+    /// In a shipped milestone.
+    pub archived: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -72,9 +63,11 @@ pub struct PhaseDetail {
     pub plans_label: Option<String>,
     pub plans: Vec<PlanEntry>,
     pub success_criteria: Vec<String>,
-    pub in_details: bool,
-    /// The version of the milestone heading this phase sits under.
-    pub milestone: Option<String>,
+    /// Index into [`Roadmap::milestones`] (see [`super::milestone`]).
+    #[serde(skip)]
+    pub milestone: Option<usize>,
+    /// In a shipped milestone.
+    pub archived: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -87,6 +80,12 @@ pub struct ProgressRow {
     pub line: usize,
     #[serde(skip)]
     pub cells: Vec<Span>,
+    /// The 5-column table's Milestone cell.
+    #[serde(skip)]
+    pub milestone_cell: Option<String>,
+    #[serde(skip)]
+    pub milestone: Option<usize>,
+    pub archived: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -102,6 +101,8 @@ pub struct Roadmap {
     pub md: Markdown,
     pub milestones: Vec<Milestone>,
     pub details: Vec<DetailsBlock>,
+    /// Which milestone each region of the file belongs to.
+    pub regions: Vec<Region>,
     pub checklist: Vec<ChecklistEntry>,
     pub phases: Vec<PhaseDetail>,
     pub progress: Option<ProgressTable>,
@@ -141,45 +142,12 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
         None => after_trim,
     };
     let name = name.split("**").next().unwrap_or(name);
-    let name = name.split(" - ").next().unwrap_or(name);
+    // ` - ` / ` — ` / ` -- ` start a description (`Phase 7: Docker — Containerization …`).
+    let name = [" - ", " — ", " -- ", " – "]
+        .iter()
+        .fold(name, |n, sep| n.split(sep).next().unwrap_or(n));
     let name = name.trim().trim_end_matches("(INSERTED)").trim().to_owned();
     Some((id, name))
-}
-
-fn find_version(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    for (i, _) in s.match_indices('v') {
-        if i > 0 && b[i - 1].is_ascii_alphanumeric() {
-            continue;
-        }
-        let rest = &s[i + 1..];
-        let n = rest
-            .bytes()
-            .take_while(|c| c.is_ascii_digit() || *c == b'.')
-            .count();
-        let v = rest[..n].trim_end_matches('.');
-        if v.contains('.') && v.starts_with(|c: char| c.is_ascii_digit()) {
-            return Some(format!("v{v}"));
-        }
-    }
-    None
-}
-
-fn status_of(s: &str) -> MilestoneStatus {
-    let l = s.to_ascii_lowercase();
-    if s.contains('✅') || l.contains("shipped") || l.contains("complete") {
-        MilestoneStatus::Shipped
-    } else if s.contains('🚧')
-        || l.contains("in progress")
-        || l.contains("current")
-        || l.contains("active")
-    {
-        MilestoneStatus::InProgress
-    } else if s.contains('📋') || l.contains("planned") {
-        MilestoneStatus::Planned
-    } else {
-        MilestoneStatus::Unknown
-    }
 }
 
 impl Roadmap {
@@ -188,9 +156,7 @@ impl Roadmap {
         let body = doc.body();
         let md = Markdown::scan(text, body, doc.line_of(body.start));
         let details = details_blocks(&doc, &md);
-        let in_details = |at: usize| details.iter().any(|d| d.span.contains(at));
-
-        let mut milestones = Vec::new();
+        let mut map = MilestoneMap::default();
         let mut checklist = Vec::new();
         for item in &md.list_items {
             let content = item.content.slice(text);
@@ -203,44 +169,50 @@ impl Roadmap {
                     checked: cb.checked,
                     checkbox: cb,
                     line: item.line.number,
-                    in_details: in_details(item.line.span.start),
+                    milestone: None,
+                    archived: false,
                 });
                 continue;
             }
             if (content.contains("**v")
-                || (content.starts_with(['✅', '🚧', '📋']) && find_version(content).is_some()))
-                && let Some(version) = find_version(content)
+                || content.contains("[v")
+                || (content.starts_with(['✅', '🚧', '📋', '🔄'])
+                    && find_version(content).is_some()))
+                && find_version(content).is_some()
             {
-                let title = content
-                    .split("**")
-                    .nth(1)
-                    .unwrap_or(content)
-                    .trim()
-                    .to_owned();
-                milestones.push(Milestone {
-                    version: Some(version),
-                    title,
-                    status: status_of(content),
-                    line: item.line.number,
-                });
+                map.add(content, item.line.number, MilestoneSource::List);
             }
         }
-        let milestone_headings: Vec<(usize, String, &crate::doc::markdown::Heading)> = md
-            .headings
-            .iter()
-            .filter(|h| h.level <= 3 && parse_phase_title(h.text.slice(text)).is_none())
-            .filter_map(|h| find_version(h.text.slice(text)).map(|v| (h.line.span.start, v, h)))
-            .collect();
-        if milestones.is_empty() {
-            for (_, v, h) in &milestone_headings {
-                let t = h.text.slice(text);
-                milestones.push(Milestone {
-                    version: Some(v.clone()),
-                    title: t.to_owned(),
-                    status: status_of(t),
-                    line: h.line.number,
-                });
+        for d in &details {
+            let mut status = MilestoneStatus::of_text(&d.summary);
+            if status == MilestoneStatus::Unknown {
+                status = if d.open {
+                    MilestoneStatus::InProgress
+                } else {
+                    MilestoneStatus::Shipped
+                };
             }
+            let milestone =
+                map.add_with_status(&d.summary, d.line, MilestoneSource::Details, status);
+            map.regions.push(Region {
+                span: d.span,
+                milestone,
+            });
+        }
+        for (i, h) in md.headings.iter().enumerate() {
+            let t = h.text.slice(text);
+            if h.level > 3 || parse_phase_title(t).is_some() || !is_milestone_heading(t) {
+                continue;
+            }
+            let milestone = map.add(t, h.line.number, MilestoneSource::Heading);
+            map.regions.push(Region {
+                span: md.section(i, body.end),
+                milestone,
+            });
+        }
+        // Checklist lines were read before the regions were known.
+        for c in &mut checklist {
+            c.milestone = map.region_at(c.checkbox.mark.start);
         }
 
         let mut phases = Vec::new();
@@ -264,11 +236,8 @@ impl Roadmap {
                 plans_label: None,
                 plans: Vec::new(),
                 success_criteria: Vec::new(),
-                in_details: in_details(h.line.span.start),
-                milestone: milestone_headings
-                    .iter()
-                    .rfind(|(at, _, _)| *at < h.line.span.start)
-                    .map(|(_, v, _)| v.clone()),
+                milestone: map.region_at(h.line.span.start),
+                archived: false,
             };
             let mut in_criteria = false;
             for line in md.lines_in(section).skip(1) {
@@ -324,42 +293,150 @@ impl Roadmap {
             }
             phases.push(detail);
         }
-        let progress = progress_table(&doc, &md);
-        Roadmap {
+        let mut progress = progress_table(&doc, &md);
+        if let Some(t) = &mut progress {
+            for row in &mut t.rows {
+                let at = row.cells.first().map(|c| c.start);
+                row.milestone = at.and_then(|at| map.region_at(at)).or_else(|| {
+                    let cell = row.milestone_cell.as_deref()?;
+                    let v = find_version(cell)?;
+                    map.milestones.iter().position(|m| {
+                        m.version
+                            .as_deref()
+                            .is_some_and(|w| super::milestone::same_version(&v, w))
+                    })
+                });
+            }
+        }
+        let mut rm = Roadmap {
             doc,
             md,
-            milestones,
+            milestones: map.milestones.clone(),
             details,
+            regions: map.regions.clone(),
             checklist,
             phases,
             progress,
+        };
+        rm.assign_milestones(&map);
+        rm
+    }
+
+    /// Entries outside every region take the milestone the phase's other
+    /// entries agree on, else the one whose listed range holds the phase;
+    /// then every entry in a shipped milestone is archived.
+    ///
+    /// When one kind of entry (detail heading, checklist line, progress row)
+    /// names a phase both inside a region and outside every region, the
+    /// numbering restarted: the outside one is another, live phase and
+    /// borrows nothing.
+    fn assign_milestones(&mut self, map: &MilestoneMap) {
+        use std::collections::HashMap;
+        #[derive(Default)]
+        struct Seen {
+            milestones: Vec<usize>,
+            /// Per kind: (inside some region, outside every region).
+            kinds: [(bool, bool); 3],
+        }
+        let mut seen: HashMap<super::ids::PhaseKey, Seen> = HashMap::new();
+        let mut note = |kind: usize, id: &PhaseId, m: Option<usize>| {
+            let e = seen.entry(id.key()).or_default();
+            match m {
+                Some(m) => {
+                    e.kinds[kind].0 = true;
+                    if !e.milestones.contains(&m) {
+                        e.milestones.push(m);
+                    }
+                }
+                None => e.kinds[kind].1 = true,
+            }
+        };
+        for p in &self.phases {
+            note(0, &p.id, p.milestone);
+        }
+        for c in &self.checklist {
+            note(1, &c.phase, c.milestone);
+        }
+        for r in self.progress.iter().flat_map(|t| &t.rows) {
+            if let Some(id) = &r.phase {
+                note(2, id, r.milestone);
+            }
+        }
+        let ms = &map.milestones;
+        let resolve = |id: &PhaseId, m: Option<usize>| -> Option<usize> {
+            if m.is_some() {
+                return m;
+            }
+            let e = seen.get(&id.key())?;
+            if e.kinds.iter().any(|(inside, outside)| *inside && *outside) {
+                return None;
+            }
+            milestone::pick(ms, &e.milestones)
+                .or_else(|| milestone::pick(ms, &milestone::by_range(ms, id)))
+        };
+        let shipped = |m: Option<usize>| m.is_some_and(|i| ms[i].is_shipped());
+        for p in &mut self.phases {
+            p.milestone = resolve(&p.id, p.milestone);
+            p.archived = shipped(p.milestone);
+        }
+        for c in &mut self.checklist {
+            c.milestone = resolve(&c.phase, c.milestone);
+            c.archived = shipped(c.milestone);
+        }
+        for r in self.progress.iter_mut().flat_map(|t| &mut t.rows) {
+            if let Some(id) = &r.phase {
+                r.milestone = resolve(id, r.milestone);
+                r.archived = shipped(r.milestone);
+            }
         }
     }
 
-    /// The phase detail for an ID, preferring ones outside `<details>`.
+    /// The one milestone whose listed phase range holds `id`.
+    pub fn milestone_by_range(&self, id: &PhaseId) -> Option<usize> {
+        milestone::pick(&self.milestones, &milestone::by_range(&self.milestones, id))
+    }
+
+    /// The milestone being worked on (see [`MilestoneMap::current`]), given
+    /// STATE.md's `milestone:` version.
+    pub fn current_milestone(&self, state_version: Option<&str>) -> Option<usize> {
+        milestone::current(&self.milestones, state_version)
+    }
+
+    /// Whether an entry in milestone `m` belongs to the active part of the
+    /// roadmap: not shipped, and in the current milestone (or in none).
+    pub fn is_active(&self, m: Option<usize>, current: Option<usize>) -> bool {
+        match m {
+            None => true,
+            Some(i) => {
+                !self.milestones[i].is_shipped() && (current.is_none() || current == Some(i))
+            }
+        }
+    }
+
+    /// The phase detail for an ID, preferring ones not archived.
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseDetail> {
         let mut found: Vec<&PhaseDetail> = self.phases.iter().filter(|p| p.id.same(id)).collect();
-        found.sort_by_key(|p| p.in_details);
+        found.sort_by_key(|p| p.archived);
         found.into_iter().next()
     }
 
     pub fn checklist_entry(&self, id: &PhaseId) -> Option<&ChecklistEntry> {
         let mut found: Vec<&ChecklistEntry> =
             self.checklist.iter().filter(|p| p.phase.same(id)).collect();
-        found.sort_by_key(|p| p.in_details);
+        found.sort_by_key(|p| p.archived);
         found.into_iter().next()
     }
 
-    /// Phases of the active part of the roadmap: those not inside a
-    /// `<details>` (shipped) block. Checklist-only phases are included.
+    /// Phases of the active part of the roadmap: those not in a shipped
+    /// milestone. Checklist-only phases are included.
     pub fn active_phase_ids(&self) -> Vec<PhaseId> {
         let mut ids: Vec<PhaseId> = Vec::new();
-        for p in self.phases.iter().filter(|p| !p.in_details) {
+        for p in self.phases.iter().filter(|p| !p.archived) {
             if !ids.iter().any(|i| i.same(&p.id)) {
                 ids.push(p.id.clone());
             }
         }
-        for c in self.checklist.iter().filter(|c| !c.in_details) {
+        for c in self.checklist.iter().filter(|c| !c.archived) {
             if !ids.iter().any(|i| i.same(&c.phase)) {
                 ids.push(c.phase.clone());
             }
@@ -401,6 +478,7 @@ fn details_blocks(doc: &Document, md: &Markdown) -> Vec<DetailsBlock> {
         if s.starts_with("<details") {
             open.push((line.span.start, line.number));
         }
+        // `<details open>`, `<details open="">`: shown expanded.
         if s.contains("</details>")
             && let Some((start, number)) = open.pop()
         {
@@ -414,8 +492,11 @@ fn details_blocks(doc: &Document, md: &Markdown) -> Vec<DetailsBlock> {
                         .map(|b| inner[a + 9..a + 9 + b].trim().to_owned())
                 })
                 .unwrap_or_default();
+            let first = &text[start..];
+            let tag = &first[..first.find('>').unwrap_or(first.len())];
             out.push(DetailsBlock {
                 summary,
+                open: tag.split_whitespace().any(|w| w.starts_with("open")),
                 span,
                 line: number,
             });
@@ -449,6 +530,7 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
     let plans_col = col(&|c| c.contains("plans"));
     let status_col = col(&|c| c.contains("status"));
     let completed_col = col(&|c| c.contains("completed") || c.contains("date"));
+    let milestone_col = col(&|c| c.contains("milestone"));
     let mut out = Vec::new();
     let mut prev_line = header.line.number;
     for row in &rows[header_i + 1..] {
@@ -485,6 +567,9 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
             completed: cell(completed_col),
             line: row.line.number,
             cells: row.cells.clone(),
+            milestone_cell: milestone_col.map(|i| cell(Some(i))),
+            milestone: None,
+            archived: false,
         });
     }
     Some(ProgressTable {
@@ -513,6 +598,5 @@ mod tests {
         let (_, name) = parse_phase_title("Phase 3 — UI polish").unwrap();
         assert_eq!(name, "UI polish");
         assert!(parse_phase_title("Phases 1-4 shipped").is_none());
-        assert_eq!(find_version("🚧 v1.10 Ralph").as_deref(), Some("v1.10"));
     }
 }

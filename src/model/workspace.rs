@@ -613,6 +613,21 @@ impl Workspace {
             .or_else(|| self.phases.iter().find(matches))
     }
 
+    /// The requirements of shipped milestones, archived by GSD's
+    /// complete-milestone as `milestones/vX.Y-REQUIREMENTS.md`: their IDs
+    /// stay valid for the plans that name them.
+    pub fn archived_requirements(&self) -> Vec<Requirements> {
+        let archive = self.planning.join("milestones");
+        self.other
+            .iter()
+            .filter(|d| {
+                d.path().parent() == Some(archive.as_path())
+                    && d.file_name().ends_with("REQUIREMENTS.md")
+            })
+            .map(|d| Requirements::parse(d.clone()))
+            .collect()
+    }
+
     /// Every plan: in phases (current, then archived), then loose ones.
     pub fn all_plans(&self) -> impl Iterator<Item = &Plan> {
         self.phases

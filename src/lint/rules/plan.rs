@@ -7,7 +7,7 @@ use crate::model::plan::REQUIRED_KEYS;
 use crate::model::task::TaskType;
 
 pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
         if matches!(plan.doc.frontmatter, Frontmatter::Absent) && !plan.doc.text().trim().is_empty()
         {
             s.file(&plan.doc.rel_path, format!("plan {} has no frontmatter", plan.display_id()), "start the file with a --- block holding phase, plan, type, wave, depends_on, files_modified, autonomous and must_haves");
@@ -16,7 +16,8 @@ pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    // Quick plans have no phase, wave or dependencies to declare.
+    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
         let Some(fm) = plan.doc.fm() else { continue };
         let missing: Vec<&str> = REQUIRED_KEYS
             .iter()
@@ -105,7 +106,9 @@ pub fn wave_without_dependencies(cx: &Ctx, s: &mut Sink) {
 
 pub fn checkpoint_not_autonomous(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
-        if plan.has_checkpoints() && plan.fm.autonomous != Some(false) {
+        // An absent `autonomous` is already reported by plan-missing-field.
+        let stated = plan.doc.fm().and_then(|m| m.get("autonomous")).is_some();
+        if plan.has_checkpoints() && stated && plan.fm.autonomous != Some(false) {
             let task = plan
                 .tasks
                 .iter()
@@ -141,7 +144,7 @@ pub fn must_haves_not_checkable(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn plan_noncanonical_name(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
         if !plan.canonical_name {
             s.file(&plan.doc.rel_path, format!("plan file {} does not follow the NN-MM-PLAN.md naming", plan.doc.file_name()), "rename it to {phase}-{plan}-PLAN.md (e.g. 05-07-PLAN.md) so gsd-tools and executors find it");
         }
@@ -151,18 +154,41 @@ pub fn plan_noncanonical_name(cx: &Ctx, s: &mut Sink) {
 pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         for p in &plan.task_problems {
+            let fence_line =
+                |f: &Option<crate::doc::Span>| f.map_or(0, |f| plan.doc.line_of(f.start));
             match p {
-                TagProblem::Unclosed { name, start_tag } => s.at(
+                TagProblem::Unclosed {
+                    name,
+                    start_tag,
+                    fence: Some(f),
+                } => s.at(
                     &plan.doc,
                     *start_tag,
-                    format!("<{name}> is never closed"),
+                    p.to_string(),
+                    format!(
+                        "the code fence opened at line {} runs past </{name}>: close the fence before </{name}>, or remove the stray ``` line",
+                        plan.doc.line_of(f.start)
+                    ),
+                ),
+                TagProblem::Unclosed { name, start_tag, .. } => s.at(
+                    &plan.doc,
+                    *start_tag,
+                    p.to_string(),
                     format!("add </{name}> at the end of the task"),
                 ),
-                TagProblem::StrayClose { name, end_tag } => s.at(
+                TagProblem::StrayClose {
+                    end_tag, fence, ..
+                } => s.at(
                     &plan.doc,
                     *end_tag,
-                    format!("</{name}> closes nothing"),
-                    "remove it, or wrap examples of tags in backticks or a code fence",
+                    p.to_string(),
+                    match fence {
+                        Some(_) => format!(
+                            "the code fence opened at line {} holds the opening tag: close the fence before it",
+                            fence_line(fence)
+                        ),
+                        None => "remove it, or wrap examples of tags in backticks or a code fence".to_owned(),
+                    },
                 ),
                 TagProblem::Nested { .. } => {}
             }

@@ -92,12 +92,13 @@ pub fn requirement_unknown(cx: &Ctx, s: &mut Sink) {
         };
         let items = node.scalar_items();
         for (id, span) in items {
-            if is_req_id(&id) && !req.contains(&id) {
+            let archived = || cx.archived_requirements.iter().any(|r| r.contains(&id));
+            if is_req_id(&id) && !req.contains(&id) && !archived() {
                 s.at(
                     &plan.doc,
                     span,
                     format!(
-                        "plan {} names requirement {id}, which REQUIREMENTS.md does not define",
+                        "plan {} names requirement {id}, which neither REQUIREMENTS.md nor an archived milestone defines",
                         plan.display_id()
                     ),
                     "fix the ID or add the requirement to REQUIREMENTS.md",

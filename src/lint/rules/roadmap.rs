@@ -20,7 +20,7 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
     for p in rm
         .phases
         .iter()
-        .filter(|p| !p.in_details && !p.id.is_backlog())
+        .filter(|p| !p.archived && !p.id.is_backlog())
     {
         if cx.phases.current(&p.id).is_some() {
             continue;
@@ -119,7 +119,9 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
     if rm.phases.is_empty() {
         return;
     }
-    for c in &rm.checklist {
+    // A shipped milestone is collapsed to its checklist by GSD's
+    // complete-milestone; only the live part must have detail sections.
+    for c in rm.checklist.iter().filter(|c| !c.archived) {
         if cx.phases.detail(&c.phase).is_none() {
             s.at_line(
                 &rm.doc,
@@ -142,7 +144,7 @@ fn disk_counts(cx: &Ctx, id: &PhaseId) -> Option<(usize, usize)> {
 
 pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
-    for p in rm.phases.iter().filter(|p| !p.in_details) {
+    for p in rm.phases.iter().filter(|p| !p.archived) {
         let Some(label) = &p.plans_label else {
             continue;
         };
@@ -191,7 +193,7 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
 
 pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
-    for c in rm.checklist.iter().filter(|c| c.checked && !c.in_details) {
+    for c in rm.checklist.iter().filter(|c| c.checked && !c.archived) {
         let Some((done, total)) = disk_counts(cx, &c.phase) else {
             continue;
         };

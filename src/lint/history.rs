@@ -1,0 +1,103 @@
+//! Findings about how a plan *executes* matter only while it can still be
+//! executed. A plan that has its SUMMARY, sits in a phase the roadmap marks
+//! complete, or belongs to a shipped milestone (collapsed in `<details>` or
+//! archived under `milestones/`) is history: GSD never runs it again and no
+//! maintainer rewrites it, so such findings are kept as info, never as
+//! errors a CI would fail on. Real trees are full of plans written for an
+//! older GSD format that executed fine at the time.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::model::Workspace;
+use crate::model::reading::RoadmapReading;
+use crate::model::workspace::PhaseLocation;
+
+use super::{Diagnostic, Severity};
+
+/// Rules about a plan's structure, frontmatter and dependencies.
+const EXECUTION_RULES: &[&str] = &[
+    "frontmatter-invalid-yaml",
+    "frontmatter-unterminated",
+    "frontmatter-not-mapping",
+    "plan-no-frontmatter",
+    "plan-missing-field",
+    "plan-field-type",
+    "plan-no-tasks",
+    "plan-noncanonical-name",
+    "wave-without-dependencies",
+    "checkpoint-not-autonomous",
+    "must-haves-not-checkable",
+    "task-unbalanced-tag",
+    "task-nested",
+    "task-missing-required",
+    "task-missing-recommended",
+    "task-unknown-type",
+    "plan-skeleton-unfilled",
+    "unclosed-code-fence",
+    "duplicate-plan-number",
+    "depends-on-unknown-plan",
+    "dependency-cycle",
+    "wave-order",
+    "files-modified-overlap",
+    "plan-numbering-gap",
+];
+
+/// The files whose execution findings are history.
+pub struct History {
+    files: HashSet<PathBuf>,
+}
+
+impl History {
+    pub fn new(ws: &Workspace, reading: &RoadmapReading) -> History {
+        let mut files = HashSet::new();
+        for ph in &ws.phases {
+            let shipped = match &ph.location {
+                PhaseLocation::Archived(_) => true,
+                PhaseLocation::Current => ph.id.as_ref().is_some_and(|id| {
+                    reading
+                        .phase(id)
+                        .is_some_and(|r| r.archived || r.checked == Some(true))
+                }),
+            };
+            for plan in &ph.plans {
+                if shipped || ph.plan_has_summary(plan) {
+                    files.insert(plan.doc.rel_path.clone());
+                }
+            }
+            if shipped {
+                files.extend(ph.summaries.iter().map(|s| s.doc.rel_path.clone()));
+            }
+        }
+        // Quick tasks: done once their folder holds a SUMMARY.
+        for plan in &ws.loose_plans {
+            let dir = plan.doc.path().parent();
+            let done = ws
+                .other
+                .iter()
+                .any(|d| d.path().parent() == dir && d.file_name().ends_with("SUMMARY.md"));
+            if done {
+                files.insert(plan.doc.rel_path.clone());
+            }
+        }
+        History { files }
+    }
+
+    pub fn contains(&self, file: &Path) -> bool {
+        self.files.contains(file)
+    }
+
+    /// Turn execution findings on history into info, saying why.
+    pub fn apply(&self, d: &mut Diagnostic) {
+        if d.severity != Severity::Info
+            && EXECUTION_RULES.contains(&d.code)
+            && self.contains(&d.file)
+        {
+            d.severity = Severity::Info;
+            d.help = format!(
+                "{} (kept as info: this plan has run — it has a SUMMARY, its phase is complete or its milestone shipped)",
+                d.help
+            );
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! The one answer to "where does this project stand": which milestone is
+//! current, its phases with their status on disk, the current and next
+//! phase, and progress — computed once from ROADMAP.md (milestones, see
+//! [`super::milestone`]), STATE.md (`milestone:`) and the phase folders.
+//!
+//! `gsd roadmap`, `gsd phase list`, `gsd state`, lint and `gsd prd` all
+//! answer from this type, so they cannot disagree about the same tree.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::Workspace;
+use super::ids::{PhaseId, PhaseKey};
+use super::milestone::{Milestone, MilestoneStatus, same_version, version_order};
+use super::workspace::{Phase, PhaseLocation};
+
+/// A phase as the roadmap and the disk together show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseReading {
+    /// Padded (`05`, `02.1`).
+    pub id: String,
+    /// As ROADMAP headings write it (`5`, `2.1`).
+    pub number: String,
+    pub name: Option<String>,
+    pub goal: Option<String>,
+    pub depends_on: Option<String>,
+    pub requirements: Vec<String>,
+    /// `complete`, `partial`, `planned`, `researched`, `discussed`, `empty`,
+    /// `no_directory` (GSD-FORMATS §4.3 `disk_status`; a ticked checklist
+    /// entry makes it `complete`).
+    pub status: &'static str,
+    pub checked: Option<bool>,
+    pub plans: usize,
+    pub summaries: usize,
+    pub has_dir: bool,
+    /// The version (or title) of the milestone it belongs to.
+    pub milestone: Option<String>,
+    /// In a shipped milestone.
+    pub archived: bool,
+    /// In the current milestone (or in no milestone when the roadmap names
+    /// none), and not backlog: what counts toward progress.
+    pub active: bool,
+    pub backlog: bool,
+    #[serde(skip)]
+    pub phase_id: PhaseId,
+    #[serde(skip)]
+    pub milestone_index: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MilestoneReading {
+    pub version: Option<String>,
+    pub title: String,
+    pub status: MilestoneStatus,
+    pub current: bool,
+    pub phase_range: Option<String>,
+    /// Phases the roadmap lists for it.
+    pub phases: usize,
+    /// `milestones/` archive files for it, relative to `.planning/`.
+    pub archive: Vec<String>,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RoadmapReading {
+    pub milestones: Vec<MilestoneReading>,
+    /// For each milestone, its place when ordered by version.
+    #[serde(skip)]
+    pub milestone_rank: Vec<usize>,
+    pub current_milestone: Option<String>,
+    pub phases: Vec<PhaseReading>,
+    /// Active phases only (see [`PhaseReading::active`]).
+    pub phase_count: usize,
+    pub completed_phases: usize,
+    pub total_plans: usize,
+    pub total_summaries: usize,
+    pub progress_percent: usize,
+    /// First active phase that is planned or partly done.
+    pub current_phase: Option<String>,
+    /// First active phase not yet planned (may come before the current one,
+    /// as in gsd-tools).
+    pub next_phase: Option<String>,
+}
+
+impl RoadmapReading {
+    pub fn new(ws: &Workspace) -> RoadmapReading {
+        let state_version = ws
+            .state
+            .as_ref()
+            .and_then(|s| s.fm_field("milestone"))
+            .and_then(|(_, n)| n.as_str().map(str::to_owned));
+        let milestones: &[Milestone] = ws.roadmap.as_ref().map_or(&[], |r| &r.milestones);
+        let current = ws
+            .roadmap
+            .as_ref()
+            .and_then(|r| r.current_milestone(state_version.as_deref()));
+        let folders = Folders::new(ws);
+
+        // Every (milestone, phase) the roadmap names, in file order of first
+        // mention; then folders in phases/ that it does not name.
+        let mut order: Vec<(Option<usize>, PhaseId)> = Vec::new();
+        let mut seen: HashMap<(Option<usize>, PhaseKey), usize> = HashMap::new();
+        let mut push = |m: Option<usize>, id: &PhaseId| {
+            if seen.insert((m, id.key()), order.len()).is_none() {
+                order.push((m, id.clone()));
+            }
+        };
+        if let Some(rm) = &ws.roadmap {
+            for p in &rm.phases {
+                push(p.milestone, &p.id);
+            }
+            for c in &rm.checklist {
+                push(c.milestone, &c.phase);
+            }
+            for r in rm.progress.iter().flat_map(|t| &t.rows) {
+                if let Some(id) = &r.phase {
+                    push(r.milestone, id);
+                }
+            }
+        }
+        let named: std::collections::HashSet<PhaseKey> =
+            seen.keys().map(|(_, k)| k.clone()).collect();
+        for ph in ws.current_phases() {
+            if let Some(id) = &ph.id
+                && !named.contains(&id.key())
+            {
+                // A folder the roadmap does not name (the list only gives a
+                // range for a collapsed milestone) takes the range's milestone.
+                let m = ws.roadmap.as_ref().and_then(|r| r.milestone_by_range(id));
+                if seen.insert((m, id.key()), order.len()).is_none() {
+                    order.push((m, id.clone()));
+                }
+            }
+        }
+
+        let mut phases = Vec::new();
+        for (m, id) in order {
+            let rm = ws.roadmap.as_ref();
+            let detail = rm.and_then(|r| {
+                r.phases
+                    .iter()
+                    .find(|p| p.milestone == m && p.id == id)
+                    .or_else(|| {
+                        r.phases
+                            .iter()
+                            .find(|p| p.id == id && p.milestone.is_none())
+                    })
+            });
+            let entry = rm.and_then(|r| {
+                r.checklist
+                    .iter()
+                    .find(|c| c.milestone == m && c.phase == id)
+                    .or_else(|| {
+                        r.checklist
+                            .iter()
+                            .find(|c| c.phase == id && c.milestone.is_none())
+                    })
+            });
+            let milestone = m.map(|i| &milestones[i]);
+            let archived = milestone.is_some_and(Milestone::is_shipped);
+            let backlog = id.is_backlog();
+            let active = !backlog
+                && !archived
+                && match (m, current) {
+                    (None, _) => true,
+                    (Some(i), Some(c)) => i == c,
+                    (Some(_), None) => true,
+                };
+            let disk = folders.find(&id, milestone, archived);
+            let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
+            let status = match (entry.map(|e| e.checked), disk) {
+                (Some(true), _) => "complete",
+                (_, Some(d)) => d.disk_status(),
+                (_, None) if archived => "complete",
+                (_, None) => "no_directory",
+            };
+            phases.push(PhaseReading {
+                id: id.normalized(),
+                number: id.unpadded(),
+                name: detail
+                    .map(|d| d.name.clone())
+                    .or_else(|| entry.map(|e| e.name.clone()))
+                    .or_else(|| disk.map(|d| d.slug.replace('-', " "))),
+                goal: detail.and_then(|d| d.goal.clone()),
+                depends_on: detail.and_then(|d| d.depends_on.clone()),
+                requirements: detail.map(|d| d.requirements.clone()).unwrap_or_default(),
+                status,
+                checked: entry.map(|e| e.checked),
+                plans: np,
+                summaries: ns,
+                has_dir: disk.is_some(),
+                milestone: milestone.map(|m| m.version.clone().unwrap_or_else(|| m.title.clone())),
+                archived,
+                active,
+                backlog,
+                phase_id: id,
+                milestone_index: m,
+            });
+        }
+        // Shipped milestones first in the order their versions run, then
+        // the rest: a stable, readable order whatever the file's order.
+        phases.sort_by(|a, b| {
+            let rank = |p: &PhaseReading| {
+                (
+                    p.backlog,
+                    !p.archived,
+                    p.milestone_index
+                        .map_or(usize::MAX, |i| milestone_rank(milestones, i)),
+                )
+            };
+            rank(a)
+                .cmp(&rank(b))
+                .then_with(|| a.phase_id.cmp(&b.phase_id))
+        });
+
+        let active: Vec<&PhaseReading> = phases.iter().filter(|p| p.active).collect();
+        let total_plans: usize = active.iter().map(|p| p.plans).sum();
+        let total_summaries: usize = active.iter().map(|p| p.summaries).sum();
+        let completed_phases = active.iter().filter(|p| p.status == "complete").count();
+        let current_phase = active
+            .iter()
+            .find(|p| matches!(p.status, "planned" | "partial"))
+            .map(|p| p.number.clone());
+        let next_phase = active
+            .iter()
+            .find(|p| {
+                matches!(
+                    p.status,
+                    "empty" | "no_directory" | "discussed" | "researched"
+                )
+            })
+            .map(|p| p.number.clone());
+        let phase_count = active.len();
+
+        let archives = archive_files(ws);
+        let milestone_readings = milestones
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MilestoneReading {
+                version: m.version.clone(),
+                title: m.title.clone(),
+                status: m.status,
+                current: current == Some(i),
+                phase_range: m.phase_range.clone(),
+                phases: phases
+                    .iter()
+                    .filter(|p| p.milestone_index == Some(i))
+                    .count(),
+                archive: m
+                    .version
+                    .as_deref()
+                    .map(|v| {
+                        archives
+                            .iter()
+                            .filter(|(av, _)| same_version(av, v))
+                            .map(|(_, f)| f.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                line: m.line,
+            })
+            .collect();
+        RoadmapReading {
+            milestones: milestone_readings,
+            milestone_rank: (0..milestones.len())
+                .map(|i| milestone_rank(milestones, i))
+                .collect(),
+            current_milestone: current.map(|i| milestones[i].label()),
+            phase_count,
+            completed_phases,
+            total_plans,
+            total_summaries,
+            progress_percent: (total_summaries * 100)
+                .checked_div(total_plans)
+                .unwrap_or(0),
+            current_phase,
+            next_phase,
+            phases,
+        }
+    }
+
+    /// The reading of one phase: the active one when a number is used by
+    /// several milestones (numbering that restarts).
+    pub fn phase(&self, id: &PhaseId) -> Option<&PhaseReading> {
+        let mut found: Vec<&PhaseReading> =
+            self.phases.iter().filter(|p| &p.phase_id == id).collect();
+        found.sort_by_key(|p| (!p.active, p.archived));
+        found.into_iter().next()
+    }
+}
+
+/// Position of milestone `i` when milestones are ordered by version (the
+/// file may list newest first); unversioned ones keep file order after.
+fn milestone_rank(ms: &[Milestone], i: usize) -> usize {
+    let mut idx: Vec<usize> = (0..ms.len()).collect();
+    idx.sort_by(|&a, &b| version_order(&ms[a], &ms[b]).then(a.cmp(&b)));
+    idx.iter().position(|&j| j == i).unwrap_or(i)
+}
+
+/// `milestones/vX.Y-ROADMAP.md`, `-REQUIREMENTS.md`, `-phases/` … by version.
+fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let rel = |p: &std::path::Path| {
+        p.strip_prefix(&ws.planning)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .into_owned()
+    };
+    for d in &ws.other {
+        let r = rel(d.path());
+        if let Some(name) = r.strip_prefix("milestones/")
+            && !name.contains('/')
+            && let Some((v, _)) = name.split_once('-')
+            && v.starts_with('v')
+        {
+            out.push((v.to_owned(), r.clone()));
+        }
+    }
+    for ph in &ws.phases {
+        if let PhaseLocation::Archived(v) = &ph.location {
+            let dir = format!("milestones/{v}-phases/");
+            if !out.iter().any(|(_, f)| f == &dir) {
+                out.push((v.clone(), dir));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Phase folders by key: `phases/` and each `milestones/vX.Y-phases/`.
+struct Folders<'a> {
+    current: HashMap<PhaseKey, &'a Phase>,
+    archived: HashMap<(String, PhaseKey), &'a Phase>,
+    any: HashMap<PhaseKey, &'a Phase>,
+}
+
+impl<'a> Folders<'a> {
+    fn new(ws: &'a Workspace) -> Self {
+        let mut f = Folders {
+            current: HashMap::new(),
+            archived: HashMap::new(),
+            any: HashMap::new(),
+        };
+        for ph in &ws.phases {
+            let Some(id) = &ph.id else { continue };
+            f.any.entry(id.key()).or_insert(ph);
+            match &ph.location {
+                PhaseLocation::Current => {
+                    f.current.entry(id.key()).or_insert(ph);
+                }
+                PhaseLocation::Archived(v) => {
+                    f.archived.entry((v.clone(), id.key())).or_insert(ph);
+                }
+            }
+        }
+        f
+    }
+
+    /// A shipped phase's folder is in its milestone's archive when there is
+    /// one (numbers restart, so `phases/05-…` may be another milestone's),
+    /// else still in `phases/`; an active phase's folder is in `phases/`.
+    fn find(&self, id: &PhaseId, m: Option<&Milestone>, archived: bool) -> Option<&'a Phase> {
+        let key = id.key();
+        if archived && let Some(v) = m.and_then(|m| m.version.as_deref()) {
+            let hit = self
+                .archived
+                .iter()
+                .find(|((av, k), _)| k == &key && same_version(av, v))
+                .map(|(_, p)| *p);
+            if hit.is_some() {
+                return hit;
+            }
+        }
+        self.current
+            .get(&key)
+            .copied()
+            .or_else(|| (m.is_none()).then(|| self.any.get(&key).copied()).flatten())
+    }
+}
