@@ -396,7 +396,7 @@ impl TagProblem {
                         .match_indices(&open)
                         .map(|(i, _)| i)
                         .filter_map(|at| opaque.fence_at(text, at))
-                        .next_back();
+                        .last();
                 }
                 TagProblem::Nested { .. } => {}
             }
