@@ -201,3 +201,73 @@ fn corpus_state_set_changes_only_the_field_lines() {
     println!("state set checked on {edited} STATE.md copies");
     assert!(edited > 0);
 }
+
+/// Every plan `gsd plan list --json` shows is found again by the ID it
+/// shows: through the library for every plan of every tree, and through
+/// the binary for every ID that is not a plain `NN-MM` (fix plans, stems,
+/// milestone-qualified IDs) plus the first and last plan of each tree.
+#[test]
+fn corpus_every_listed_plan_id_finds_that_plan() {
+    let Some(trees) = trees() else { return };
+    let (mut checked, mut via_cli) = (0, 0);
+    for tree in &trees {
+        let o = common::gsd(tree, &["plan", "list", "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", tree.display());
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let listed: Vec<(String, String)> = v["plans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["id"].as_str().unwrap().to_owned(),
+                    p["path"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let ws = Workspace::load(tree).unwrap();
+        let mut ids = std::collections::HashSet::new();
+        for (id, path) in &listed {
+            assert!(ids.insert(id), "{}: `{id}` listed twice", tree.display());
+            let found = gsd::model::plan_ref::find_plan(&ws, tree, id)
+                .unwrap_or_else(|e| panic!("{}: `{id}`: {e:?}", tree.display()));
+            assert_eq!(
+                ws.rel(found.at.plan.doc.path()).display().to_string(),
+                *path,
+                "{}: `{id}`",
+                tree.display()
+            );
+            checked += 1;
+        }
+        let plain = |id: &str| gsd::model::PlanId::parse(id).is_some_and(|p| p.canonical() == id);
+        let mut sample: Vec<&(String, String)> = listed
+            .iter()
+            .filter(|(id, _)| !plain(id))
+            .take(20)
+            .collect();
+        sample.extend(listed.first());
+        sample.extend(listed.last());
+        for (id, path) in sample {
+            let o = common::gsd(tree, &["plan", "show", id, "--json"]);
+            assert!(
+                matches!(o.status.code(), Some(0 | 1)),
+                "{}: plan show {id}: {}",
+                tree.display(),
+                common::stderr(&o)
+            );
+            let shown: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(shown["path"], path.as_str(), "{}: {id}", tree.display());
+            assert_eq!(shown["id"], id.as_str(), "{}: {id}", tree.display());
+            // Exit 1 exactly when some task could not be read.
+            assert_eq!(
+                o.status.code() == Some(1),
+                shown["complete"] == false,
+                "{}: {id}",
+                tree.display()
+            );
+            via_cli += 1;
+        }
+    }
+    println!("plan IDs: {checked} found by the library, {via_cli} through `gsd plan show`");
+    assert!(checked > 1000, "the corpus holds more plans than {checked}");
+}

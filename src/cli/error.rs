@@ -12,6 +12,10 @@ pub enum CliError {
     #[diagnostic(code(gsd::plan_not_found), help("{hint}"))]
     PlanNotFound { id: String, hint: String },
 
+    #[error("`{id}` names several plans")]
+    #[diagnostic(code(gsd::plan_ambiguous), help("{hint}"))]
+    PlanAmbiguous { id: String, hint: String },
+
     #[error("no phase matches `{id}`")]
     #[diagnostic(code(gsd::phase_not_found), help("{hint}"))]
     PhaseNotFound { id: String, hint: String },

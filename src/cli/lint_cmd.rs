@@ -84,5 +84,6 @@ pub fn run(
     Ok(Output {
         text,
         code: i32::from(failing),
+        warnings: Vec::new(),
     })
 }

@@ -99,6 +99,9 @@ pub fn main() -> i32 {
         Ok(output) => {
             let mut stdout = std::io::stdout().lock();
             let _ = stdout.write_all(output.text.as_bytes());
+            for w in &output.warnings {
+                eprintln!("warning: {w}");
+            }
             output.code
         }
         Err(e) => {
@@ -113,6 +116,8 @@ pub fn main() -> i32 {
 pub struct Output {
     pub text: String,
     pub code: i32,
+    /// Warnings for stderr (the answer stays parseable on stdout).
+    pub warnings: Vec<String>,
 }
 
 impl Output {
@@ -120,6 +125,7 @@ impl Output {
         Output {
             text: text.into(),
             code: 0,
+            warnings: Vec::new(),
         }
     }
 

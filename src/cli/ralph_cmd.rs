@@ -56,6 +56,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
             Ok(Output {
                 text: reply.stdout,
                 code: reply.code,
+                warnings: Vec::new(),
             })
         }
         RalphCommand::Guard => Ok(guard(cwd)),
@@ -412,6 +413,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
     Ok(Output {
         text: String::new(),
         code,
+        warnings: Vec::new(),
     })
 }
 
@@ -456,6 +458,7 @@ fn guard(cwd: &Path) -> Output {
             .map(|s| s + "\n")
             .unwrap_or_default(),
         code: 0,
+        warnings: Vec::new(),
     }
 }
 

@@ -7,10 +7,11 @@ use serde_json::{Value, json};
 
 use crate::doc::Source;
 use crate::model::document::{Document, Frontmatter};
+use crate::model::plan_ref::{self, PlanLookupError};
 use crate::model::reading::RoadmapReading;
 use crate::model::state::field_key;
 use crate::model::workspace::{Phase, PhaseLocation, Scope};
-use crate::model::{PhaseId, Plan, PlanId, Task, Workspace};
+use crate::model::{PhaseId, Plan, Task, Workspace};
 
 use super::Output;
 use super::args::{FmCommand, PhaseCommand, PlanCommand, Schema};
@@ -98,57 +99,34 @@ fn plan_summary_json(ws: &Workspace, phase: Option<&Phase>, p: &Plan) -> Value {
     })
 }
 
-/// Find a plan by `05-07`, `5-7`, a file name or a path.
+/// Find a plan by its listed ID, `05-07`, `5-7`, a file name or a path
+/// (the model decides; this only words the failure).
 pub(super) fn find_plan<'a>(
     ws: &'a Workspace,
     cwd: &Path,
     id: &str,
 ) -> Result<(Option<&'a Phase>, &'a Plan), CliError> {
-    let as_path = cwd.join(id);
-    if id.ends_with(".md") && as_path.is_file() {
-        let abs = std::path::absolute(&as_path).unwrap_or(as_path);
-        for ph in &ws.phases {
-            if let Some(p) = ph.plans.iter().find(|p| p.doc.path() == abs) {
-                return Ok((Some(ph), p));
-            }
-        }
-        if let Some(p) = ws.loose_plans.iter().find(|p| p.doc.path() == abs) {
-            return Ok((None, p));
-        }
+    match plan_ref::find_plan(ws, cwd, id) {
+        Ok(e) => Ok((e.at.phase, e.at.plan)),
+        Err(PlanLookupError::NotFound { closest }) => Err(CliError::PlanNotFound {
+            id: id.to_owned(),
+            hint: match closest {
+                Some(m) => format!("did you mean `{m}`? (`gsd plan list` shows every plan)"),
+                None => "`gsd plan list` shows every plan; IDs look like 05-07".into(),
+            },
+        }),
+        Err(PlanLookupError::Ambiguous { candidates }) => Err(CliError::PlanAmbiguous {
+            id: id.to_owned(),
+            hint: format!(
+                "name one of them: {}",
+                candidates
+                    .iter()
+                    .map(|(i, p)| format!("`{i}` ({p})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
     }
-    let name = id.rsplit(['/', '\\']).next().unwrap_or(id);
-    for ph in ws.phases.iter() {
-        if let Some(p) = ph.plans.iter().find(|p| p.doc.file_name() == name) {
-            return Ok((Some(ph), p));
-        }
-    }
-    if let Some(want) = PlanId::parse(id) {
-        for ph in &ws.phases {
-            if let Some(p) = ph
-                .plans
-                .iter()
-                .find(|p| p.id.as_ref().is_some_and(|i| i.same(&want)))
-            {
-                return Ok((Some(ph), p));
-            }
-        }
-        if let Some(p) = ws
-            .loose_plans
-            .iter()
-            .find(|p| p.id.as_ref().is_some_and(|i| i.same(&want)))
-        {
-            return Ok((None, p));
-        }
-    }
-    let ids: Vec<String> = ws.all_plans().map(Plan::display_id).collect();
-    let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
-        Some(m) => format!("did you mean `{m}`? (`gsd plan list` shows every plan)"),
-        None => "`gsd plan list` shows every plan; IDs look like 05-07".into(),
-    };
-    Err(CliError::PlanNotFound {
-        id: id.to_owned(),
-        hint,
-    })
 }
 
 fn find_phase<'a>(ws: &'a Workspace, id: &str) -> Result<&'a Phase, CliError> {
@@ -183,21 +161,22 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
     match cmd {
         PlanCommand::New { .. } => Err(CliError::input("plan new is handled above", None)),
         PlanCommand::List { phase, json } => {
-            let phases: Vec<&Phase> = match &phase {
-                Some(id) => vec![find_phase(&ws, id)?],
-                None => ws.phases.iter().collect(),
+            let only = match &phase {
+                Some(id) => Some(find_phase(&ws, id)?),
+                None => None,
             };
-            let mut rows: Vec<Value> = Vec::new();
-            for ph in &phases {
-                rows.extend(ph.plans.iter().map(|p| plan_summary_json(&ws, Some(ph), p)));
-            }
-            if phase.is_none() {
-                rows.extend(
-                    ws.loose_plans
-                        .iter()
-                        .map(|p| plan_summary_json(&ws, None, p)),
-                );
-            }
+            let rows: Vec<Value> = plan_ref::plan_entries(&ws)
+                .iter()
+                .filter(|e| match only {
+                    Some(ph) => e.at.phase.is_some_and(|p| std::ptr::eq(p, ph)),
+                    None => true,
+                })
+                .map(|e| {
+                    let mut v = plan_summary_json(&ws, e.at.phase, e.at.plan);
+                    v["id"] = json!(e.id);
+                    v
+                })
+                .collect();
             if json.json {
                 return Ok(Output::json(&json!({ "plans": rows })));
             }
@@ -223,14 +202,43 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
         }
         PlanCommand::Show { id, json } => {
             let (phase, p) = find_plan(&ws, cwd, &id)?;
+            let listed = plan_ref::plan_entries(&ws)
+                .into_iter()
+                .find(|e| std::ptr::eq(e.at.plan, p))
+                .map(|e| e.id);
             let mut v = plan_summary_json(&ws, phase, p);
+            if let Some(listed) = listed {
+                v["id"] = json!(listed);
+            }
+            // Tasks that could not be read are said, never silently dropped.
+            let unreadable: Vec<String> = p
+                .task_problems
+                .iter()
+                .map(|t| {
+                    let at = match t {
+                        crate::doc::elements::TagProblem::Unclosed { start_tag: s, .. }
+                        | crate::doc::elements::TagProblem::StrayClose { end_tag: s, .. }
+                        | crate::doc::elements::TagProblem::Nested { inner: s, .. } => s.start,
+                    };
+                    format!(
+                        "{}:{}: {t}; the tasks shown may be incomplete (`gsd lint` explains)",
+                        ws.rel(p.doc.path()).display(),
+                        p.doc.line_of(at)
+                    )
+                })
+                .collect();
+            v["complete"] = json!(unreadable.is_empty());
             v["frontmatter"] = p.doc.fm().map_or(Value::Null, |n| n.to_json());
             v["tasks"] = Value::Array(p.tasks.iter().map(task_json).collect());
             v["must_haves"] = serde_json::to_value(&p.fm.must_haves).unwrap_or(Value::Null);
             v["requirements"] = json!(p.fm.requirements);
             v["files_modified"] = json!(p.fm.files_modified);
+            let code = i32::from(!unreadable.is_empty());
             if json.json {
-                return Ok(Output::json(&v));
+                let mut out = Output::json(&v);
+                out.code = code;
+                out.warnings = unreadable;
+                return Ok(out);
             }
             let mut s = String::new();
             let _ = writeln!(
@@ -268,7 +276,10 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
                     let _ = writeln!(s, "     done:   {}", d.lines().next().unwrap_or(""));
                 }
             }
-            Ok(Output::ok(s))
+            let mut out = Output::ok(s);
+            out.code = code;
+            out.warnings = unreadable;
+            Ok(out)
         }
     }
 }
@@ -558,7 +569,11 @@ fn fm_validate(
             let _ = writeln!(s, "  {t}");
         }
     }
-    Ok(Output { text: s, code })
+    Ok(Output {
+        text: s,
+        code,
+        warnings: Vec::new(),
+    })
 }
 
 /// `gsd verify ID`: the behavioural verifier alone.
@@ -622,5 +637,9 @@ pub fn verify(
     }
     let failed = v.results.iter().filter(|r| !r.passed).count();
     let _ = writeln!(s, "{} check(s), {failed} failed", v.results.len());
-    Ok(Output { text: s, code })
+    Ok(Output {
+        text: s,
+        code,
+        warnings: Vec::new(),
+    })
 }

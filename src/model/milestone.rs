@@ -142,10 +142,7 @@ impl PhaseRange {
             .or_else(|| rest.strip_prefix("Phase"))?;
         let mut parts = Vec::new();
         let mut cur = after.trim_start();
-        loop {
-            let Some((a, tail)) = PhaseId::parse_prefix(cur) else {
-                break;
-            };
+        while let Some((a, tail)) = PhaseId::parse_prefix(cur) {
             let tail_t = tail.trim_start();
             if let Some(t) = tail_t
                 .strip_prefix('-')

@@ -8,6 +8,7 @@ pub mod ids;
 pub mod index;
 pub mod milestone;
 pub mod plan;
+pub mod plan_ref;
 pub mod project;
 pub mod reading;
 pub mod requirements;
