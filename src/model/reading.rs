@@ -301,20 +301,15 @@ fn milestone_rank(ms: &[Milestone], i: usize) -> usize {
 /// `milestones/vX.Y-ROADMAP.md`, `-REQUIREMENTS.md`, `-phases/` … by version.
 fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    let rel = |p: &std::path::Path| {
-        p.strip_prefix(&ws.planning)
-            .unwrap_or(p)
-            .to_string_lossy()
-            .into_owned()
-    };
-    for d in &ws.other {
-        let r = rel(d.path());
-        if let Some(name) = r.strip_prefix("milestones/")
-            && !name.contains('/')
+    // Listed from disk: read commands load only the core documents.
+    let dir = ws.planning.join("milestones");
+    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().is_ok_and(|t| t.is_file())
             && let Some((v, _)) = name.split_once('-')
             && v.starts_with('v')
         {
-            out.push((v.to_owned(), r.clone()));
+            out.push((v.to_owned(), format!("milestones/{name}")));
         }
     }
     for ph in &ws.phases {

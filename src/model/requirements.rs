@@ -113,9 +113,16 @@ impl Requirements {
                 .rfind(|h| h.level == 3 && h.line.span.start < at);
             let scope = match h2.map(|h| h.text.slice(text).to_ascii_lowercase()) {
                 Some(t) if t.contains("out of scope") => Scope::OutOfScope,
-                Some(t) if t.contains("v2") || t.contains("future") || t.contains("deferred") => {
+                Some(t)
+                    if t.contains("future") || t.contains("deferred") || t.contains("later") =>
+                {
                     Scope::V2
                 }
+                // `## v2.0 Requirements` names a milestone (GSD's
+                // new-milestone writes the active one's this way); only the
+                // template's bare `v2` means "later".
+                Some(t) if super::milestone::find_version(&t).is_some() => Scope::V1,
+                Some(t) if t.contains("v2") => Scope::V2,
                 Some(t)
                     if t.contains("v1") || t.contains("requirements") || t.contains("active") =>
                 {

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::model::milestone::MilestoneStatus;
 use crate::model::requirements::Scope;
 use crate::model::{PhaseId, Workspace};
 
@@ -66,8 +67,8 @@ pub fn render(r: &Renderer, ws: &Workspace, date: &str) -> Result<String, Render
     let mut scopes = Vec::new();
     if let Some(req) = &ws.requirements {
         for (scope, title) in [
-            (Scope::V1, "v1 (committed)"),
-            (Scope::V2, "v2 (later)"),
+            (Scope::V1, "Committed"),
+            (Scope::V2, "Later (v2 and future)"),
             (Scope::OutOfScope, "Out of scope"),
         ] {
             let mut cats: Vec<Cat> = Vec::new();
@@ -108,7 +109,13 @@ pub fn render(r: &Renderer, ws: &Workspace, date: &str) -> Result<String, Render
     let mut milestones = Vec::new();
     if let Some(rm) = &ws.roadmap {
         for m in &rm.milestones {
-            milestones.push(serde_json::json!({ "title": m.title, "status": format!("{:?}", m.status).to_lowercase().replace("inprogress", "in progress") }));
+            let status = match m.status {
+                MilestoneStatus::Shipped => "shipped",
+                MilestoneStatus::InProgress => "in progress",
+                MilestoneStatus::Planned => "planned",
+                MilestoneStatus::Unknown => "",
+            };
+            milestones.push(serde_json::json!({ "title": m.label(), "status": status }));
         }
         for id in rm.active_phase_ids() {
             let detail = rm.phase(&id);

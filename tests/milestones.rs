@@ -1,0 +1,402 @@
+//! Milestones as real trees write them, read through the CLI: `gsd roadmap
+//! --json` (current milestone, its phases, current/next phase, progress)
+//! and `gsd lint` on the same tree. Each test is one shape: an in-progress
+//! milestone in `<details open>`, shipped ones collapsed in `<details>` or
+//! archived in `milestones/`, numbering that restarts, backlog phases, a
+//! CRLF roadmap, quick plans, and requirements defined only in an archive.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn plan(phase: &str, n: &str, reqs: &str) -> String {
+    format!(
+        "---\nphase: {phase}\nplan: {n}\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\nrequirements: [{reqs}]\nmust_haves:\n  artifacts:\n    - path: a.txt\n---\n<tasks>\n<task type=\"auto\">\n<name>T</name>\n<files>a.txt</files>\n<action>a</action>\n<verify>true</verify>\n<done>d</done>\n</task>\n</tasks>\n"
+    )
+}
+
+fn roadmap(root: &Path) -> Value {
+    let o = common::gsd(root, &["roadmap", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn lint_codes(root: &Path) -> Vec<(String, String, String)> {
+    let o = common::gsd(root, &["lint", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["severity"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn active(v: &Value) -> Vec<String> {
+    v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["active"] == true)
+        .map(|p| p["number"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The in-progress milestone wrapped in `<details open>` is current, not
+/// archived: all five of its phases count.
+#[test]
+fn details_open_is_the_current_milestone() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(
+        r,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** - Phases 1-2 (shipped 2026-01-01)\n- 🚧 **v1.1 More** - Phases 3-7\n\n\
+         <details>\n<summary>✅ v1.0 MVP (Phases 1-2) - SHIPPED 2026-01-01</summary>\n\n\
+         - [x] Phase 1: A\n- [x] Phase 2: B\n\n</details>\n\n\
+         <details open>\n<summary>v1.1 More (Phases 3-7)</summary>\n\n\
+         - [x] **Phase 3: C**\n- [ ] **Phase 4: D**\n- [ ] **Phase 5: E**\n- [ ] **Phase 6: F**\n- [ ] **Phase 7: G**\n\n</details>\n\n\
+         ## Phase Details\n\n### Phase 3: C\n**Goal**: c\n\n### Phase 4: D\n**Goal**: d\n\n### Phase 5: E\n**Goal**: e\n\n\
+         ### Phase 6: F\n**Goal**: f\n\n### Phase 7: G\n**Goal**: g\n",
+    );
+    write(
+        r,
+        ".planning/phases/03-c/03-01-PLAN.md",
+        &plan("03-c", "01", ""),
+    );
+    write(r, ".planning/phases/03-c/03-01-SUMMARY.md", "# done\n");
+    write(
+        r,
+        ".planning/phases/04-d/04-01-PLAN.md",
+        &plan("04-d", "01", ""),
+    );
+    let v = roadmap(r);
+    assert_eq!(v["current_milestone"], "v1.1 More");
+    assert_eq!(active(&v), ["3", "4", "5", "6", "7"]);
+    assert_eq!(v["phase_count"], 5);
+    assert_eq!(v["completed_phases"], 1);
+    assert_eq!(v["current_phase"], "4");
+    assert_eq!(v["next_phase"], "5");
+    let ms = v["milestones"].as_array().unwrap();
+    assert_eq!(ms[0]["status"], "shipped");
+    assert_eq!(ms[1]["current"], true);
+    // The shipped milestone is collapsed to its checklist: no lint about it.
+    let lint = lint_codes(r);
+    assert!(
+        !lint
+            .iter()
+            .any(|(c, _, _)| c == "roadmap-checklist-without-details"),
+        "{lint:?}"
+    );
+}
+
+/// Shipped phases 1–7 listed outside `<details>` but named shipped by the
+/// Milestones list are archived, not active; the next phase is 8.
+#[test]
+fn milestone_list_ranges_archive_phases_outside_details() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    let mut rm = String::from(
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 First** — Phases 1-7 (shipped 2026-02-01)\n- 📋 **v1.1 Next** — Phases 8-9 (planned)\n\n## Phases\n\n",
+    );
+    for n in 1..=7 {
+        rm.push_str(&format!("- [x] **Phase {n}: P{n}**\n"));
+    }
+    rm.push_str("- [ ] **Phase 8: P8**\n- [ ] **Phase 9: P9**\n\n## Phase Details\n\n");
+    for n in 1..=9 {
+        rm.push_str(&format!("### Phase {n}: P{n}\n**Goal**: g\n\n"));
+    }
+    write(r, ".planning/ROADMAP.md", &rm);
+    let v = roadmap(r);
+    assert_eq!(active(&v), ["8", "9"]);
+    assert_eq!(v["next_phase"], "8");
+    assert_eq!(v["current_milestone"], "v1.1 Next");
+    let archived = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["archived"] == true)
+        .count();
+    assert_eq!(archived, 7);
+}
+
+/// Milestone-grouped roadmap (a heading per milestone, newest first): the
+/// current milestone has 7 phases, not the 25 of the whole file.
+#[test]
+fn milestone_headings_group_phases() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    let mut rm = String::from("# Roadmap\n\n## 🏁 Milestone v3.0 (Scale) - [In Planning]\n\n");
+    for n in 19..=25 {
+        rm.push_str(&format!("- [ ] **Phase {n}: P{n}**\n"));
+    }
+    rm.push_str("\n## 🏁 Milestone v2.0 (Grow) - [Complete]\n\n");
+    for n in 10..=18 {
+        rm.push_str(&format!("- [x] **Phase {n}: P{n}**\n"));
+    }
+    rm.push_str("\n## 🏁 Milestone v1.0 (Start) - [Complete]\n\n");
+    for n in 1..=9 {
+        rm.push_str(&format!("- [x] **Phase {n}: P{n}**\n"));
+    }
+    write(r, ".planning/ROADMAP.md", &rm);
+    write(
+        r,
+        ".planning/STATE.md",
+        "---\nmilestone: v3.0\n---\n# State\n",
+    );
+    let v = roadmap(r);
+    assert_eq!(v["phase_count"], 7);
+    assert_eq!(active(&v).first().map(String::as_str), Some("19"));
+    assert_eq!(v["next_phase"], "19");
+    // Human output: shipped milestones one line each, current phases listed.
+    let o = common::gsd(r, &["roadmap"]);
+    let text = common::stdout(&o);
+    assert!(text.contains("0/7 phases complete"), "{text}");
+    assert!(
+        !text.contains("1 tasks") && !text.contains("1 plans"),
+        "{text}"
+    );
+}
+
+/// Numbering restarts: v1.0's phases 1–3 are archived in
+/// `milestones/v1.0-phases/`, v1.1 starts again at 1 in `phases/`. Each
+/// phase reads its own folder.
+#[test]
+fn restarting_numbering_keeps_milestones_apart() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(
+        r,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ [v1.0 Old](milestones/v1.0-ROADMAP.md) (Phases 1-3) — SHIPPED\n- 🚧 **v1.1 New** — Phases 1-2 (in progress)\n\n\
+         <details>\n<summary>v1.0 Old (Phases 1-3) — SHIPPED</summary>\n\n- [x] Phase 1: Old one\n- [x] Phase 2: Old two\n- [x] Phase 3: Old three\n</details>\n\n\
+         ### 🚧 v1.1 New (In Progress)\n\n- [ ] **Phase 1: New one**\n- [ ] **Phase 2: New two**\n\n\
+         ## Phase Details\n\n### Phase 1: New one\n**Goal**: n1\n\n### Phase 2: New two\n**Goal**: n2\n",
+    );
+    write(r, ".planning/milestones/v1.0-ROADMAP.md", "# v1.0\n");
+    for (d, n) in [
+        ("01-old-one", "01"),
+        ("02-old-two", "02"),
+        ("03-old-three", "03"),
+    ] {
+        write(
+            r,
+            &format!(".planning/milestones/v1.0-phases/{d}/{n}-01-PLAN.md"),
+            &plan(d, "01", ""),
+        );
+        write(
+            r,
+            &format!(".planning/milestones/v1.0-phases/{d}/{n}-01-SUMMARY.md"),
+            "# s\n",
+        );
+    }
+    write(
+        r,
+        ".planning/phases/01-new-one/01-01-PLAN.md",
+        &plan("01-new-one", "01", ""),
+    );
+    let v = roadmap(r);
+    assert_eq!(v["current_milestone"], "v1.1 New");
+    assert_eq!(active(&v), ["1", "2"]);
+    let phases = v["phases"].as_array().unwrap();
+    let new_one = phases.iter().find(|p| p["name"] == "New one").unwrap();
+    assert_eq!(
+        (new_one["plans"].as_u64(), new_one["summaries"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(new_one["status"], "planned");
+    let old_one = phases.iter().find(|p| p["name"] == "Old one").unwrap();
+    assert_eq!(old_one["archived"], true);
+    assert_eq!(old_one["summaries"], 1);
+    assert_eq!(v["current_phase"], "1");
+    assert_eq!(v["next_phase"], "2");
+    let ms = v["milestones"].as_array().unwrap();
+    assert!(
+        ms[0]["archive"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a == "milestones/v1.0-ROADMAP.md"),
+        "{ms:?}"
+    );
+}
+
+/// Backlog phases (999.x) are listed apart and never current or next.
+#[test]
+fn backlog_phases_stay_out_of_progress() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(
+        r,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n- [ ] **Phase 1: A**\n\n### Phase 1: A\n**Goal**: a\n\n## Backlog\n\n### Phase 999.1: Idea (BACKLOG)\n**Goal**: later\n",
+    );
+    write(r, ".planning/phases/999.1-idea/.gitkeep", "");
+    let v = roadmap(r);
+    assert_eq!(active(&v), ["1"]);
+    assert_eq!(v["next_phase"], "1");
+    let backlog: Vec<&Value> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["backlog"] == true)
+        .collect();
+    assert_eq!(backlog.len(), 1);
+    assert_eq!(backlog[0]["number"], "999.1");
+    let text = common::stdout(&common::gsd(r, &["roadmap"]));
+    assert!(text.contains("Backlog"), "{text}");
+}
+
+/// A CRLF roadmap with archived milestones reads the same as its LF twin.
+#[test]
+fn crlf_roadmap_reads_like_lf() {
+    let lf = "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 A** - Phases 1-2 (shipped)\n- 🚧 **v1.1 B** - Phases 3-4 (in progress)\n\n\
+              <details>\n<summary>✅ v1.0 A (Phases 1-2) - SHIPPED</summary>\n\n### Phase 1: One\n**Goal**: 1\n\n### Phase 2: Two\n**Goal**: 2\n\n</details>\n\n\
+              ### 🚧 v1.1 B (In Progress)\n\n#### Phase 3: Three\n**Goal**: 3\n\n#### Phase 4: Four\n**Goal**: 4\n\n\
+              ## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n| 3. Three | 0/1 | In Progress | - |\n| 4. Four | 0/0 | Not started | - |\n";
+    let read = |text: &str| {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), ".planning/ROADMAP.md", text);
+        write(
+            t.path(),
+            ".planning/phases/03-three/03-01-PLAN.md",
+            &plan("03-three", "01", ""),
+        );
+        roadmap(t.path())
+    };
+    let a = read(lf);
+    let b = read(&lf.replace('\n', "\r\n"));
+    assert_eq!(a, b);
+    assert_eq!(active(&a), ["3", "4"]);
+    assert_eq!(a["current_phase"], "3");
+    assert_eq!(a["next_phase"], "4");
+}
+
+/// GSD's quick tasks (`quick/1-slug/1-PLAN.md`, `quick/260617-tt4-x/…`)
+/// are not badly named phase plans, and have no phase fields to declare.
+#[test]
+fn quick_plans_follow_gsd_quick_naming() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(
+        r,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n### Phase 1: A\n**Goal**: a\n",
+    );
+    let quick = "---\nstatus: complete\n---\n<tasks>\n<task type=\"auto\"><name>q</name><files>a</files><action>a</action><verify>true</verify><done>d</done></task>\n</tasks>\n";
+    write(r, ".planning/quick/1-fix-typo/1-PLAN.md", quick);
+    write(
+        r,
+        ".planning/quick/260617-tt4-tidy/260617-tt4-PLAN.md",
+        quick,
+    );
+    let lint = lint_codes(r);
+    for (code, _, msg) in &lint {
+        assert!(
+            !matches!(
+                code.as_str(),
+                "plan-noncanonical-name" | "plan-missing-field" | "plan-no-frontmatter"
+            ),
+            "{code}: {msg}"
+        );
+    }
+    // A real phase plan with the quick naming is still reported.
+    write(
+        r,
+        ".planning/phases/01-a/1-PLAN.md",
+        &plan("01-a", "01", ""),
+    );
+    assert!(
+        lint_codes(r)
+            .iter()
+            .any(|(c, _, _)| c == "plan-noncanonical-name")
+    );
+    // Quick plans are listed and open by their IDs.
+    let o = common::gsd(r, &["plan", "list", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    for p in v["plans"].as_array().unwrap() {
+        let id = p["id"].as_str().unwrap();
+        let o = common::gsd(r, &["plan", "show", id]);
+        assert_eq!(o.status.code(), Some(0), "{id}: {}", common::stderr(&o));
+    }
+}
+
+/// Requirement IDs defined only in `milestones/v1.0-REQUIREMENTS.md` are
+/// known; an ID defined nowhere is still reported.
+#[test]
+fn requirements_resolve_across_archived_milestones() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(
+        r,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n### Phase 1: A\n**Goal**: a\n",
+    );
+    write(
+        r,
+        ".planning/REQUIREMENTS.md",
+        "# Requirements\n\n## v1.1 Requirements\n\n- [ ] **NEW-01**: new thing\n",
+    );
+    write(
+        r,
+        ".planning/milestones/v1.0-REQUIREMENTS.md",
+        "# Requirements Archive: v1.0\n\n## v1 Requirements\n\n- [x] **OLD-01**: old thing\n",
+    );
+    write(
+        r,
+        ".planning/phases/01-a/01-01-PLAN.md",
+        &plan("01-a", "01", "NEW-01, OLD-01, GONE-01"),
+    );
+    let unknown: Vec<String> = lint_codes(r)
+        .into_iter()
+        .filter(|(c, _, _)| c == "requirement-unknown")
+        .map(|(_, _, m)| m)
+        .collect();
+    assert_eq!(unknown.len(), 1, "{unknown:?}");
+    assert!(unknown[0].contains("GONE-01"));
+}
+
+/// `## v2.0 Requirements` is the active milestone's list: the PRD shows it
+/// as committed, while the template's bare `## v2 Requirements` is later.
+#[test]
+fn prd_treats_a_milestone_version_heading_as_committed() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(
+        r,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n### Phase 1: A\n**Goal**: a\n",
+    );
+    write(
+        r,
+        ".planning/PROJECT.md",
+        "# P\n\n## What This Is\n\nx\n\n## Core Value\n\ny\n",
+    );
+    write(
+        r,
+        ".planning/REQUIREMENTS.md",
+        "# Requirements\n\n## v2.0 Requirements\n\n- [ ] **NOW-01**: now\n\n## v2 Requirements\n\n- **LATER-01**: later\n",
+    );
+    let o = common::gsd(r, &["prd"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let text = common::stdout(&o);
+    let committed = text.find("### Committed").expect("committed section");
+    let later = text.find("### Later").expect("later section");
+    let now = text.find("NOW-01").unwrap();
+    let l = text.find("LATER-01").unwrap();
+    assert!(committed < now && now < later && later < l, "{text}");
+}
