@@ -511,3 +511,107 @@ fn a_quote_in_a_tag_like_text_does_not_swallow_the_next_field() {
     let (text, changed) = gsd::convert::escape::encode("Vec<String> and <b>bold</b>");
     assert!(!changed || !text.contains("&lt;String"), "{text}");
 }
+
+/// A GSD task's files, action, checks and done reach a feature list as
+/// steps (no more `"steps": []`) and come back into their fields; tasks.md
+/// shows checks as the commands they run, never `<automated>` markup.
+#[test]
+fn feature_list_and_tasks_md_carry_what_they_can_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("tasks.xml");
+    std::fs::write(
+        &xml,
+        "<task type=\"auto\">\n  <name>Add login</name>\n  <files>src/a.rs, src/b.rs</files>\n  <action>\n  1. Write the form\n  2. Wire the handler\n  </action>\n  <verify><automated>cargo test login</automated><automated expect=\"ok\">./check.sh</automated></verify>\n  <done>Users can log in</done>\n</task>\n",
+    )
+    .unwrap();
+    let x = xml.to_str().unwrap();
+    let fl = common::gsd(dir.path(), &["convert", x, "--to", "feature-list"]);
+    assert_eq!(fl.status.code(), Some(0), "{}", common::stderr(&fl));
+    let v: serde_json::Value = serde_json::from_slice(&fl.stdout).unwrap();
+    let steps: Vec<&str> = v["features"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "Files: src/a.rs, src/b.rs",
+            "Write the form",
+            "Wire the handler",
+            "Verify: `cargo test login`",
+            "Verify: `./check.sh`",
+            "Done when: Users can log in",
+        ]
+    );
+    // Nothing but the check's `expect` attribute is reported as dropped.
+    let err = common::stderr(&fl);
+    assert!(
+        !err.contains("task 1: files") && !err.contains("task 1: action"),
+        "{err}"
+    );
+    // Back to MSW JSON: the fields are fields again.
+    let out = dir.path().join("fl.json");
+    std::fs::write(&out, &fl.stdout).unwrap();
+    let back = common::json(&common::gsd(
+        dir.path(),
+        &[
+            "convert",
+            out.to_str().unwrap(),
+            "--from",
+            "feature-list",
+            "--to",
+            "msw-json",
+        ],
+    ));
+    assert_eq!(
+        back[0]["files"],
+        serde_json::json!(["src/a.rs", "src/b.rs"])
+    );
+    assert_eq!(back[0]["action"], "- Write the form\n- Wire the handler");
+    assert_eq!(back[0]["done"], "Users can log in");
+    assert_eq!(back[0]["verify"], "`cargo test login`\n`./check.sh`");
+    // tasks.md: plain commands.
+    let md = common::gsd(dir.path(), &["convert", x, "--to", "tasks-md"]);
+    let text = common::stdout(&md);
+    assert!(
+        text.contains("**Verify**: `cargo test login` and `./check.sh`"),
+        "{text}"
+    );
+    assert!(!text.contains("<automated"), "{text}");
+}
+
+/// A prose action stays one step; a feature list of plain steps keeps them.
+#[test]
+fn prose_actions_and_own_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("t.xml");
+    std::fs::write(
+        &xml,
+        "<task type=\"auto\"><name>N</name><action>Refactor the parser so that\n- lists work\nand prose too.</action></task>\n",
+    )
+    .unwrap();
+    let v = common::json(&common::gsd(
+        dir.path(),
+        &["convert", xml.to_str().unwrap(), "--to", "feature-list"],
+    ));
+    assert_eq!(
+        v["features"][0]["steps"],
+        serde_json::json!(["Refactor the parser so that\n- lists work\nand prose too."])
+    );
+    let fl = dir.path().join("own.json");
+    std::fs::write(
+        &fl,
+        r#"{"features":[{"id":1,"description":"D","steps":["open the app","click"],"passes":false}]}"#,
+    )
+    .unwrap();
+    let v = common::json(&common::gsd(
+        dir.path(),
+        &["convert", fl.to_str().unwrap(), "--to", "feature-list"],
+    ));
+    assert_eq!(
+        v["features"][0]["steps"],
+        serde_json::json!(["open the app", "click"])
+    );
+}

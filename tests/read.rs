@@ -193,3 +193,23 @@ fn read_errors_exit_2() {
     let o = gsd(&dir, &["no-such-command"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The Ralph loop history that gsd writes into STATE.md is a record: its
+/// lines are not offered as fields to `state set`, nor listed by `state`.
+#[test]
+fn ralph_history_lines_are_not_state_fields() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join(".planning")).unwrap();
+    std::fs::write(
+        t.path().join(".planning/STATE.md"),
+        "# State\n\nStatus: Executing\n\n## Ralph Loop History\n\nLoop abc on plan 05-02: complete after 3 iteration(s) (a → b).\n",
+    )
+    .unwrap();
+    let o = common::gsd(t.path(), &["state", "set", "zzz", "1", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = common::stderr(&o);
+    assert!(err.contains("fields: Status"), "{err}");
+    assert!(!err.contains("Loop abc"), "{err}");
+    let o = common::gsd(t.path(), &["state"]);
+    assert_eq!(common::stdout(&o), "Status: Executing\n");
+}

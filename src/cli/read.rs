@@ -24,15 +24,31 @@ fn location(p: &Phase) -> Value {
     }
 }
 
-fn phase_json(ws: &Workspace, p: &Phase) -> Value {
+/// The milestone a phase folder belongs to and whether it counts toward
+/// the current milestone's progress, from the shared roadmap reading.
+fn folder_milestone(reading: &RoadmapReading, p: &Phase) -> (Option<String>, bool) {
+    match (&p.location, &p.id) {
+        (PhaseLocation::Archived(v), _) => (Some(v.clone()), false),
+        (PhaseLocation::Current, Some(id)) => match reading.phase(id) {
+            Some(r) => (r.milestone.clone(), r.active),
+            None => (None, !id.is_backlog()),
+        },
+        (PhaseLocation::Current, None) => (None, false),
+    }
+}
+
+fn phase_json(ws: &Workspace, reading: &RoadmapReading, p: &Phase) -> Value {
     let rm = ws.roadmap.as_ref();
     let detail = p.id.as_ref().and_then(|id| rm.and_then(|r| r.phase(id)));
+    let (milestone, active) = folder_milestone(reading, p);
     json!({
         "id": p.id.as_ref().map(PhaseId::normalized),
         "dir": ws.rel(&ws.root.join(&p.dir)).display().to_string(),
         "slug": p.slug,
         "name": detail.map(|d| d.name.clone()),
         "archived": location(p),
+        "milestone": milestone,
+        "active": active,
         "plans": p.plan_count(),
         "summaries": p.summary_files.len(),
         "completed_plans": p.completed_plans(),
@@ -45,23 +61,30 @@ pub fn phase(cwd: &Path, cmd: PhaseCommand) -> Result<Output, CliError> {
         return super::write::phase(cwd, cmd);
     };
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
+    let reading = RoadmapReading::new(&ws);
     if json.json {
-        let v: Vec<Value> = ws.phases.iter().map(|p| phase_json(&ws, p)).collect();
+        let v: Vec<Value> = ws
+            .phases
+            .iter()
+            .map(|p| phase_json(&ws, &reading, p))
+            .collect();
         return Ok(Output::json(&json!({ "phases": v })));
     }
     let mut s = String::new();
     for p in &ws.phases {
-        let arch = match &p.location {
-            PhaseLocation::Archived(v) => format!("  [archived {v}]"),
-            PhaseLocation::Current => String::new(),
+        let (milestone, active) = folder_milestone(&reading, p);
+        let tag = match (&p.location, milestone, active) {
+            (PhaseLocation::Archived(v), _, _) => format!("  [archived {v}]"),
+            (_, Some(m), false) => format!("  [{m}]"),
+            _ => String::new(),
         };
         let id = p.id.as_ref().map_or("-".into(), PhaseId::normalized);
         let _ = writeln!(
             s,
-            "{id:<8} {:<40} {:>2}/{:<2} plans  {}{arch}",
-            p.dir_name,
+            "{id:<8} {} {:>2}/{} {}{tag}",
+            super::table::fit(&p.dir_name, 40),
             p.completed_plans(),
-            p.plan_count(),
+            super::table::count(p.plan_count(), "plan ", "plans"),
             p.disk_status()
         );
     }
@@ -190,11 +213,11 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
                 let wave = r["wave"].as_i64().map_or("-".into(), |w| w.to_string());
                 let _ = writeln!(
                     s,
-                    "{:<10} wave {:<3} {} {:>2} tasks  {}",
+                    "{:<10} wave {:<3} {} {:>8}  {}",
                     r["id"].as_str().unwrap_or(""),
                     wave,
                     done,
-                    r["tasks"],
+                    super::table::count(r["tasks"].as_u64().unwrap_or(0) as usize, "task", "tasks"),
                     r["objective"].as_str().unwrap_or("")
                 );
             }
@@ -311,8 +334,12 @@ pub fn state(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output,
     };
     match get {
         None => {
+            let reading = RoadmapReading::new(&ws);
             let v = json!({
                 "path": ws.rel(st.doc.path()).display().to_string(),
+                "milestone": reading.current_milestone,
+                "roadmap_current_phase": reading.current_phase,
+                "roadmap_next_phase": reading.next_phase,
                 "frontmatter": st.doc.fm().map_or(Value::Null, |n| n.to_json()),
                 "fields": st.fields,
                 "current_phase": st.current_phase(),

@@ -45,6 +45,62 @@ fn s(v: &Value, k: &str) -> Option<String> {
 
 // ---------- feature_list.json ----------
 
+/// Step prefixes that carry a GSD task's fields through a feature list's
+/// `steps` (and back).
+const FILES_STEP: &str = "Files: ";
+const VERIFY_STEP: &str = "Verify: ";
+const DONE_STEP: &str = "Done when: ";
+
+/// A feature's steps: its own when it came from a feature list, else the
+/// task's files, action (one step per list item), checks and done.
+fn feature_steps(t: &ConvTask) -> Vec<String> {
+    let own: Vec<String> = extras(t, "step").map(str::to_owned).collect();
+    if !own.is_empty() {
+        return own;
+    }
+    let mut steps = Vec::new();
+    if !t.files.is_empty() {
+        steps.push(format!("{FILES_STEP}{}", t.files.join(", ")));
+    }
+    steps.extend(action_items(&t.action));
+    let checks = crate::model::task::verify_commands(&t.verify);
+    if checks.is_empty() && !t.verify.trim().is_empty() {
+        steps.push(format!("{VERIFY_STEP}{}", t.verify.trim()));
+    }
+    for c in checks {
+        steps.push(format!("{VERIFY_STEP}`{c}`"));
+    }
+    if !t.done.trim().is_empty() {
+        steps.push(format!("{DONE_STEP}{}", t.done.trim()));
+    }
+    steps
+}
+
+/// An action's list items (`- x`, `* x`, `1. x`) as separate steps, or the
+/// whole action as one step when it is prose.
+fn action_items(action: &str) -> Vec<String> {
+    let action = action.trim();
+    if action.is_empty() {
+        return Vec::new();
+    }
+    let item = |l: &str| -> Option<String> {
+        let l = l.trim_start();
+        if let Some(r) = l.strip_prefix("- ").or_else(|| l.strip_prefix("* ")) {
+            return Some(r.trim().to_owned());
+        }
+        let n = l.bytes().take_while(u8::is_ascii_digit).count();
+        (n > 0 && l[n..].starts_with(". ")).then(|| l[n + 2..].trim().to_owned())
+    };
+    let lines: Vec<&str> = action.lines().filter(|l| !l.trim().is_empty()).collect();
+    let items: Vec<String> = lines.iter().filter_map(|l| item(l)).collect();
+    // Only a pure list splits; prose with a list inside stays one step.
+    if !items.is_empty() && items.len() == lines.len() {
+        items
+    } else {
+        vec![action.to_owned()]
+    }
+}
+
 pub fn read_feature_list(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
     let v = json_value(text)?;
     let features = v.get("features").and_then(Value::as_array).ok_or_else(|| {
@@ -66,9 +122,44 @@ pub fn read_feature_list(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
             }
         }
         read_tail(&mut t, f, "steps", "step");
+        fields_from_steps(&mut t);
         out.push(t);
     }
     Ok(out)
+}
+
+/// Steps gsd wrote from a task's fields go back into those fields; when
+/// any did, the other steps are the action.
+fn fields_from_steps(t: &mut ConvTask) {
+    let steps: Vec<String> = extras(t, "step").map(str::to_owned).collect();
+    if !steps.iter().any(|s| {
+        s.starts_with(FILES_STEP) || s.starts_with(VERIFY_STEP) || s.starts_with(DONE_STEP)
+    }) {
+        return;
+    }
+    t.extra.retain(|(n, _)| n != "step");
+    let mut action = Vec::new();
+    let mut checks = Vec::new();
+    for s in steps {
+        if let Some(f) = s.strip_prefix(FILES_STEP) {
+            t.files = f.split(", ").map(str::to_owned).collect();
+        } else if let Some(v) = s.strip_prefix(VERIFY_STEP) {
+            checks.push(v.to_owned());
+        } else if let Some(d) = s.strip_prefix(DONE_STEP) {
+            t.done = d.to_owned();
+        } else {
+            action.push(s);
+        }
+    }
+    t.action = match action.as_slice() {
+        [one] => one.clone(),
+        many => many
+            .iter()
+            .map(|a| format!("- {a}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    t.verify = checks.join("\n");
 }
 
 /// What feature lists and prd.json end an item with: `passes`, a list kept
@@ -106,7 +197,7 @@ pub fn write_feature_list(tasks: &[ConvTask]) -> String {
                 }
             }
             f.insert("description".into(), json!(t.name));
-            f.insert("steps".into(), json!(extras(t, "step").collect::<Vec<_>>()));
+            f.insert("steps".into(), json!(feature_steps(t)));
             f.insert("passes".into(), json!(attr(t, "passes") == Some("true")));
             let ci: Value = attr(t, "completed_iteration").map_or(Value::Null, |v| {
                 v.parse::<u64>().map_or_else(|_| json!(v), |n| json!(n))
@@ -317,8 +408,13 @@ pub fn write_tasks_md(tasks: &[ConvTask]) -> String {
                 format!("`{v}`")
             }
         };
-        if !t.verify.is_empty() {
-            out.push_str(&format!("  - **Verify**: {}\n", code(&t.verify)));
+        // Checks as the commands they run, not as `<automated>` markup.
+        let checks = crate::model::task::verify_commands(&t.verify);
+        if !checks.is_empty() {
+            let cmds: Vec<String> = checks.iter().map(|c| code(c)).collect();
+            out.push_str(&format!("  - **Verify**: {}\n", cmds.join(" and ")));
+        } else if !t.verify.is_empty() {
+            out.push_str(&format!("  - **Verify**: {}\n", code(t.verify.trim())));
         }
         for c in extras(t, "commit") {
             out.push_str(&format!("  - **Commit**: {}\n", code(c)));

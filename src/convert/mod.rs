@@ -194,7 +194,7 @@ impl Format {
         match self {
             Format::GsdXml | Format::MswJson => (&["*"], &["*"], &["*"]),
             Format::FeatureList => (
-                &["name"],
+                &["name", "files", "action", "verify", "done"],
                 &[
                     "category",
                     "priority",

@@ -35,6 +35,26 @@ impl Sink<'_> {
         ));
     }
 
+    /// Report at a span with a severity other than the rule's (a rule whose
+    /// finding weighs more in one kind of file than another).
+    pub fn at_severity(
+        &mut self,
+        severity: super::diagnostic::Severity,
+        doc: &Document,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.out.push(Diagnostic::at(
+            self.rule.code,
+            severity,
+            doc,
+            span,
+            message.into(),
+            help.into(),
+        ));
+    }
+
     /// Report at a 1-based line of a document.
     pub fn at_line(
         &mut self,

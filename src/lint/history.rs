@@ -41,6 +41,7 @@ const EXECUTION_RULES: &[&str] = &[
     "wave-order",
     "files-modified-overlap",
     "plan-numbering-gap",
+    "requirement-unknown",
 ];
 
 /// The files whose execution findings are history.

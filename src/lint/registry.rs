@@ -28,7 +28,7 @@ rules! {
     "file-unreadable", Warning, files::file_unreadable, "", "An entry in .planning/ cannot be read: a link to a folder or to nothing, a pipe, a device, or no permission.";
     "merge-conflict-markers", Error, files::merge_conflict_markers, "", "A file holds unresolved git merge-conflict markers.";
     "empty-file", Warning, files::empty_file, "", "A planning file is empty.";
-    "unknown-root-file", Warning, files::unknown_root_file, "W019", "A markdown file at the .planning/ root is not a GSD root file.";
+    "unknown-root-file", Info, files::unknown_root_file, "W019", "A markdown file at the .planning/ root is not a GSD root file.";
     "frontmatter-invalid-yaml", Error, frontmatter::frontmatter_invalid_yaml, "", "Frontmatter is not valid YAML (or exceeds alias/nesting limits).";
     "frontmatter-unterminated", Error, frontmatter::frontmatter_unterminated, "", "A --- frontmatter block is never closed.";
     "frontmatter-not-mapping", Error, frontmatter::frontmatter_not_mapping, "", "Frontmatter is YAML but not a key: value mapping.";

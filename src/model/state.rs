@@ -59,6 +59,10 @@ pub fn field_key(name: &str) -> String {
     }
 }
 
+/// The heading of the section Ralph loops write their history under; its
+/// lines (`Loop … on plan 05-02: complete after …`) are not fields.
+pub const HISTORY_HEADING: &str = "## Ralph Loop History";
+
 impl State {
     pub fn parse(doc: Document) -> State {
         let text = doc.text();
@@ -81,6 +85,13 @@ impl State {
                 .iter()
                 .rfind(|h| h.level == 2 && h.line.span.start < line.span.start)
                 .map(|h| h.text.slice(text).to_owned());
+            // gsd's own loop history is a record, not fields to set.
+            if section
+                .as_deref()
+                .is_some_and(|s| HISTORY_HEADING.ends_with(s))
+            {
+                continue;
+            }
             fields.push(BodyField {
                 label: label.to_owned(),
                 value: l.value.slice(text).to_owned(),

@@ -202,7 +202,7 @@ impl Task {
     }
 
     pub fn has(&self, name: &str) -> bool {
-        self.child(name).is_some()
+        self.child(name).is_some() || (name.eq_ignore_ascii_case("name") && self.name().is_some())
     }
 
     /// The trimmed text of a child.
@@ -210,8 +210,15 @@ impl Task {
         self.child(name).map(|c| c.content.trim())
     }
 
+    /// `<name>…</name>`, else a `name="…"` attribute (an older form that
+    /// real plans still use).
     pub fn name(&self) -> Option<&str> {
-        self.text("name")
+        self.text("name").or_else(|| {
+            self.attributes
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("name"))
+                .map(|(_, v)| v.as_str())
+        })
     }
 
     /// A label for messages: the name, or "Task N".
@@ -240,4 +247,40 @@ pub fn split_list(s: &str) -> Vec<String> {
         })
         .filter(|p| !p.is_empty())
         .collect()
+}
+
+/// The commands a `<verify>` text declares: its `<automated>` commands when
+/// it has any, else its backticked commands (`cargo test`). Both the Ralph
+/// verifier and conversions read checks this way.
+pub fn verify_commands(verify: &str) -> Vec<String> {
+    let range = Span::new(0, verify.len());
+    let opaque = elements::Opaque::scan(verify, range);
+    let tags = elements::tags(verify, range, &opaque);
+    let (els, _) = elements::children_from_tags(&tags);
+    let automated: Vec<String> = els
+        .iter()
+        .filter(|e| e.name == "automated")
+        .map(|e| e.content.slice(verify).trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if !automated.is_empty() {
+        return automated;
+    }
+    backticked(verify)
+}
+
+/// Backticked commands in a piece of text (`cargo test`), one line each.
+pub fn backticked(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(a) = rest.find('`') {
+        let after = &rest[a + 1..];
+        let Some(b) = after.find('`') else { break };
+        let cmd = after[..b].trim();
+        if !cmd.is_empty() && !cmd.contains('\n') {
+            out.push(cmd.to_owned());
+        }
+        rest = &after[b + 1..];
+    }
+    out
 }

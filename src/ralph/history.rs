@@ -12,7 +12,7 @@ use crate::store::{CommitPolicy, FileChange, PlanningLock, lock::default_timeout
 use super::state::LoopState;
 
 /// The heading gsd owns in STATE.md; the section is rewritten at each loop end.
-pub const HEADING: &str = "## Ralph Loop History";
+pub const HEADING: &str = crate::model::state::HISTORY_HEADING;
 
 /// The section body: one line about the loop, then the table.
 pub fn table(state: &LoopState) -> String {

@@ -50,22 +50,6 @@ pub struct Verification {
     pub results: Vec<CheckResult>,
 }
 
-/// Backticked commands in a piece of text (`cargo test`), skipping skeleton text.
-fn backticked(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(a) = rest.find('`') {
-        let after = &rest[a + 1..];
-        let Some(b) = after.find('`') else { break };
-        let cmd = after[..b].trim();
-        if !cmd.is_empty() && !cmd.contains('\n') {
-            out.push(cmd.to_owned());
-        }
-        rest = &after[b + 1..];
-    }
-    out
-}
-
 /// The checks a plan declares.
 pub fn plan_checks(plan: &Plan) -> Vec<Check> {
     let text = plan.doc.text();
@@ -79,7 +63,7 @@ pub fn plan_checks(plan: &Plan) -> Vec<Check> {
         let (els, _) = elements::children_from_tags(&tags);
         let automated: Vec<_> = els.iter().filter(|e| e.name == "automated").collect();
         if automated.is_empty() {
-            for c in backticked(&v.content) {
+            for c in crate::model::task::backticked(&v.content) {
                 checks.push(Check {
                     command: c,
                     source: source.clone(),
@@ -105,7 +89,7 @@ pub fn plan_checks(plan: &Plan) -> Vec<Check> {
         }
     }
     if let Some(v) = plan.section_text("verification") {
-        for c in backticked(v) {
+        for c in crate::model::task::backticked(v) {
             checks.push(Check {
                 command: c,
                 source: "verification".into(),

@@ -2,6 +2,7 @@
 
 use crate::doc::Span;
 use crate::doc::yaml::YamlErrorKind;
+use crate::lint::Severity;
 use crate::lint::context::{Ctx, Sink};
 use crate::model::document::Frontmatter;
 
@@ -23,7 +24,16 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
                     "quote values that contain ': ', '#', or start with '`', '[', '{', '*', '&' or '@'"
                 }
             };
-            s.at(
+            // A plan's frontmatter drives execution (waves, dependencies,
+            // must_haves): broken, the executor cannot schedule it. Other
+            // files are read by GSD's tolerant line parser and by people.
+            let severity = if doc.file_name().ends_with("PLAN.md") {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            s.at_severity(
+                severity,
                 doc,
                 Span::new(e.offset, end.max(e.offset)),
                 format!("frontmatter is not valid YAML: {}", e.message),

@@ -93,12 +93,20 @@ pub fn requirement_unknown(cx: &Ctx, s: &mut Sink) {
         let items = node.scalar_items();
         for (id, span) in items {
             let archived = || cx.archived_requirements.iter().any(|r| r.contains(&id));
-            if is_req_id(&id) && !req.contains(&id) && !archived() {
+            // A phase's `**Requirements**:` line in ROADMAP.md defines the
+            // IDs of phases added after REQUIREMENTS.md was written.
+            let in_roadmap = || {
+                cx.ws
+                    .roadmap
+                    .as_ref()
+                    .is_some_and(|rm| rm.phases.iter().any(|p| p.requirements.contains(&id)))
+            };
+            if is_req_id(&id) && !req.contains(&id) && !archived() && !in_roadmap() {
                 s.at(
                     &plan.doc,
                     span,
                     format!(
-                        "plan {} names requirement {id}, which neither REQUIREMENTS.md nor an archived milestone defines",
+                        "plan {} names requirement {id}, which neither REQUIREMENTS.md, an archived milestone nor a ROADMAP phase defines",
                         plan.display_id()
                     ),
                     "fix the ID or add the requirement to REQUIREMENTS.md",
