@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn backticks() {
         assert_eq!(
-            backticked("run `cargo test` then `npm run lint`"),
+            crate::model::task::backticked("run `cargo test` then `npm run lint`"),
             ["cargo test", "npm run lint"]
         );
     }
