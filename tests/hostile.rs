@@ -184,7 +184,17 @@ fn unbalanced_and_odd_task_markup_never_panics() {
     json(&o);
     for i in 0..cases.len() {
         let o = gsd(t.path(), &["plan", "show", &format!("02-1{i}"), "--json"]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        // Exit 1 exactly when some task markup could not be read (and a
+        // warning says so); never a panic, never a silent partial answer.
+        let v = json(&o);
+        let complete = v["complete"].as_bool().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(if complete { 0 } else { 1 }),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(stderr(&o).contains("may be incomplete"), !complete);
     }
 }
 

@@ -161,11 +161,26 @@ fn output_formats() {
 #[test]
 fn exit_codes_and_deny_warnings() {
     let t = tree("clean");
+    // A note at the root is info: it never fails a run, even denied.
     std::fs::write(t.path().join(".planning/NOTES.md"), "notes\n").unwrap();
     let (code, diags) = lint(t.path());
     assert_eq!(
         (code, codes(&diags)),
         (0, vec!["unknown-root-file".to_owned()])
+    );
+    let o = gsd(t.path(), &["lint", "--deny", "warnings"]);
+    assert_eq!(o.status.code(), Some(0));
+    // A summary with no plan is a warning: exit 0, and 1 when denied.
+    std::fs::write(
+        t.path().join(".planning/phases/02-api/02-07-SUMMARY.md"),
+        "# Summary\n",
+    )
+    .unwrap();
+    let (code, diags) = lint(t.path());
+    assert_eq!(code, 0);
+    assert!(
+        codes(&diags).contains(&"orphan-summary".to_owned()),
+        "{diags:?}"
     );
     let o = gsd(t.path(), &["lint", "--deny", "warnings"]);
     assert_eq!(o.status.code(), Some(1));
@@ -180,13 +195,7 @@ fn exit_codes_and_deny_warnings() {
     );
     let o = gsd(
         t.path(),
-        &[
-            "lint",
-            "--deny",
-            "warnings",
-            "--disable",
-            "unknown-root-file",
-        ],
+        &["lint", "--deny", "warnings", "--disable", "orphan-summary"],
     );
     assert_eq!(o.status.code(), Some(0));
 }

@@ -62,7 +62,8 @@ pub fn read(text: &str) -> Result<TaskBlock, ConvertError> {
     );
     let body = doc.body();
     let opaque = Opaque::scan(text, body);
-    let tags = elements::tags(text, body, &opaque);
+    let mut tags = elements::tags(text, body, &opaque);
+    elements::drop_prose_opens(&mut tags, text, "task");
     let (els, problems) = elements::named_from_tags(&tags, "task");
     if let Some(p) = problems.first() {
         return Err(ConvertError::Other(format!(

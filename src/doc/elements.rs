@@ -428,6 +428,33 @@ impl std::fmt::Display for TagProblem {
     }
 }
 
+/// Drop opening `<name …>` tags that sit in the middle of prose with no
+/// close on their line (`match <task type="…"> elements`): a real element
+/// opens at the start of a line or right after another tag (`<tasks><task>`).
+/// Such a mention would otherwise open a bogus element that steals the real
+/// one's closing tag (GSD's own reader pairs the real opener with it).
+pub fn drop_prose_opens(tags: &mut Vec<Tag>, text: &str, name: &str) {
+    let b = text.as_bytes();
+    tags.retain(|t| {
+        if t.kind != TagKind::Open || t.name != name {
+            return true;
+        }
+        let line_start = b[..t.span.start]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        let before = text[line_start..t.span.start].trim_end();
+        let line_end = text[t.span.end..]
+            .find('\n')
+            .map_or(text.len(), |i| t.span.end + i);
+        // `<task>example</task>` inline is an element all the same: GSD's
+        // lazy reader closes the real task at its `</task>`, so it stays
+        // (and is reported as nested).
+        let closes_on_line = text[t.span.end..line_end].contains(&format!("</{name}>"));
+        before.is_empty() || before.ends_with('>') || closes_on_line
+    });
+}
+
 /// What matching a run of tags produced, in order.
 enum Matched<'t> {
     /// An element, with the same-name elements opened at its first level.
@@ -690,5 +717,24 @@ mod tests {
         assert_eq!(a[0], ("type".into(), "checkpoint:decision".into()));
         assert_eq!(a[1], ("gate".into(), "blocking".into()));
         assert_eq!(a[2], ("tdd".into(), "true".into()));
+    }
+
+    #[test]
+    fn a_task_mentioned_in_prose_opens_nothing() {
+        let t = "<task type=\"auto\">\n<name>A</name>\n<action>\n- Use regex to match <task type=\"...\"> elements\n</action>\n</task>\n<tasks><task type=\"auto\"><name>B</name></task></tasks>\n";
+        let range = Span::new(0, t.len());
+        let opaque = Opaque::scan(t, range);
+        let mut all = tags(t, range, &opaque);
+        drop_prose_opens(&mut all, t, "task");
+        let (els, problems) = named_from_tags(&all, "task");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(els.len(), 2);
+        assert!(
+            els[0]
+                .span()
+                .slice(t)
+                .starts_with("<task type=\"auto\">\n<name>A")
+        );
+        assert!(els[0].span().slice(t).ends_with("</action>\n</task>"));
     }
 }

@@ -4,7 +4,9 @@
 //! archived under `milestones/`) is history: GSD never runs it again and no
 //! maintainer rewrites it, so such findings are kept as info, never as
 //! errors a CI would fail on. Real trees are full of plans written for an
-//! older GSD format that executed fine at the time.
+//! older GSD format that executed fine at the time. Plans kept in archive
+//! folders of other schemes (`archive/`, `history/`, `phases-archive/`)
+//! are history too.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,8 @@ use crate::model::workspace::PhaseLocation;
 
 use super::{Diagnostic, Severity};
 
-/// Rules about a plan's structure, frontmatter and dependencies.
+/// Rules about a plan's structure, frontmatter and dependencies, and about
+/// the records a phase keeps while it runs.
 const EXECUTION_RULES: &[&str] = &[
     "frontmatter-invalid-yaml",
     "frontmatter-unterminated",
@@ -42,6 +45,9 @@ const EXECUTION_RULES: &[&str] = &[
     "files-modified-overlap",
     "plan-numbering-gap",
     "requirement-unknown",
+    // Phase-level records: a shipped phase's research and summaries.
+    "validation-missing",
+    "orphan-summary",
 ];
 
 /// The files whose execution findings are history.
@@ -61,13 +67,38 @@ impl History {
                         .is_some_and(|r| r.archived || r.checked == Some(true))
                 }),
             };
+            // Every numbered plan ran: the rest of the folder (a bare
+            // `PLAN.md` overview, a `-FIX` variant) belongs to finished work.
+            let numbered: Vec<&crate::model::Plan> =
+                ph.plans.iter().filter(|p| p.id.is_some()).collect();
+            let all_ran = !numbered.is_empty() && numbered.iter().all(|p| ph.plan_has_summary(p));
             for plan in &ph.plans {
-                if shipped || ph.plan_has_summary(plan) {
+                if shipped || all_ran || ph.plan_has_summary(plan) {
                     files.insert(plan.doc.rel_path.clone());
                 }
             }
             if shipped {
                 files.extend(ph.summaries.iter().map(|s| s.doc.rel_path.clone()));
+                files.extend(ph.other_docs.iter().map(|d| d.rel_path.clone()));
+            }
+        }
+        // Archives in schemes of their own (`archive/v1.1/phases/…`,
+        // `history/`, `phases-archive/`): history by where they sit.
+        for plan in &ws.loose_plans {
+            let archived = plan.doc.rel_path.components().any(|c| {
+                let c = c.as_os_str().to_string_lossy().to_lowercase();
+                c == "archive" || c == "history" || c.ends_with("-archive") || c == "milestones"
+            });
+            if archived {
+                files.insert(plan.doc.rel_path.clone());
+            }
+        }
+        // A `*-PLAN.md` lying loose in `phases/` is never executed: GSD only
+        // runs plans inside phase folders (plan-noncanonical-name says so).
+        let phases_dir = ws.planning.join("phases");
+        for plan in &ws.loose_plans {
+            if plan.doc.path().parent() == Some(phases_dir.as_path()) {
+                files.insert(plan.doc.rel_path.clone());
             }
         }
         // Quick tasks: done once their folder holds a SUMMARY.
@@ -96,7 +127,7 @@ impl History {
         {
             d.severity = Severity::Info;
             d.help = format!(
-                "{} (kept as info: this plan has run — it has a SUMMARY, its phase is complete or its milestone shipped)",
+                "{} (kept as info: this plan has run — it has a SUMMARY, its phase is complete or its milestone shipped — or sits where GSD never runs it)",
                 d.help
             );
         }

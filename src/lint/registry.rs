@@ -78,7 +78,7 @@ rules! {
     "milestone-not-in-milestones-md", Warning, project::milestone_not_in_milestones_md, "W018", "An archived milestone is not listed in MILESTONES.md.";
     "config-missing", Warning, config::config_missing, "W003", "config.json is missing.";
     "config-invalid-json", Error, config::config_invalid_json, "E005", "config.json is not valid JSON.";
-    "config-invalid-model-profile", Warning, config::config_invalid_model_profile, "W004", "model_profile is not quality, balanced, budget or inherit.";
+    "config-invalid-model-profile", Warning, config::config_invalid_model_profile, "W004", "model_profile is not a profile GSD knows (quality, balanced, budget, inherit, adaptive, …).";
     "config-invalid-value", Warning, config::config_invalid_value, "W012–W015", "branching_strategy, context_window or a branch template is invalid.";
     "config-invalid-guard", Error, config::config_invalid_guard, "", "config.json's ralph.guard policy cannot be used (unknown key, wrong type, bad glob).";
     "config-missing-workflow-key", Info, config::config_missing_workflow_key, "W008 / W016", "workflow.nyquist_validation or workflow.ai_integration_phase is absent.";

@@ -320,7 +320,8 @@ impl Plan {
         let body = doc.body();
         let opaque = Opaque::scan(text, body);
         // One tag scan serves tasks, their children and the body sections.
-        let all_tags = elements::tags(text, body, &opaque);
+        let mut all_tags = elements::tags(text, body, &opaque);
+        elements::drop_prose_opens(&mut all_tags, text, "task");
         let (task_els, mut task_problems) = elements::named_from_tags(&all_tags, "task");
         TagProblem::find_fence_causes(&mut task_problems, text, &opaque);
         let tasks: Vec<Task> = task_els

@@ -396,6 +396,15 @@ impl Roadmap {
         milestone::pick(&self.milestones, &milestone::by_range(&self.milestones, id))
     }
 
+    /// Whether a shipped milestone's listed range (`✅ v1.3 … Phases 2-4`)
+    /// accounts for `id`: its detail may be collapsed and its folder
+    /// archived or pruned. An open milestone's range proves nothing.
+    pub fn shipped_range_holds(&self, id: &PhaseId) -> bool {
+        milestone::by_range(&self.milestones, id)
+            .iter()
+            .any(|&i| self.milestones[i].is_shipped())
+    }
+
     /// The milestone being worked on (see [`MilestoneMap::current`]), given
     /// STATE.md's `milestone:` version.
     pub fn current_milestone(&self, state_version: Option<&str>) -> Option<usize> {

@@ -36,18 +36,31 @@ fn value_span(doc: &crate::model::Document, key: &str) -> Span {
     }
 }
 
+/// Every profile some GSD release has accepted: `adaptive` (the planner
+/// picks per task), `auto` and `unlimited` came and went beside the
+/// classic three and `inherit`; real trees use them.
+const MODEL_PROFILES: &[&str] = &[
+    "quality",
+    "balanced",
+    "budget",
+    "inherit",
+    "adaptive",
+    "auto",
+    "unlimited",
+];
+
 pub fn config_invalid_model_profile(cx: &Ctx, s: &mut Sink) {
     let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else {
         return;
     };
     if let Some(p) = c.str("model_profile")
-        && !["quality", "balanced", "budget", "inherit"].contains(&p)
+        && !MODEL_PROFILES.contains(&p)
     {
         s.at(
             doc,
             value_span(doc, "model_profile"),
-            format!("model_profile `{p}` is not quality, balanced, budget or inherit"),
-            "pick one of quality, balanced, budget, inherit",
+            format!("model_profile `{p}` is not a GSD model profile"),
+            format!("pick one of {}", MODEL_PROFILES.join(", ")),
         );
     }
 }

@@ -11,6 +11,27 @@ use crate::model::{Plan, PlanId};
 /// plan number within the same phase.
 fn resolve<'a>(cx: &'a Ctx, phase: &'a Phase, entry: &str) -> Option<&'a Plan> {
     let e = entry.trim().trim_matches(['"', '\'']);
+    // A plan named by its file (`10.01-PLAN.md`) or stem (`10.01`).
+    if let Some(p) = phase.plans.iter().find(|p| {
+        let name = p.doc.file_name();
+        name == e || name.strip_suffix("-PLAN.md") == Some(e)
+    }) {
+        return Some(p);
+    }
+    // A slugged reference (`53-agent-consolidation-01`): a phase folder's
+    // name, then the plan number (GSD writes these, #3602).
+    if let Some(p) = cx.ws.phases.iter().find_map(|ph| {
+        let n: u64 = e
+            .strip_prefix(ph.dir_name.as_str())?
+            .strip_prefix('-')?
+            .parse()
+            .ok()?;
+        ph.plans
+            .iter()
+            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n))
+    }) {
+        return Some(p);
+    }
     if !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) {
         let n: u64 = e.parse().ok()?;
         return phase
@@ -254,9 +275,20 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
     for phase in &cx.ws.phases {
         for sum in &phase.summaries {
             let stem = sum.doc.file_name().trim_end_matches("SUMMARY.md");
+            // A summary named without its ID (`SUMMARY.md`) still says
+            // which plan it reports in its frontmatter (`plan: 01`).
+            let fm_plan = sum
+                .doc
+                .fm()
+                .and_then(|m| m.get("plan"))
+                .and_then(|n| n.as_str().map(str::to_owned))
+                .and_then(|n| n.parse::<u64>().ok());
             let has_plan = phase.plans.iter().any(|p| {
                 p.doc.file_name().trim_end_matches("PLAN.md") == stem
                     || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
+                    || (sum.id.is_none()
+                        && fm_plan.is_some()
+                        && p.id.as_ref().map(|i| i.number()) == fm_plan)
             });
             if !has_plan && !phase.plans.is_empty() {
                 s.file(

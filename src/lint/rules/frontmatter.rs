@@ -6,6 +6,17 @@ use crate::lint::Severity;
 use crate::lint::context::{Ctx, Sink};
 use crate::model::document::Frontmatter;
 
+/// A plan's frontmatter drives execution (waves, dependencies,
+/// must_haves): broken, the executor cannot schedule it — an error. Other
+/// files are read by GSD's tolerant line parser and by people — a warning.
+fn plan_weight(doc: &crate::model::Document) -> Severity {
+    if doc.file_name().ends_with("PLAN.md") {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
+
 pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
     for doc in cx.ws.documents() {
         if let Frontmatter::Invalid(e) = &doc.frontmatter {
@@ -24,16 +35,8 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
                     "quote values that contain ': ', '#', or start with '`', '[', '{', '*', '&' or '@'"
                 }
             };
-            // A plan's frontmatter drives execution (waves, dependencies,
-            // must_haves): broken, the executor cannot schedule it. Other
-            // files are read by GSD's tolerant line parser and by people.
-            let severity = if doc.file_name().ends_with("PLAN.md") {
-                Severity::Error
-            } else {
-                Severity::Warning
-            };
             s.at_severity(
-                severity,
+                plan_weight(doc),
                 doc,
                 Span::new(e.offset, end.max(e.offset)),
                 format!("frontmatter is not valid YAML: {}", e.message),
@@ -46,7 +49,8 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
 pub fn frontmatter_unterminated(cx: &Ctx, s: &mut Sink) {
     for doc in cx.ws.documents() {
         if let Frontmatter::Unterminated { open } = &doc.frontmatter {
-            s.at(
+            s.at_severity(
+                plan_weight(doc),
                 doc,
                 *open,
                 "frontmatter opened with --- is never closed",

@@ -193,14 +193,34 @@ pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
                 TagProblem::Nested { .. } => {}
             }
         }
+        let mut opaque = None;
         for t in &plan.tasks {
             for (name, span) in &t.unclosed_children {
-                s.at(
-                    &plan.doc,
-                    *span,
-                    format!("<{name}> in task {} is never closed", t.index),
-                    format!("add </{name}>"),
-                );
+                let text = plan.doc.text();
+                let opaque = opaque.get_or_insert_with(|| {
+                    crate::doc::elements::Opaque::scan(text, plan.doc.body())
+                });
+                let close = format!("</{name}>");
+                let fence = text[span.end..t.content_span.end]
+                    .match_indices(&close)
+                    .find_map(|(i, _)| opaque.fence_at(text, span.end + i));
+                let (message, help) = match fence {
+                    Some(f) => (
+                        format!(
+                            "<{name}> in task {} is never closed: its </{name}> is inside a code fence",
+                            t.index
+                        ),
+                        format!(
+                            "the code fence opened at line {} runs past </{name}>: close the fence before </{name}>, or remove the stray ``` line",
+                            plan.doc.line_of(f.start)
+                        ),
+                    ),
+                    None => (
+                        format!("<{name}> in task {} is never closed", t.index),
+                        format!("add </{name}>"),
+                    ),
+                };
+                s.at(&plan.doc, *span, message, help);
             }
         }
     }
@@ -243,10 +263,12 @@ fn tasks_missing<'a>(
 > + 'a {
     cx.ws.all_plans().flat_map(move |plan| {
         plan.tasks.iter().filter_map(move |t| {
+            // A child that is there but never closed is task-unbalanced-tag's
+            // finding, not a missing child.
             let missing: Vec<&str> = wanted(&t.kind)
                 .iter()
                 .copied()
-                .filter(|c| !t.has(c))
+                .filter(|c| !t.has(c) && !t.unclosed_children.iter().any(|(n, _)| n == c))
                 .collect();
             (!missing.is_empty()).then_some((plan, t, missing))
         })

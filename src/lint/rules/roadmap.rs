@@ -63,12 +63,12 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     }
     for ph in cx.ws.current_phases() {
         let Some(id) = &ph.id else { continue };
-        // A collapsed milestone names only its range (`Phases 8-12`).
+        // A collapsed shipped milestone names only its range (`Phases 8-12`).
         let in_range = cx
             .ws
             .roadmap
             .as_ref()
-            .is_some_and(|rm| rm.milestone_by_range(id).is_some());
+            .is_some_and(|rm| rm.shipped_range_holds(id));
         if !cx.phases.in_roadmap(id) && !in_range {
             s.file(
                 ph.dir.join(""),
@@ -82,6 +82,10 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     }
 }
 
+/// A gap is a number that appears nowhere: not as a folder (current or
+/// archived), not in ROADMAP.md in any milestone. Phases of a shipped
+/// milestone whose folders were archived or pruned, and phases listed but
+/// not started yet, are not gaps.
 pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
     if cx.ws.config().custom_phase_naming() {
         return;
@@ -97,11 +101,34 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
         .collect();
     nums.sort();
     nums.dedup_by_key(|(n, _)| *n);
+    let known: std::collections::HashSet<u64> = cx
+        .ws
+        .phases
+        .iter()
+        .filter_map(|p| p.id.as_ref().map(PhaseId::major))
+        .chain(cx.reading.phases.iter().map(|p| p.phase_id.major()))
+        .collect();
+    let in_range = |n: u64| {
+        cx.ws.roadmap.as_ref().is_some_and(|rm| {
+            PhaseId::parse(&n.to_string()).is_some_and(|id| rm.shipped_range_holds(&id))
+        })
+    };
     for w in nums.windows(2) {
-        if w[1].0 > w[0].0 + 1 {
+        let missing: Vec<u64> = (w[0].0 + 1..w[1].0)
+            .filter(|n| !known.contains(n) && !in_range(*n))
+            .collect();
+        if let (Some(first), Some(last)) = (missing.first(), missing.last()) {
+            let which = if first == last {
+                format!("phase {first} is")
+            } else {
+                format!("phases {first}–{last} are")
+            };
             s.file(
                 w[1].1.clone(),
-                format!("gap in phase numbering: {} → {}", w[0].0, w[1].0),
+                format!(
+                    "gap in phase numbering: {} → {}; {which} neither a folder nor in ROADMAP.md",
+                    w[0].0, w[1].0
+                ),
                 "renumber the phases or restore the missing one",
             );
         }
