@@ -3,7 +3,9 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::convert::{ConvertError, Format, dropped, gsd_xml};
+use crate::convert::gsd_xml::TaskScan;
+use crate::convert::stream::{Totals, write_each};
+use crate::convert::{ConvertError, Format, dropped, dropped_from, gsd_xml};
 use crate::model::workspace::Scope;
 use crate::model::{PlanId, Workspace};
 use crate::store::FileChange;
@@ -65,6 +67,9 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
         Some(f) => f,
         None => Format::detect(&text)?,
     };
+    if from == Format::GsdXml && args.into.is_none() {
+        return stream_from_gsd(cwd, &text, to, &args);
+    }
     let tasks = from.read(&text)?;
     let lost = dropped(&tasks, to);
     if !lost.is_empty() {
@@ -143,5 +148,71 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
             )))
         }
         None => Ok(Output::ok(out)),
+    }
+}
+
+/// GSD XML in, any format out, one task at a time: the input text and one
+/// task in memory, the output written as it is made (to stdout, or through
+/// an atomic temp file for `--out`). Tasks are built twice — once to check
+/// what the target cannot carry (and refuse under `--strict` before
+/// anything is written), once to write — which costs time, not memory.
+fn stream_from_gsd(
+    cwd: &Path,
+    text: &str,
+    to: Format,
+    args: &ConvertArgs,
+) -> Result<Output, CliError> {
+    let scan = TaskScan::new(text)?;
+    let mut lost: Vec<String> = scan
+        .tasks(text)
+        .enumerate()
+        .flat_map(|(i, t)| dropped_from(&t, i + 1, to))
+        .collect();
+    lost.dedup();
+    if !lost.is_empty() {
+        if args.strict {
+            return Err(CliError::BadInput {
+                message: format!("{} cannot carry: {}", to.name(), lost.join(", ")),
+                help: Some(
+                    "convert to msw-json or gsd-xml to keep everything, or drop --strict".into(),
+                ),
+                src: None,
+                at: None,
+            });
+        }
+        eprintln!("warning: {} cannot carry: {}", to.name(), lost.join(", "));
+    }
+    let totals = Totals {
+        tasks: scan.len(),
+        passed: scan.passed(text),
+    };
+    let write =
+        |w: &mut dyn std::io::Write| write_each(to, totals, args.xml_strict, scan.tasks(text), w);
+    match &args.out {
+        Some(file) => {
+            let path = if file.is_absolute() {
+                file.clone()
+            } else {
+                cwd.join(file)
+            };
+            crate::store::atomic::write_with(&path, write).map_err(|e| {
+                CliError::input(format!("cannot write {}: {e}", path.display()), None)
+            })?;
+            Ok(Output::ok(format!(
+                "wrote {} ({} tasks, {} → {})\n",
+                path.display(),
+                totals.tasks,
+                Format::GsdXml.name(),
+                to.name()
+            )))
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout.lock());
+            write(&mut w)
+                .and_then(|()| std::io::Write::flush(&mut w))
+                .map_err(|e| CliError::input(format!("cannot write the output: {e}"), None))?;
+            Ok(Output::ok(String::new()))
+        }
     }
 }

@@ -4,7 +4,6 @@
 
 use crate::doc::Span;
 use crate::doc::elements::{self, Opaque};
-use crate::model::Document;
 
 use super::escape::{decode, encode};
 use super::{ChildLayout, ConvTask, ConvertError, Layout};
@@ -54,113 +53,165 @@ fn files_list(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The `<task>` elements of a text, found without keeping any other tag:
+/// the first pass of a conversion, cheap enough for a 50 MB plan.
+pub struct TaskScan {
+    elements: Vec<elements::Element>,
+}
+
+impl TaskScan {
+    /// Find the tasks of `text` (a PLAN.md or a fragment of `<task>`s);
+    /// unbalanced task markup is an error naming the problem.
+    pub fn new(text: &str) -> Result<TaskScan, ConvertError> {
+        let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let body = crate::doc::frontmatter::split(text, start).body();
+        let opaque = Opaque::scan(text, body);
+        let mut tags = elements::tags_named(text, body, &opaque, "task");
+        elements::drop_prose_opens(&mut tags, text, "task");
+        let (els, problems) = elements::named_from_tags(&tags, "task");
+        if let Some(p) = problems.first() {
+            return Err(ConvertError::Other(format!(
+                "the task markup is unbalanced: {p}"
+            )));
+        }
+        if els.is_empty() {
+            return Err(ConvertError::Other(
+                "no <task> elements in the input".into(),
+            ));
+        }
+        Ok(TaskScan { elements: els })
+    }
+
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    /// From the first task's start to the last task's end.
+    pub fn span(&self) -> Span {
+        let first = self.elements.first().map_or(0, |e| e.span().start);
+        Span::new(first, self.elements.last().map_or(first, |e| e.span().end))
+    }
+
+    /// The tasks, built one at a time (each holds its own copy of its text).
+    pub fn tasks<'t>(&'t self, text: &'t str) -> impl Iterator<Item = ConvTask> + 't {
+        self.elements.iter().enumerate().map(move |(i, el)| {
+            let prev_end = match i {
+                0 => el.span().start,
+                _ => self.elements[i - 1].span().end,
+            };
+            build_task(text, el, i, prev_end)
+        })
+    }
+
+    /// How many tasks say `passes="true"` (feature lists and prd.json count
+    /// them in their header), read from start tags alone.
+    pub fn passed(&self, text: &str) -> usize {
+        self.elements
+            .iter()
+            .filter(|el| {
+                elements::attributes(el.attr_text(text))
+                    .iter()
+                    .any(|(k, v)| k == "passes" && v == "true")
+            })
+            .count()
+    }
+}
+
 /// Read the tasks of `text` (a PLAN.md or a fragment of `<task>`s).
 pub fn read(text: &str) -> Result<TaskBlock, ConvertError> {
-    let doc = Document::parse(
-        crate::doc::Source::from_text("input", text.to_owned()),
-        "input".into(),
-    );
-    let body = doc.body();
-    let opaque = Opaque::scan(text, body);
-    let mut tags = elements::tags(text, body, &opaque);
-    elements::drop_prose_opens(&mut tags, text, "task");
-    let (els, problems) = elements::named_from_tags(&tags, "task");
-    if let Some(p) = problems.first() {
-        return Err(ConvertError::Other(format!(
-            "the task markup is unbalanced: {p}"
-        )));
-    }
-    if els.is_empty() {
-        return Err(ConvertError::Other(
-            "no <task> elements in the input".into(),
-        ));
-    }
-    let mut tasks = Vec::new();
-    let mut prev_end = els[0].span().start;
-    for (i, el) in els.iter().enumerate() {
-        let start_tag = el.start_tag.slice(text).to_owned();
-        let attrs = elements::attributes(el.attr_text(text));
-        let escaped = attrs.iter().any(|(k, v)| k == MARKER && v == "1");
-        let value = |v: &str| {
-            if escaped {
-                attr_decode(v)
-            } else {
-                v.to_owned()
-            }
-        };
-        let mut t = ConvTask {
-            id: (i + 1).to_string(),
-            ..Default::default()
-        };
-        for (k, v) in &attrs {
-            match k.as_str() {
-                "type" => t.kind = value(v),
-                "id" => t.id = value(v),
-                MARKER => {}
-                _ => t.attributes.push((k.clone(), value(v))),
-            }
-        }
-        let inner = elements::tags_within(&tags, el.content);
-        let (children, _) = elements::children_from_tags(inner);
-        let mut layout = Layout {
-            start_tag,
-            children: Vec::new(),
-            tail: String::new(),
-            before: text[prev_end..el.span().start].to_owned(),
-        };
-        let mut cursor = el.content.start;
-        let mut seen: Vec<&str> = Vec::new();
-        for c in &children {
-            let raw = c.content.slice(text);
-            let (lead, body, trail) = if escaped {
-                ("", raw, "")
-            } else {
-                let body = raw.trim();
-                let lead = &raw[..raw.len() - raw.trim_start().len()];
-                (lead, body, &raw[lead.len() + body.len()..])
-            };
-            let content = if escaped {
-                decode(body)
-            } else {
-                body.to_owned()
-            };
-            let field = FIELDS.contains(&c.name.as_str()) && !seen.contains(&c.name.as_str());
-            let mut files_raw = None;
-            if field {
-                seen.push(FIELDS.iter().find(|f| **f == c.name).expect("a field"));
-                match c.name.as_str() {
-                    "name" => t.name = content,
-                    "files" => {
-                        t.files = files_list(&content);
-                        files_raw = Some(content);
-                    }
-                    "action" => t.action = content,
-                    "verify" => t.verify = content,
-                    "done" => t.done = content,
-                    _ => {}
-                }
-            } else {
-                t.extra.push((c.name.clone(), content));
-            }
-            layout.children.push(ChildLayout {
-                name: c.name.clone(),
-                start_tag: c.start_tag.slice(text).to_owned(),
-                lead: lead.to_owned(),
-                trail: trail.to_owned(),
-                gap: text[cursor..c.span().start].to_owned(),
-                raw: files_raw,
-            });
-            cursor = c.span().end;
-        }
-        layout.tail = text[cursor..el.content.end].to_owned();
-        t.gsd = Some(layout);
-        tasks.push(t);
-        prev_end = el.span().end;
-    }
+    let scan = TaskScan::new(text)?;
     Ok(TaskBlock {
-        span: Span::new(els[0].span().start, prev_end),
-        tasks,
+        span: scan.span(),
+        tasks: scan.tasks(text).collect(),
     })
+}
+
+/// One task with its layout, from its element; `prev_end` is where the
+/// previous task ended (the text between is kept as `before`).
+fn build_task(text: &str, el: &elements::Element, i: usize, prev_end: usize) -> ConvTask {
+    let start_tag = el.start_tag.slice(text).to_owned();
+    let attrs = elements::attributes(el.attr_text(text));
+    let escaped = attrs.iter().any(|(k, v)| k == MARKER && v == "1");
+    let value = |v: &str| {
+        if escaped {
+            attr_decode(v)
+        } else {
+            v.to_owned()
+        }
+    };
+    let mut t = ConvTask {
+        id: (i + 1).to_string(),
+        ..Default::default()
+    };
+    for (k, v) in &attrs {
+        match k.as_str() {
+            "type" => t.kind = value(v),
+            "id" => t.id = value(v),
+            MARKER => {}
+            _ => t.attributes.push((k.clone(), value(v))),
+        }
+    }
+    // The task's own tags, scanned in its content alone.
+    let opaque = Opaque::scan(text, el.content);
+    let inner = elements::tags(text, el.content, &opaque);
+    let (children, _) = elements::children_from_tags(&inner);
+    let mut layout = Layout {
+        start_tag,
+        children: Vec::new(),
+        tail: String::new(),
+        before: text[prev_end..el.span().start].to_owned(),
+    };
+    let mut cursor = el.content.start;
+    let mut seen: Vec<&str> = Vec::new();
+    for c in &children {
+        let raw = c.content.slice(text);
+        let (lead, body, trail) = if escaped {
+            ("", raw, "")
+        } else {
+            let body = raw.trim();
+            let lead = &raw[..raw.len() - raw.trim_start().len()];
+            (lead, body, &raw[lead.len() + body.len()..])
+        };
+        let content = if escaped {
+            decode(body)
+        } else {
+            body.to_owned()
+        };
+        let field = FIELDS.contains(&c.name.as_str()) && !seen.contains(&c.name.as_str());
+        let mut files_raw = None;
+        if field {
+            seen.push(FIELDS.iter().find(|f| **f == c.name).expect("a field"));
+            match c.name.as_str() {
+                "name" => t.name = content,
+                "files" => {
+                    t.files = files_list(&content);
+                    files_raw = Some(content);
+                }
+                "action" => t.action = content,
+                "verify" => t.verify = content,
+                "done" => t.done = content,
+                _ => {}
+            }
+        } else {
+            t.extra.push((c.name.clone(), content));
+        }
+        layout.children.push(ChildLayout {
+            name: c.name.clone(),
+            start_tag: c.start_tag.slice(text).to_owned(),
+            lead: lead.to_owned(),
+            trail: trail.to_owned(),
+            gap: text[cursor..c.span().start].to_owned(),
+            raw: files_raw,
+        });
+        cursor = c.span().end;
+    }
+    layout.tail = text[cursor..el.content.end].to_owned();
+    t.gsd = Some(layout);
+    t
 }
 
 /// The start tag for a task written without (or against) its layout.
@@ -329,33 +380,39 @@ fn reads_back(xml: &str, t: &ConvTask, index: usize) -> bool {
 pub fn write(tasks: &[ConvTask], strict: bool) -> String {
     let mut out = String::new();
     for (i, t) in tasks.iter().enumerate() {
-        let index = i + 1;
-        let text = if strict {
-            write_task(t, index, Mode::Strict)
-        } else {
-            let raw = write_task(t, index, Mode::Raw);
-            // Reading back alone is not enough when a quote in tag-like text
-            // could run on into the next task: such text is escaped.
-            let spills = t.gsd.is_none()
-                && FIELDS
-                    .iter()
-                    .filter_map(|f| field(t, f))
-                    .chain(t.extra.iter().map(|(_, v)| v.as_str().into()))
-                    .any(|v| super::escape::has_quoted_tag(&v));
-            if !spills && reads_back(&raw, t, index) {
-                raw
-            } else {
-                write_task(t, index, Mode::Escaped)
-            }
-        };
-        match (&t.gsd, strict) {
-            (Some(layout), false) if text.starts_with(&layout.start_tag) => {
-                out.push_str(&layout.before)
-            }
-            _ if i > 0 => out.push_str("\n\n"),
-            _ => {}
-        }
-        out.push_str(&text);
+        write_one(t, i, strict, &mut out);
     }
     out
+}
+
+/// Append task number `i` (0-based) with what separates it from the one
+/// before: its own layout's text, else a blank line.
+pub fn write_one(t: &ConvTask, i: usize, strict: bool, out: &mut String) {
+    let index = i + 1;
+    let text = if strict {
+        write_task(t, index, Mode::Strict)
+    } else {
+        let raw = write_task(t, index, Mode::Raw);
+        // Reading back alone is not enough when a quote in tag-like text
+        // could run on into the next task: such text is escaped.
+        let spills = t.gsd.is_none()
+            && FIELDS
+                .iter()
+                .filter_map(|f| field(t, f))
+                .chain(t.extra.iter().map(|(_, v)| v.as_str().into()))
+                .any(|v| super::escape::has_quoted_tag(&v));
+        if !spills && reads_back(&raw, t, index) {
+            raw
+        } else {
+            write_task(t, index, Mode::Escaped)
+        }
+    };
+    match (&t.gsd, strict) {
+        (Some(layout), false) if text.starts_with(&layout.start_tag) => {
+            out.push_str(&layout.before)
+        }
+        _ if i > 0 => out.push_str("\n\n"),
+        _ => {}
+    }
+    out.push_str(&text);
 }

@@ -182,41 +182,30 @@ fn read_tail(t: &mut ConvTask, item: &Value, list: &str, child: &str) {
     }
 }
 
-pub fn write_feature_list(tasks: &[ConvTask]) -> String {
-    let features: Vec<Value> = tasks
-        .iter()
-        .map(|t| {
-            let id: Value =
-                t.id.parse::<u64>()
-                    .map_or_else(|_| json!(t.id), |n| json!(n));
-            let mut f = serde_json::Map::new();
-            f.insert("id".into(), id);
-            for k in ["category", "priority", "model"] {
-                if let Some(v) = attr(t, k) {
-                    f.insert(k.into(), json!(v));
-                }
-            }
-            f.insert("description".into(), json!(t.name));
-            f.insert("steps".into(), json!(feature_steps(t)));
-            f.insert("passes".into(), json!(attr(t, "passes") == Some("true")));
-            let ci: Value = attr(t, "completed_iteration").map_or(Value::Null, |v| {
-                v.parse::<u64>().map_or_else(|_| json!(v), |n| json!(n))
-            });
-            f.insert("completed_iteration".into(), ci);
-            f.insert(
-                "notes".into(),
-                json!(extras(t, "notes").collect::<Vec<_>>().join("\n")),
-            );
-            Value::Object(f)
-        })
-        .collect();
-    let done = tasks
-        .iter()
-        .filter(|t| attr(t, "passes") == Some("true"))
-        .count();
-    let v =
-        json!({ "total_features": tasks.len(), "completed_features": done, "features": features });
-    serde_json::to_string_pretty(&v).expect("json") + "\n"
+/// One feature of a feature list.
+pub fn feature_value(t: &ConvTask) -> Value {
+    let id: Value =
+        t.id.parse::<u64>()
+            .map_or_else(|_| json!(t.id), |n| json!(n));
+    let mut f = serde_json::Map::new();
+    f.insert("id".into(), id);
+    for k in ["category", "priority", "model"] {
+        if let Some(v) = attr(t, k) {
+            f.insert(k.into(), json!(v));
+        }
+    }
+    f.insert("description".into(), json!(t.name));
+    f.insert("steps".into(), json!(feature_steps(t)));
+    f.insert("passes".into(), json!(attr(t, "passes") == Some("true")));
+    let ci: Value = attr(t, "completed_iteration").map_or(Value::Null, |v| {
+        v.parse::<u64>().map_or_else(|_| json!(v), |n| json!(n))
+    });
+    f.insert("completed_iteration".into(), ci);
+    f.insert(
+        "notes".into(),
+        json!(extras(t, "notes").collect::<Vec<_>>().join("\n")),
+    );
+    Value::Object(f)
 }
 
 // ---------- prd.json ----------
@@ -247,22 +236,17 @@ pub fn read_prd_json(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
     Ok(out)
 }
 
-pub fn write_prd_json(tasks: &[ConvTask]) -> String {
-    let stories: Vec<Value> = tasks
-        .iter()
-        .map(|t| {
-            let priority: Value = attr(t, "priority").map_or(Value::Null, |p| {
-                p.parse::<i64>().map_or_else(|_| json!(p), |n| json!(n))
-            });
-            json!({
-                "id": t.id, "title": t.name, "description": t.action,
-                "acceptanceCriteria": extras(t, "criterion").collect::<Vec<_>>(),
-                "priority": priority, "passes": attr(t, "passes") == Some("true"),
-                "notes": extras(t, "notes").collect::<Vec<_>>().join("\n"),
-            })
-        })
-        .collect();
-    serde_json::to_string_pretty(&json!({ "userStories": stories })).expect("json") + "\n"
+/// One user story of a prd.json.
+pub fn story_value(t: &ConvTask) -> Value {
+    let priority: Value = attr(t, "priority").map_or(Value::Null, |p| {
+        p.parse::<i64>().map_or_else(|_| json!(p), |n| json!(n))
+    });
+    json!({
+        "id": t.id, "title": t.name, "description": t.action,
+        "acceptanceCriteria": extras(t, "criterion").collect::<Vec<_>>(),
+        "priority": priority, "passes": attr(t, "passes") == Some("true"),
+        "notes": extras(t, "notes").collect::<Vec<_>>().join("\n"),
+    })
 }
 
 // ---------- tasks.md ----------
@@ -367,61 +351,58 @@ pub fn read_tasks_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
     Ok(out)
 }
 
-pub fn write_tasks_md(tasks: &[ConvTask]) -> String {
-    let mut out = String::new();
-    for t in tasks {
-        let check = if attr(t, "checked") == Some("true") {
-            "x"
-        } else {
-            " "
-        };
-        let mut title = t.name.clone();
-        if attr(t, "parallel") == Some("true") {
-            title.push_str(" [P]");
-        }
-        if attr(t, "verify_task") == Some("true") {
-            title.push_str(" [VERIFY]");
-        }
-        // tasks.md numbers tasks (`1.2`); other IDs have no place there.
-        if tasks_md_id(&t.id) {
-            out.push_str(&format!("- [{check}] {} {title}\n", t.id));
-        } else {
-            out.push_str(&format!("- [{check}] {title}\n"));
-        }
-        if !t.action.is_empty() {
-            let mut lines = t.action.lines();
-            out.push_str(&format!("  - **Do**: {}\n", lines.next().unwrap_or("")));
-            for l in lines {
-                out.push_str(&format!("    {l}\n"));
-            }
-        }
-        if !t.files.is_empty() {
-            out.push_str(&format!("  - **Files**: {}\n", t.files.join(", ")));
-        }
-        if !t.done.is_empty() {
-            out.push_str(&format!("  - **Done when**: {}\n", t.done));
-        }
-        let code = |v: &str| {
-            if v.contains('`') {
-                v.to_owned()
-            } else {
-                format!("`{v}`")
-            }
-        };
-        // Checks as the commands they run, not as `<automated>` markup.
-        let checks = crate::model::task::verify_commands(&t.verify);
-        if !checks.is_empty() {
-            let cmds: Vec<String> = checks.iter().map(|c| code(c)).collect();
-            out.push_str(&format!("  - **Verify**: {}\n", cmds.join(" and ")));
-        } else if !t.verify.is_empty() {
-            out.push_str(&format!("  - **Verify**: {}\n", code(t.verify.trim())));
-        }
-        for c in extras(t, "commit") {
-            out.push_str(&format!("  - **Commit**: {}\n", code(c)));
-        }
-        out.push('\n');
+/// One task of a tasks.md, with the blank line after it.
+pub fn tasks_md_task(t: &ConvTask, out: &mut String) {
+    let check = if attr(t, "checked") == Some("true") {
+        "x"
+    } else {
+        " "
+    };
+    let mut title = t.name.clone();
+    if attr(t, "parallel") == Some("true") {
+        title.push_str(" [P]");
     }
-    out
+    if attr(t, "verify_task") == Some("true") {
+        title.push_str(" [VERIFY]");
+    }
+    // tasks.md numbers tasks (`1.2`); other IDs have no place there.
+    if tasks_md_id(&t.id) {
+        out.push_str(&format!("- [{check}] {} {title}\n", t.id));
+    } else {
+        out.push_str(&format!("- [{check}] {title}\n"));
+    }
+    if !t.action.is_empty() {
+        let mut lines = t.action.lines();
+        out.push_str(&format!("  - **Do**: {}\n", lines.next().unwrap_or("")));
+        for l in lines {
+            out.push_str(&format!("    {l}\n"));
+        }
+    }
+    if !t.files.is_empty() {
+        out.push_str(&format!("  - **Files**: {}\n", t.files.join(", ")));
+    }
+    if !t.done.is_empty() {
+        out.push_str(&format!("  - **Done when**: {}\n", t.done));
+    }
+    let code = |v: &str| {
+        if v.contains('`') {
+            v.to_owned()
+        } else {
+            format!("`{v}`")
+        }
+    };
+    // Checks as the commands they run, not as `<automated>` markup.
+    let checks = crate::model::task::verify_commands(&t.verify);
+    if !checks.is_empty() {
+        let cmds: Vec<String> = checks.iter().map(|c| code(c)).collect();
+        out.push_str(&format!("  - **Verify**: {}\n", cmds.join(" and ")));
+    } else if !t.verify.is_empty() {
+        out.push_str(&format!("  - **Verify**: {}\n", code(t.verify.trim())));
+    }
+    for c in extras(t, "commit") {
+        out.push_str(&format!("  - **Commit**: {}\n", code(c)));
+    }
+    out.push('\n');
 }
 
 // ---------- SPEC.md ----------
@@ -456,19 +437,15 @@ pub fn read_spec_md(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
     Ok(tasks)
 }
 
-pub fn write_spec_md(tasks: &[ConvTask]) -> String {
-    tasks
-        .iter()
-        .map(|t| {
-            format!(
-                "- [{}] {}\n",
-                if attr(t, "checked") == Some("true") {
-                    "x"
-                } else {
-                    " "
-                },
-                t.name
-            )
-        })
-        .collect()
+/// One checkbox line of a SPEC.md.
+pub fn spec_md_task(t: &ConvTask, out: &mut String) {
+    out.push_str(&format!(
+        "- [{}] {}\n",
+        if attr(t, "checked") == Some("true") {
+            "x"
+        } else {
+            " "
+        },
+        t.name
+    ));
 }

@@ -8,6 +8,7 @@ pub mod escape;
 pub mod gsd_xml;
 pub mod loops;
 pub mod msw;
+pub mod stream;
 
 use serde::{Deserialize, Serialize};
 
@@ -169,18 +170,7 @@ impl Format {
 
     /// Write tasks in this format (`xml_strict` for `gsd-xml` only).
     pub fn write(self, tasks: &[ConvTask], xml_strict: bool) -> String {
-        match self {
-            Format::GsdXml => {
-                let mut s = gsd_xml::write(tasks, xml_strict);
-                s.push('\n');
-                s
-            }
-            Format::MswJson => msw::write(tasks),
-            Format::FeatureList => loops::write_feature_list(tasks),
-            Format::TasksMd => loops::write_tasks_md(tasks),
-            Format::PrdJson => loops::write_prd_json(tasks),
-            Format::SpecMd => loops::write_spec_md(tasks),
-        }
+        stream::write_all(self, tasks, xml_strict)
     }
 
     /// What this format can hold: (fields, attributes, extra children).
@@ -222,41 +212,49 @@ impl Format {
 /// Fields the target format cannot carry, as `task N: field` (for warnings,
 /// or an error with `--strict`).
 pub fn dropped(tasks: &[ConvTask], to: Format) -> Vec<String> {
+    let mut out: Vec<String> = tasks
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| dropped_from(t, i + 1, to))
+        .collect();
+    out.dedup();
+    out
+}
+
+/// What task number `n` loses in `to` (see [`dropped`]).
+pub fn dropped_from(t: &ConvTask, n: usize, to: Format) -> Vec<String> {
     let (fields, attrs, extra) = to.holds();
     if fields == ["*"] {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for (i, t) in tasks.iter().enumerate() {
-        let n = i + 1;
-        let id_lost = match to {
-            Format::TasksMd => !loops::tasks_md_id(&t.id),
-            Format::SpecMd => t.id != n.to_string(),
-            _ => false,
-        };
-        if id_lost {
-            out.push(format!("task {n}: id {}", t.id));
+    let id_lost = match to {
+        Format::TasksMd => !loops::tasks_md_id(&t.id),
+        Format::SpecMd => t.id != n.to_string(),
+        _ => false,
+    };
+    if id_lost {
+        out.push(format!("task {n}: id {}", t.id));
+    }
+    for (f, empty) in [
+        ("files", t.files.is_empty()),
+        ("action", t.action.is_empty()),
+        ("verify", t.verify.is_empty()),
+        ("done", t.done.is_empty()),
+        ("type", t.kind.is_empty() || t.kind == "auto"),
+    ] {
+        if !empty && !fields.contains(&f) {
+            out.push(format!("task {n}: {f}"));
         }
-        for (f, empty) in [
-            ("files", t.files.is_empty()),
-            ("action", t.action.is_empty()),
-            ("verify", t.verify.is_empty()),
-            ("done", t.done.is_empty()),
-            ("type", t.kind.is_empty() || t.kind == "auto"),
-        ] {
-            if !empty && !fields.contains(&f) {
-                out.push(format!("task {n}: {f}"));
-            }
+    }
+    for (k, _) in &t.attributes {
+        if !attrs.contains(&k.as_str()) {
+            out.push(format!("task {n}: attribute {k}"));
         }
-        for (k, _) in &t.attributes {
-            if !attrs.contains(&k.as_str()) {
-                out.push(format!("task {n}: attribute {k}"));
-            }
-        }
-        for (k, _) in &t.extra {
-            if !extra.contains(&k.as_str()) {
-                out.push(format!("task {n}: <{k}>"));
-            }
+    }
+    for (k, _) in &t.extra {
+        if !extra.contains(&k.as_str()) {
+            out.push(format!("task {n}: <{k}>"));
         }
     }
     out.dedup();

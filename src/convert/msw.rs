@@ -71,5 +71,5 @@ pub fn read(text: &str) -> Result<Vec<ConvTask>, ConvertError> {
 }
 
 pub fn write(tasks: &[ConvTask]) -> String {
-    serde_json::to_string_pretty(tasks).expect("tasks serialize") + "\n"
+    super::stream::write_all(super::Format::MswJson, tasks, false)
 }

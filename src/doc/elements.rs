@@ -234,6 +234,37 @@ pub fn tags(text: &str, range: Span, opaque: &Opaque) -> Vec<Tag> {
     out
 }
 
+/// The tags named `name` in `range`, outside opaque regions: what a
+/// caller that needs one element kind keeps, without the others.
+pub fn tags_named(text: &str, range: Span, opaque: &Opaque, name: &str) -> Vec<Tag> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = range.start;
+    while let Some(rel) = memchr::memmem::find(&b[pos..range.end], name.as_bytes()) {
+        let at_name = pos + rel;
+        pos = at_name + 1;
+        // `<name` or `</name`, with the name ending there.
+        let at = match (
+            at_name.checked_sub(1).map(|i| b[i]),
+            at_name.checked_sub(2).map(|i| b[i]),
+        ) {
+            (Some(b'<'), _) => at_name - 1,
+            (Some(b'/'), Some(b'<')) => at_name - 2,
+            _ => continue,
+        };
+        if opaque.contains(at) {
+            continue;
+        }
+        if let Some(tag) = parse_tag(b, at, range.end)
+            && tag.name == name
+        {
+            pos = tag.span.end;
+            out.push(tag);
+        }
+    }
+    out
+}
+
 fn is_name_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }

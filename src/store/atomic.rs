@@ -6,6 +6,15 @@ use std::io::Write;
 use std::path::Path;
 
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_with(path, |w| w.write_all(bytes))
+}
+
+/// The same, with the content written by `fill` straight into the temp
+/// file: a large conversion streams to disk instead of into memory first.
+pub fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -15,7 +24,11 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".gsd-tmp-")
         .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        fill(&mut w)?;
+        w.flush()?;
+    }
     if let Ok(meta) = std::fs::metadata(path) {
         tmp.as_file().set_permissions(meta.permissions())?;
     }
