@@ -117,6 +117,9 @@ fn plan_summary_json(ws: &Workspace, phase: Option<&Phase>, p: &Plan) -> Value {
         "depends_on": p.fm.depends_on,
         "autonomous": p.autonomous(),
         "tasks": p.tasks.len(),
+        // False when some task markup could not be read: `tasks` may be
+        // short (`gsd plan show` and `gsd lint` say why).
+        "complete": p.task_problems.is_empty(),
         "has_summary": phase.is_some_and(|ph| ph.plan_has_summary(p)),
         "objective": p.objective(),
     })
@@ -210,10 +213,12 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
                 } else {
                     "    "
                 };
+                // `!`: some task markup could not be read.
+                let partial = if r["complete"] == false { "!" } else { " " };
                 let wave = r["wave"].as_i64().map_or("-".into(), |w| w.to_string());
                 let _ = writeln!(
                     s,
-                    "{:<10} wave {:<3} {} {:>8}  {}",
+                    "{:<10} wave {:<3} {} {:>8}{partial} {}",
                     r["id"].as_str().unwrap_or(""),
                     wave,
                     done,

@@ -117,14 +117,15 @@ pub fn render(r: &Renderer, ws: &Workspace, date: &str) -> Result<String, Render
             };
             milestones.push(serde_json::json!({ "title": m.label(), "status": status }));
         }
-        for id in rm.active_phase_ids() {
-            let detail = rm.phase(&id);
+        // The current milestone's phases, as `gsd roadmap` reads them.
+        let reading = crate::model::reading::RoadmapReading::new(ws);
+        for p in reading.phases.iter().filter(|p| p.active) {
             phases.push(serde_json::json!({
-                "number": id.unpadded(),
-                "name": detail.map(|d| d.name.clone()).or_else(|| rm.checklist_entry(&id).map(|c| c.name.clone())).unwrap_or_default(),
-                "goal": detail.and_then(|d| d.goal.clone()).unwrap_or_default(),
-                "requirements": detail.map(|d| d.requirements.clone()).unwrap_or_default(),
-                "cites": cites_for_phase(&refs, &id),
+                "number": p.number,
+                "name": p.name.clone().unwrap_or_default(),
+                "goal": p.goal.clone().unwrap_or_default(),
+                "requirements": p.requirements,
+                "cites": cites_for_phase(&refs, &p.phase_id),
             }));
         }
     }
