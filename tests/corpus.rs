@@ -155,6 +155,12 @@ fn corpus_state_set_changes_only_the_field_lines() {
                 &["state", "set", &field, "Corpus check value", "--no-commit"],
             );
             let after = std::fs::read_to_string(&p).unwrap();
+            // A label on several body lines is not one field: refused, and
+            // the file is untouched.
+            if o.status.code() == Some(2) && common::stderr(&o).contains("not one field") {
+                assert_eq!(after, text, "{}", tree.display());
+                continue;
+            }
             if text.contains("\n<<<<<<< ") || text.starts_with("<<<<<<< ") {
                 assert_eq!(
                     o.status.code(),
@@ -270,4 +276,94 @@ fn corpus_every_listed_plan_id_finds_that_plan() {
     }
     println!("plan IDs: {checked} found by the library, {via_cli} through `gsd plan show`");
     assert!(checked > 1000, "the corpus holds more plans than {checked}");
+}
+
+/// For every STATE.md of the corpus and every field `gsd state --json`
+/// lists: `gsd state set F "$(gsd state get F)"` changes no byte, or is
+/// refused (exit 2, file untouched) because the label names several lines,
+/// with those lines listed, or because the file holds merge-conflict markers.
+#[test]
+fn corpus_state_set_of_the_shown_value_changes_no_byte() {
+    let Some(trees) = trees() else { return };
+    let with_state: Vec<&PathBuf> = trees
+        .iter()
+        .filter(|t| t.join(".planning/STATE.md").is_file())
+        .collect();
+    let results: Vec<(usize, usize)> = std::thread::scope(|s| {
+        with_state
+            .chunks(with_state.len().div_ceil(2).max(1))
+            .map(|chunk| {
+                s.spawn(move || {
+                    let (mut same, mut refused) = (0, 0);
+                    for tree in chunk {
+                        let t = tempfile::tempdir().unwrap();
+                        common::copy_dir(&tree.join(".planning"), &t.path().join(".planning"));
+                        let p = t.path().join(".planning/STATE.md");
+                        std::fs::set_permissions(
+                            &p,
+                            std::os::unix::fs::PermissionsExt::from_mode(0o644),
+                        )
+                        .unwrap();
+                        let before = std::fs::read(&p).unwrap();
+                        let v: serde_json::Value = serde_json::from_slice(
+                            &common::gsd(t.path(), &["state", "--json"]).stdout,
+                        )
+                        .unwrap();
+                        let mut labels: Vec<String> = v["fields"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|f| f["label"].as_str().unwrap().to_owned())
+                            .collect();
+                        labels.dedup();
+                        for label in labels {
+                            let got = common::gsd(t.path(), &["state", "get", &label]);
+                            assert_eq!(
+                                got.status.code(),
+                                Some(0),
+                                "{}: get {label}",
+                                tree.display()
+                            );
+                            let shown = common::stdout(&got);
+                            let shown = shown.strip_suffix('\n').unwrap_or(&shown);
+                            // `--`: values such as `- ` are not flags.
+                            let o = common::gsd(
+                                t.path(),
+                                &["state", "set", "--no-commit", "--", &label, shown],
+                            );
+                            let after = std::fs::read(&p).unwrap();
+                            assert!(
+                                after == before,
+                                "{}: state set {label} to its own value changed STATE.md",
+                                tree.display()
+                            );
+                            match o.status.code() {
+                                Some(0) => same += 1,
+                                Some(2) => {
+                                    let err = common::stderr(&o);
+                                    assert!(
+                                        (err.contains("not one field") && err.contains("line "))
+                                            || err.contains("merge-conflict markers"),
+                                        "{}: {label}: {err}",
+                                        tree.display()
+                                    );
+                                    refused += 1;
+                                }
+                                other => panic!("{}: {label}: exit {other:?}", tree.display()),
+                            }
+                        }
+                    }
+                    (same, refused)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect()
+    });
+    let (same, refused) = results.iter().fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+    println!(
+        "state set of the shown value: {same} unchanged, {refused} refused (a label on several lines, or conflict markers)"
+    );
+    assert!(same > 500, "only {same} fields checked");
 }

@@ -390,13 +390,8 @@ pub fn state(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output,
                     &json!({ "field": field, "value": body.first().map(|b| b["value"].clone()).or_else(|| fm.as_ref().map(|f| f["value"].clone())), "body": body, "frontmatter": fm }),
                 ));
             }
-            let value = match body.first() {
-                Some(b) => b["value"].as_str().unwrap_or("").to_owned(),
-                None => match &fm.as_ref().expect("checked")["value"] {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                },
-            };
+            // What `state set` compares with: setting it back is a no-op.
+            let value = st.shown(&field).unwrap_or_default();
             Ok(Output::ok(value + "\n"))
         }
     }

@@ -38,6 +38,14 @@ impl From<EditError> for CliError {
             EditError::WrongType { .. } => {
                 Some("give a value of the same kind as the current one".into())
             }
+            EditError::AmbiguousField { candidates, .. } => Some(format!(
+                "edit the line you mean by hand; the lines are: {}",
+                candidates
+                    .iter()
+                    .map(|(l, v)| format!("line {l}: `{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             _ => None,
         };
         CliError::input(e.to_string(), help)

@@ -30,6 +30,15 @@ pub enum EditError {
         expected: &'static str,
         value: String,
     },
+    /// A label shown on several body lines (`- Phase 3: …` decisions, two
+    /// `See:` lines) is not one field: which line is meant?
+    #[error("`{field}` names {} lines of {file}, not one field", candidates.len())]
+    AmbiguousField {
+        file: String,
+        field: String,
+        /// (line, value) of each.
+        candidates: Vec<(usize, String)>,
+    },
     #[error("{file} has unresolved merge-conflict markers (line {line})")]
     ConflictMarkers { file: String, line: usize },
     #[error("{file} is not valid UTF-8")]

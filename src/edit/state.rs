@@ -160,6 +160,28 @@ pub fn set_field(
     if body.is_empty() && fm.is_none() {
         return Err(unknown(state, name));
     }
+    if body.len() > 1 {
+        return Err(EditError::AmbiguousField {
+            file: file_name(state),
+            field: name.to_owned(),
+            candidates: body.iter().map(|f| (f.line, f.value.clone())).collect(),
+        });
+    }
+    // The value `state get` shows: setting it back changes nothing, whatever
+    // form the frontmatter and the body each keep (`status: executing`
+    // beside `Status: Executing Phase 03`, `Phase: 01`).
+    if let Some(shown) = state.shown(name)
+        && shown == value
+    {
+        return Ok(FieldChange {
+            label: body
+                .first()
+                .map_or_else(|| name.to_owned(), |f| f.label.to_lowercase()),
+            before: shown.clone(),
+            after: shown,
+            edits: Vec::new(),
+        });
+    }
     let label = body
         .first()
         .map(|f| f.label.to_lowercase())
@@ -184,7 +206,8 @@ pub fn set_field(
                     if let Some(of) = pos.of {
                         s.push_str(&format!(" of {of}"));
                     }
-                    // Keep whatever followed the position, replacing the name.
+                    // Keep whatever followed the position, replacing the
+                    // name where it stands: `(Name)`, or after ` - `/` — `/`: `.
                     let rest = f.value.find('(').map(|i| &f.value[i..]).unwrap_or("");
                     if !rest.is_empty() {
                         let after_paren = rest.find(')').map(|i| &rest[i + 1..]).unwrap_or("");
@@ -192,6 +215,15 @@ pub fn set_field(
                             " ({}){after_paren}",
                             phase_name.clone().unwrap_or_default()
                         ));
+                    } else {
+                        let tail = position_tail(&f.value);
+                        let sep = [" - ", " — ", " – ", ": "]
+                            .into_iter()
+                            .find(|sep| tail.starts_with(sep));
+                        match (sep, &phase_name) {
+                            (Some(sep), Some(n)) => s.push_str(&format!("{sep}{n}")),
+                            _ => s.push_str(tail),
+                        }
                     }
                     s
                 }
@@ -240,6 +272,22 @@ pub fn set_field(
         after: value.to_owned(),
         edits,
     })
+}
+
+/// What follows `N` or `N of M` in a position value (` - Cleanup`).
+fn position_tail(value: &str) -> &str {
+    let t = value.trim_start();
+    let t = t.strip_prefix("Phase ").unwrap_or(t);
+    let Some((_, rest)) = crate::model::PhaseId::parse_prefix(t) else {
+        return "";
+    };
+    match rest.trim_start().strip_prefix("of ") {
+        Some(r) => {
+            let n = r.bytes().take_while(u8::is_ascii_digit).count();
+            &r[n..]
+        }
+        None => rest,
+    }
 }
 
 /// Placeholders that the first real entry replaces.

@@ -133,6 +133,19 @@ impl State {
         })
     }
 
+    /// The value `gsd state get` shows for a field: its first body line,
+    /// else its frontmatter scalar as written. None when the field is absent.
+    pub fn shown(&self, name: &str) -> Option<String> {
+        if let Some(f) = self.body_fields(name).next() {
+            return Some(f.value.clone());
+        }
+        let (_, node) = self.fm_field(name)?;
+        Some(match node.as_str() {
+            Some(s) => s.to_owned(),
+            None => node.to_json().to_string(),
+        })
+    }
+
     /// The current phase from the body (`Phase:`/`Current Phase:`), else the
     /// frontmatter `current_phase`.
     pub fn current_phase(&self) -> Option<PhasePosition> {

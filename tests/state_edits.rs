@@ -1,0 +1,91 @@
+//! `gsd state set` edits one field, predictably: a label shown on several
+//! body lines is refused with the lines listed (it is not a field), setting
+//! the value `state get` shows changes no byte and commits nothing, and a
+//! current-phase change keeps the text after the number.
+
+mod common;
+
+use common::*;
+
+const STATE: &str = "---\nstatus: planning\ncurrent_phase: 06\n---\n# Project State\n\n## Current Position\n\nPhase: 06\nStatus: Ready to plan\n\n## Accumulated Context\n\n### Decisions\n\n- Phase 3: use Postgres\n- Phase 3: keep the API private\n- Phase 4: ship weekly\n";
+
+fn setup() -> tempfile::TempDir {
+    let t = tree("clean");
+    std::fs::write(t.path().join(".planning/STATE.md"), STATE).unwrap();
+    for d in ["04-x", "06-y", "09-z", "16-cleanup"] {
+        std::fs::create_dir_all(t.path().join(".planning/phases").join(d)).unwrap();
+        std::fs::write(
+            t.path().join(".planning/phases").join(d).join(".gitkeep"),
+            "",
+        )
+        .unwrap();
+    }
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["config", "user.email", "test@example.com"]);
+    git(t.path(), &["config", "user.name", "Test"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "init"]);
+    t
+}
+
+fn state(t: &tempfile::TempDir) -> String {
+    std::fs::read_to_string(t.path().join(".planning/STATE.md")).unwrap()
+}
+
+#[test]
+fn a_label_on_several_lines_is_refused_with_the_lines() {
+    let t = setup();
+    let commits = git(t.path(), &["rev-list", "--count", "HEAD"]);
+    let shown = stdout(&gsd(t.path(), &["state", "get", "Phase 3"]));
+    let o = gsd(t.path(), &["state", "set", "Phase 3", shown.trim_end()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("names 2 lines") && err.contains("line 16") && err.contains("line 17"),
+        "{err}"
+    );
+    assert_eq!(state(&t), STATE);
+    assert_eq!(git(t.path(), &["rev-list", "--count", "HEAD"]), commits);
+    // A label on one line is a field.
+    let o = gsd(t.path(), &["state", "set", "Phase 4", "ship daily"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(state(&t).contains("- Phase 4: ship daily\n"));
+}
+
+#[test]
+fn setting_the_shown_value_changes_nothing() {
+    let t = setup();
+    let commits = git(t.path(), &["rev-list", "--count", "HEAD"]);
+    for field in ["Status", "status", "Phase", "current_phase"] {
+        let shown = stdout(&gsd(t.path(), &["state", "get", field]));
+        let o = gsd(t.path(), &["state", "set", field, shown.trim_end()]);
+        assert_eq!(o.status.code(), Some(0), "{field}: {}", stderr(&o));
+        assert_eq!(state(&t), STATE, "{field}");
+    }
+    assert_eq!(git(t.path(), &["rev-list", "--count", "HEAD"]), commits);
+    // A real change writes both places, each changed line only.
+    let o = gsd(t.path(), &["state", "set", "Status", "Blocked"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    assert!(after.contains("status: Blocked\n") && after.contains("Status: Blocked\n"));
+}
+
+#[test]
+fn current_phase_keeps_the_text_after_the_number() {
+    let t = setup();
+    let s = STATE.replace("Phase: 06\n", "Phase: 16 - Cleanup\n");
+    std::fs::write(t.path().join(".planning/STATE.md"), &s).unwrap();
+    let o = gsd(
+        t.path(),
+        &["state", "set", "currentPhase", "9", "--no-commit"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    let line = after.lines().find(|l| l.starts_with("Phase: ")).unwrap();
+    assert!(line.starts_with("Phase: 9"), "{line}");
+    assert!(
+        line.len() > "Phase: 9".len(),
+        "the text after the number was dropped: {line}"
+    );
+    assert!(!line.contains("16"), "{line}");
+}
