@@ -180,3 +180,56 @@ fn bad_input_changes_nothing() {
     assert!(stderr(&o).contains("not valid YAML"));
     assert_eq!(read(&broken, p), b);
 }
+
+/// A file outside the repository (absolute, or reached with `../`) may be
+/// edited, like any editor would, but is never committed: HEAD, the index
+/// and `git status` stay as they were, the output says so, and nothing
+/// panics (git2 refuses `..` paths; that once exited 101).
+#[test]
+fn files_outside_the_repository_are_edited_never_committed() {
+    let t = repo_of("clean");
+    let outside = tempfile::tempdir().unwrap();
+    let abs = outside.path().join("x.md");
+    std::fs::write(&abs, "---\nk: 0\n---\nbody\n").unwrap();
+    let head = git(t.path(), &["rev-parse", "HEAD"]);
+    let o = gsd(t.path(), &["fm", "set", abs.to_str().unwrap(), "k", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("not committed: outside the repository"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&abs).unwrap(),
+        "---\nk: 1\n---\nbody\n"
+    );
+    // The same file through `../`, from a folder inside the repository.
+    let sub = t.path().join(".planning/phases");
+    let rel = pathdiff(&abs, &sub);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+        .current_dir(&sub)
+        .args(["fm", "set", rel.to_str().unwrap(), "k", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("outside the repository"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&abs).unwrap(),
+        "---\nk: 2\n---\nbody\n"
+    );
+    assert_eq!(git(t.path(), &["rev-parse", "HEAD"]), head);
+    assert_eq!(git(t.path(), &["status", "--porcelain"]).trim(), "");
+}
+
+/// `../..` steps from `from` up to the root, then down to `to`.
+fn pathdiff(to: &std::path::Path, from: &std::path::Path) -> std::path::PathBuf {
+    let mut p = std::path::PathBuf::new();
+    for _ in from.components().skip(1) {
+        p.push("..");
+    }
+    p.join(to.strip_prefix("/").unwrap())
+}

@@ -28,12 +28,23 @@ pub enum CommitPolicy {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum CommitOutcome {
-    Committed { id: String, signed: bool },
+    Committed {
+        id: String,
+        signed: bool,
+    },
     NothingToCommit,
     NoCommitFlag,
     CommitDocsFalse,
     NotARepository,
-    Ignored { paths: Vec<String> },
+    Ignored {
+        paths: Vec<String>,
+    },
+    /// Every path lies outside the repository's work tree (an explicit
+    /// file elsewhere, `../notes.md`): edited like any editor would, never
+    /// committed.
+    OutsideRepository {
+        paths: Vec<String>,
+    },
 }
 
 impl CommitOutcome {
@@ -63,6 +74,10 @@ impl CommitOutcome {
             CommitOutcome::Ignored { paths } => {
                 format!("not committed: ignored by git ({})", paths.join(", "))
             }
+            CommitOutcome::OutsideRepository { paths } => format!(
+                "not committed: outside the repository ({})",
+                paths.join(", ")
+            ),
         }
     }
 }
@@ -89,16 +104,22 @@ pub fn commit_paths(
     };
     let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    // Paths relative to the repository's work tree.
-    let rel: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| {
-            root.join(p)
-                .strip_prefix(&workdir)
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|_| p.clone())
-        })
-        .collect();
+    // Paths relative to the repository's work tree; those outside it (an
+    // absolute path elsewhere, `../x.md`) are never committed.
+    let mut rel: Vec<PathBuf> = Vec::new();
+    let mut outside: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        let abs = resolved(&root.join(p));
+        match abs.strip_prefix(&workdir) {
+            Ok(r) if !r.as_os_str().is_empty() => rel.push(r.to_path_buf()),
+            _ => outside.push(abs),
+        }
+    }
+    if rel.is_empty() {
+        return Ok(CommitOutcome::OutsideRepository {
+            paths: outside.iter().map(|p| p.display().to_string()).collect(),
+        });
+    }
     let ignored: Vec<String> = rel
         .iter()
         .filter(|p| repo.is_path_ignored(p).unwrap_or(false) && !tracked(&repo, p))
@@ -115,6 +136,20 @@ pub fn commit_paths(
         return commit_with_cli(&workdir, &rel, message);
     }
     commit_with_libgit2(&repo, &workdir, &rel, message).map_err(|e| e.message().to_owned())
+}
+
+/// `p` with its links and `..` resolved: the file itself when it exists,
+/// else its folder (a new file's name is kept as given).
+fn resolved(p: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or_else(|_| p.to_path_buf()),
+        _ => p.to_path_buf(),
+    }
 }
 
 fn tracked(repo: &Repository, p: &Path) -> bool {
