@@ -351,7 +351,13 @@ fn gsd_ralph_stop_from_outside_ends_the_run_between_iterations() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = wait_limited_child(&mut child);
     let ev = events(&o);
-    assert_eq!(o.status.code(), Some(130));
+    assert_eq!(
+        o.status.code(),
+        Some(130),
+        "{}\n{:?}",
+        stderr(&o),
+        names(&ev)
+    );
     assert_eq!(last(&ev)["reason"], "stopped");
     assert!(names(&ev).iter().filter(|e| *e == "iteration").count() <= 2);
     let st = json(&gsd(t.path(), &["ralph", "status", "--json"]));

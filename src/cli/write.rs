@@ -58,6 +58,7 @@ impl From<store::StoreError> for CliError {
             store::StoreError::Lock(store::LockError::Timeout { .. }) => Some(
                 "wait for the other gsd command to finish, or raise GSD_LOCK_TIMEOUT_MS".into(),
             ),
+            store::StoreError::Refused(r) => Some(r.hint().to_owned()),
             _ => None,
         };
         CliError::input(e.to_string(), help)
@@ -89,18 +90,6 @@ fn unified_diff(root: &Path, c: &FileChange) -> String {
         .context_radius(2)
         .header(&format!("a/{rel}"), &format!("b/{rel}"))
         .to_string()
-}
-
-fn check_writable(c: &FileChange) -> Result<(), CliError> {
-    if let Ok(meta) = std::fs::metadata(&c.path)
-        && meta.permissions().readonly()
-    {
-        return Err(CliError::input(
-            format!("{} is read-only", c.path.display()),
-            Some("make it writable (chmod u+w) and run the command again".into()),
-        ));
-    }
-    Ok(())
 }
 
 /// Run one write: everything from reading to committing happens under the lock.
@@ -151,9 +140,6 @@ pub fn transact_in(
             ));
         }
         return Ok(Output::ok(diff));
-    }
-    for c in &changed {
-        check_writable(c)?;
     }
     let policy = if flags.no_commit {
         CommitPolicy::Skip

@@ -9,6 +9,7 @@
 pub mod atomic;
 pub mod commit;
 pub mod lock;
+pub mod refuse;
 
 use std::path::{Path, PathBuf};
 
@@ -42,6 +43,9 @@ pub enum StoreError {
     },
     #[error("git commit failed: {0}")]
     Commit(String),
+    /// Refused before anything was written.
+    #[error(transparent)]
+    Refused(#[from] refuse::Refusal),
 }
 
 /// What a stored change did.
@@ -61,13 +65,18 @@ pub fn write_and_commit(
     policy: CommitPolicy,
 ) -> Result<StoreOutcome, StoreError> {
     let real: Vec<&FileChange> = changes.iter().filter(|c| c.changed()).collect();
+    refuse::check(root, &real)?;
+    let mut touched: Vec<PathBuf> = Vec::new();
     for c in &real {
-        atomic::write(&c.path, &c.after).map_err(|source| StoreError::Write {
+        // Through a link to its target: the link stays a link, and the
+        // commit records the file that changed.
+        let target = refuse::write_target(&c.path);
+        atomic::write(&target, &c.after).map_err(|source| StoreError::Write {
             path: c.path.display().to_string(),
             source,
         })?;
+        touched.push(target);
     }
-    let touched: Vec<PathBuf> = real.iter().map(|c| c.path.clone()).collect();
     commit_touched(root, &touched, message, policy)
 }
 
@@ -108,6 +117,8 @@ pub fn restructure_and_commit(
         path: path.display().to_string(),
         source,
     };
+    let real: Vec<&FileChange> = changes.iter().filter(|c| c.changed()).collect();
+    refuse::check(root, &real)?;
     let mut touched: Vec<PathBuf> = Vec::new();
     for d in deletes {
         std::fs::remove_file(d).map_err(|e| io(d, e))?;
@@ -131,9 +142,10 @@ pub fn restructure_and_commit(
             dir = d.parent();
         }
     }
-    for c in changes.iter().filter(|c| c.changed()) {
-        atomic::write(&c.path, &c.after).map_err(|e| io(&c.path, e))?;
-        touched.push(c.path.clone());
+    for c in real {
+        let target = refuse::write_target(&c.path);
+        atomic::write(&target, &c.after).map_err(|e| io(&c.path, e))?;
+        touched.push(target);
     }
     touched.sort();
     touched.dedup();

@@ -185,7 +185,11 @@ struct Runner<'a> {
 
 impl Runner<'_> {
     /// Save the state, keeping a stop that `gsd ralph stop` wrote meanwhile.
+    /// The check and the write happen under the loop lock `ralph stop`
+    /// takes: without it a stop landing between them was overwritten (seen
+    /// under load: the run went on to its iteration cap).
     fn save(&mut self) {
+        let _lock = super::state::lock(self.root, crate::store::lock::default_timeout()).ok();
         if self.state.status == Status::Active
             && let Some(Ok(disk)) = LoopState::load(self.root)
             && disk.loop_id == self.state.loop_id
