@@ -448,10 +448,13 @@ pub fn fm(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
 }
 
 fn roadmap_of(ws: &Workspace) -> Result<&crate::model::roadmap::Roadmap, CliError> {
-    ws.roadmap.as_ref().ok_or_else(|| CliError::FileNotFound {
-        file: ".planning/ROADMAP.md".into(),
-        hint: "create it with `gsd init`".into(),
-    })
+    if ws.roadmap.is_none() {
+        return Err(CliError::FileNotFound {
+            file: ".planning/ROADMAP.md".into(),
+            hint: "create it with `gsd init`".into(),
+        });
+    }
+    Ok(edit::roadmap::editable(ws)?)
 }
 
 fn roadmap_change(

@@ -12,9 +12,21 @@ use super::progress::status_word;
 use super::state::today;
 
 fn roadmap(ws: &Workspace) -> Result<&Roadmap, EditError> {
-    ws.roadmap
-        .as_ref()
-        .ok_or_else(|| EditError::Other("ROADMAP.md not found; create it with `gsd init`".into()))
+    editable(ws)
+}
+
+/// The roadmap, when it can be edited: present and UTF-8 (an edit of
+/// undecodable text would read it as empty and answer "no such phase").
+pub fn editable(ws: &Workspace) -> Result<&Roadmap, EditError> {
+    let rm = ws.roadmap.as_ref().ok_or_else(|| {
+        EditError::Other("ROADMAP.md not found; create it with `gsd init`".into())
+    })?;
+    if rm.doc.source.text().is_none() {
+        return Err(EditError::NotText {
+            file: ".planning/ROADMAP.md".into(),
+        });
+    }
+    Ok(rm)
 }
 
 fn nl(rm: &Roadmap) -> &'static str {

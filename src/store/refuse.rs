@@ -13,6 +13,8 @@
 //! - **A file changed on disk since it was read**: another editor wrote it
 //!   between gsd's read and gsd's write; splicing into stale bytes loses
 //!   their edit.
+//! - **A file that is not UTF-8**: every edit is computed on text, so the
+//!   bytes that do not decode would be lost.
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +31,8 @@ pub enum Refusal {
     LinkLeavesRepository { path: String, target: String },
     #[error("{path} changed on disk while gsd was editing it")]
     ChangedSinceRead { path: String },
+    #[error("{path} is not valid UTF-8")]
+    NotUtf8 { path: String },
 }
 
 impl Refusal {
@@ -42,6 +46,9 @@ impl Refusal {
                 "edit the file it points at there, or replace the link with the file"
             }
             Refusal::ChangedSinceRead { .. } => "run the command again on the new content",
+            Refusal::NotUtf8 { .. } => {
+                "gsd edits text; convert the file to UTF-8 (its other bytes would be lost)"
+            }
         }
     }
 }
@@ -61,6 +68,9 @@ pub fn check(root: &Path, changes: &[&FileChange]) -> Result<(), Refusal> {
     for c in changes {
         let path = c.path.display().to_string();
         if let Some(before) = &c.before {
+            if std::str::from_utf8(before).is_err() {
+                return Err(Refusal::NotUtf8 { path });
+            }
             if let Some(line) = conflict_line(before) {
                 return Err(Refusal::ConflictMarkers { path, line });
             }
