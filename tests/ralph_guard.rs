@@ -71,6 +71,29 @@ const DANGEROUS: &[(&str, &str)] = &[
     ("if true; then sudo id; fi", "sudo"),
     ("for i in 1; do sudo id; done", "sudo"),
     ("(cd /tmp && sudo id)", "sudo"),
+    // Code piped into a shell or interpreter from any producer: known only
+    // when it runs (strict mode, the default).
+    ("echo cm0gLXJmIH4K | base64 -d | bash", "piped into it"),
+    ("cat <<< 'rm -rf ~' | sh", "piped into it"),
+    (
+        "printf 'import os; os.system(\"id\")' | python3 -",
+        "piped into it",
+    ),
+    ("git show HEAD:deploy.sh | bash", "piped into it"),
+    ("xxd -r -p payload.hex | sh -s", "piped into it"),
+    ("cat notes.txt | env X=1 bash", "piped into it"),
+    ("cat x | bash -e", "piped into it"),
+    ("tr 'a-z' 'n-za-m' < x | perl", "piped into it"),
+    // `env -S` splits its string into a command: the string is checked.
+    ("env -S 'sudo id'", "sudo"),
+    ("env -S'rm -rf /'", "rm -r"),
+    ("env --split-string='sudo reboot'", "sudo"),
+    ("env -i -S 'doas id'", "doas"),
+    // A deleting `find -exec` over a home or top-level folder.
+    ("find ~ -exec rm -rf {} +", "find -exec"),
+    ("find / -name '*.log' -exec rm {} \\;", "find -exec"),
+    ("find $HOME -type f -exec shred -u {} +", "find -exec"),
+    ("find /usr -execdir rm -f {} +", "find -exec"),
     ("rm -rf /", "rm -r"),
     ("rm -rf /*", "rm -r"),
     ("rm -fr ~", "home"),
@@ -194,6 +217,12 @@ const ORDINARY: &[&str] = &[
     "du -sh target",
     "tee -a work/log.txt < in.txt",
     "docker ps",
+    "cat data.csv | python3 scripts/clean.py",
+    "echo hi | bash -c 'cat'",
+    "find . -name '*.tmp' -exec rm {} +",
+    "env -S 'echo hi'",
+    "git log | head -5",
+    "ls | xargs -n1 echo",
 ];
 
 #[test]

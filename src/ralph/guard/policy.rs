@@ -163,7 +163,10 @@ impl Policy {
         Ok(())
     }
 
-    /// A download piped into an interpreter (`curl … | sh`).
+    /// A download piped into an interpreter (`curl … | sh`); in strict mode,
+    /// anything piped into an interpreter that reads its program from stdin
+    /// (`… | base64 -d | bash`, `printf … | python3 -`): that code is known
+    /// only when it runs.
     fn pipelines(&self, cmds: &[SimpleCommand]) -> Check {
         for (i, a) in cmds.iter().enumerate() {
             if !is_one_of(&effective_name(&a.argv), DOWNLOADERS) {
@@ -178,6 +181,16 @@ impl Policy {
                         "`{}` pipes a download into `{}`: downloaded code is never run unread",
                         a.name(),
                         effective_name(&b.argv)
+                    ));
+                }
+            }
+        }
+        if self.config.strict {
+            for b in cmds.iter().filter(|b| b.position > 0) {
+                let name = effective_name(&b.argv);
+                if is_one_of(&name, INTERPRETERS) && reads_program_from_stdin(&b.argv) {
+                    return Err(format!(
+                        "`{name}` runs code piped into it, known only when it runs; strict mode denies it"
                     ));
                 }
             }
@@ -270,16 +283,21 @@ impl Policy {
             return self.script(&code.join(" "), cwd, depth + 1);
         }
         if let Some(inner) = wrapped {
+            // `env -S 'cmd args'` (also `-S'…'`, `--split-string=…`): the
+            // string is split into the command, before the words after it.
+            if name == "env"
+                && let Some(code) = env_split_string(args)
+            {
+                let rest: Vec<&str> = inner.iter().map(|a| a.text.as_str()).collect();
+                let script = if rest.is_empty() {
+                    code
+                } else {
+                    format!("{code} {}", rest.join(" "))
+                };
+                return self.script(&script, cwd, depth + 1);
+            }
             if inner.is_empty() {
                 return Ok(());
-            }
-            if name == "env"
-                && let Some(s) = args
-                    .iter()
-                    .position(|a| a.text == "-S" || a.text == "--split-string")
-                && let Some(code) = args.get(s + 1)
-            {
-                return self.script(&code.text, cwd, depth + 1);
             }
             return self.argv(&inner, cwd, depth + 1);
         }
@@ -297,6 +315,21 @@ impl Policy {
                 }
             }
             for inner in find_exec(args) {
+                // A deleting `-exec` over a home or top-level folder is
+                // `rm -r` of it, whatever the filters say.
+                let deletes = inner.first().is_some_and(|c| {
+                    matches!(basename(&c.text), "rm" | "shred" | "unlink" | "rmdir")
+                });
+                if deletes {
+                    for r in &roots {
+                        if let Some(what) = self.catastrophic(r, cwd) {
+                            return Err(format!(
+                                "`find -exec {}` over {what} would destroy it",
+                                basename(&inner[0].text)
+                            ));
+                        }
+                    }
+                }
                 self.argv(&inner, cwd, depth + 1)?;
             }
         }
@@ -668,6 +701,64 @@ fn unwrap(name: &str, args: &[Arg]) -> Option<Vec<Arg>> {
         i += 1;
     }
     Some(args.get(i..).unwrap_or_default().to_vec())
+}
+
+/// The string of `env -S STRING`, `-SSTRING` or `--split-string=STRING`.
+fn env_split_string(args: &[Arg]) -> Option<String> {
+    for (i, a) in args.iter().enumerate() {
+        let t = a.text.as_str();
+        if t == "-S" || t == "--split-string" {
+            return args.get(i + 1).map(|a| a.text.clone());
+        }
+        if let Some(v) = t.strip_prefix("--split-string=") {
+            return Some(v.to_owned());
+        }
+        if let Some(v) = t.strip_prefix("-S")
+            && !v.is_empty()
+        {
+            return Some(v.to_owned());
+        }
+        if !t.starts_with('-') && !t.contains('=') {
+            break; // the command: its own flags are not env's
+        }
+    }
+    None
+}
+
+/// Whether an interpreter's command line leaves it reading its program
+/// from stdin: no script operand (`bash`, `sh -s`, `python3 -`), no `-c`
+/// / `-e` string.
+fn reads_program_from_stdin(argv: &[Arg]) -> bool {
+    let mut argv = argv.to_vec();
+    // Through wrappers (`env X=1 bash`) to the interpreter itself.
+    for _ in 0..MAX_DEPTH {
+        let Some(first) = argv.first() else {
+            return false;
+        };
+        match unwrap(basename(&first.text), &argv[1..]) {
+            Some(inner) if !inner.is_empty() => argv = inner,
+            _ => break,
+        }
+    }
+    let name = argv.first().map_or("", |a| basename(&a.text));
+    if matches!(name, "eval" | "source" | ".") {
+        return false; // their code is their arguments
+    }
+    // Options that give the program as a string (a shell's `-e` is errexit).
+    let inline: &[&str] = if is_one_of(name, SHELLS) {
+        &["-c", "--command"]
+    } else {
+        &["-c", "-e", "-E", "-m", "-r", "--eval"]
+    };
+    for a in argv.iter().skip(1).map(|a| a.text.as_str()) {
+        match a {
+            "-" | "-s" => return true,
+            _ if inline.contains(&a) => return false,
+            _ if a.starts_with('-') => continue,
+            _ => return false, // a script file
+        }
+    }
+    true
 }
 
 /// `find … -exec cmd {} ;` → each `cmd {}`.
