@@ -400,3 +400,71 @@ fn prd_treats_a_milestone_version_heading_as_committed() {
     let l = text.find("LATER-01").unwrap();
     assert!(committed < now && now < later && later < l, "{text}");
 }
+
+/// `roadmap update-progress` leaves a shipped milestone's rows alone (their
+/// folders are archived: the disk would say 0/0) and never invents a date:
+/// a completed phase gets the date its checklist or summaries record, and
+/// keeps `-` when none is recorded.
+#[test]
+fn update_progress_keeps_history_and_invents_no_date() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    let roadmap = "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 Old** - Phases 1-1 (shipped)\n- 🚧 **v1.1 New** - Phases 2-3\n\n\
+                   <details>\n<summary>✅ v1.0 Old (Phases 1-1) - SHIPPED</summary>\n\n- [x] **Phase 1: Old** (completed 2025-06-01)\n</details>\n\n\
+                   - [x] **Phase 2: Two** (completed 2026-01-03)\n- [ ] **Phase 3: Three**\n\n\
+                   ### Phase 2: Two\n**Goal**: g\n\n### Phase 3: Three\n**Goal**: g\n\n\
+                   ## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n\
+                   | 1. Old | 1/1 | Complete | 2025-06-01 |\n| 2. Two | 0/1 | In Progress | - |\n| 3. Three | 0/1 | In Progress | - |\n";
+    write(r, ".planning/ROADMAP.md", roadmap);
+    write(
+        r,
+        ".planning/milestones/v1.0-phases/01-old/01-01-PLAN.md",
+        &plan("01-old", "01", ""),
+    );
+    write(
+        r,
+        ".planning/milestones/v1.0-phases/01-old/01-01-SUMMARY.md",
+        "# s\n",
+    );
+    write(
+        r,
+        ".planning/phases/02-two/02-01-PLAN.md",
+        &plan("02-two", "01", ""),
+    );
+    write(r, ".planning/phases/02-two/02-01-SUMMARY.md", "# s\n");
+    write(
+        r,
+        ".planning/phases/03-three/03-01-PLAN.md",
+        &plan("03-three", "01", ""),
+    );
+    write(r, ".planning/phases/03-three/03-01-SUMMARY.md", "# s\n");
+    let o = common::gsd(r, &["roadmap", "update-progress", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let after = std::fs::read_to_string(r.join(".planning/ROADMAP.md")).unwrap();
+    assert!(
+        after.contains("| 1. Old | 1/1 | Complete | 2025-06-01 |"),
+        "{after}"
+    );
+    assert!(
+        after.contains("| 2. Two | 1/1 | Complete | 2026-01-03 |"),
+        "{after}"
+    );
+    // Phase 3 ran too, but nothing records when: no date is made up.
+    assert!(
+        after.contains("| 3. Three | 1/1 | Complete | - |"),
+        "{after}"
+    );
+    // Its summary's `completed:` is a record.
+    write(
+        r,
+        ".planning/phases/03-three/03-01-SUMMARY.md",
+        "---\ncompleted: 2026-02-10\n---\n# s\n",
+    );
+    let o = common::gsd(r, &["roadmap", "update-progress", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let after = std::fs::read_to_string(r.join(".planning/ROADMAP.md")).unwrap();
+    assert!(
+        after.contains("| 3. Three | 1/1 | Complete | 2026-02-10 |"),
+        "{after}"
+    );
+}

@@ -15,13 +15,21 @@ pub struct Progress {
     pub percent: usize,
 }
 
-/// The phases progress is counted over, in order.
+/// The phases progress is counted over, in order: the current
+/// milestone's, as every read command counts them.
 pub fn active_phases(ws: &Workspace) -> Vec<PhaseId> {
     let mut ids: Vec<PhaseId> = match &ws.roadmap {
-        Some(rm) => rm.active_phase_ids(),
+        Some(_) => crate::model::reading::RoadmapReading::new(ws)
+            .phases
+            .into_iter()
+            .filter(|p| p.active)
+            .map(|p| p.phase_id)
+            .collect(),
         None => ws.current_phases().filter_map(|p| p.id.clone()).collect(),
     };
     ids.retain(|i| !i.is_backlog());
+    ids.sort();
+    ids.dedup();
     ids
 }
 

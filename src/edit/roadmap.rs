@@ -40,6 +40,55 @@ fn disk(ws: &Workspace, id: &PhaseId) -> (usize, usize) {
         .map_or((0, 0), |p| (p.completed_plans(), p.plan_count()))
 }
 
+/// When a phase was completed, as its files record it: the checklist's
+/// `(completed 2026-01-03)`, else the latest `completed:` of its summaries.
+fn completion_date(ws: &Workspace, rm: &Roadmap, id: &PhaseId) -> Option<String> {
+    let is_date = |s: &str| {
+        s.len() == 10
+            && s.as_bytes()[4] == b'-'
+            && s.as_bytes()[7] == b'-'
+            && s.bytes().filter(u8::is_ascii_digit).count() == 8
+    };
+    if let Some(c) = rm.checklist_entry(id) {
+        let line = rm
+            .doc
+            .source
+            .line_span(c.line)
+            .slice(rm.doc.text())
+            .to_owned();
+        if let Some(at) = line.find("completed ") {
+            let d = line[at + "completed ".len()..]
+                .chars()
+                .take(10)
+                .collect::<String>();
+            if is_date(&d) {
+                return Some(d);
+            }
+        }
+    }
+    let ph = ws
+        .current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))?;
+    ph.summary_files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(ws.root.join(&ph.dir).join(f)).ok())
+        .filter_map(|text| {
+            text.lines()
+                .take_while(|l| !l.starts_with("# "))
+                .find_map(|l| {
+                    l.strip_prefix("completed:").map(|v| {
+                        v.trim()
+                            .trim_matches('"')
+                            .chars()
+                            .take(10)
+                            .collect::<String>()
+                    })
+                })
+        })
+        .filter(|d| is_date(d))
+        .max()
+}
+
 /// The end of the line holding `offset` (past its line break).
 fn line_end(text: &str, offset: usize) -> usize {
     text[offset..]
@@ -85,7 +134,7 @@ fn new_rows(ws: &Workspace, rm: &Roadmap, ids: &[PhaseId]) -> String {
             .or_else(|| rm.checklist_entry(id).map(|c| c.name.clone()))
             .unwrap_or_default();
         let date = if status_word(done, total) == "Complete" {
-            today()
+            completion_date(ws, rm, id).unwrap_or_else(|| "-".into())
         } else {
             "-".into()
         };
@@ -128,6 +177,11 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
     for row in &table.rows {
         let Some(id) = &row.phase else { continue };
         seen.push(id.clone());
+        // A shipped milestone's row is history: its folders moved to
+        // `milestones/`, so the disk would read 0/0 and "Not started".
+        if row.archived {
+            continue;
+        }
         let (done, total) = disk(ws, id);
         let status = status_word(done, total);
         let mut set = |i: Option<usize>, value: String| {
@@ -143,9 +197,11 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
             .and_then(|i| row.cells.get(i))
             .map(|c| c.slice(text).trim().to_owned())
             .unwrap_or_default();
+        // A completion date is recorded, never invented: the checklist's
+        // `(completed DATE)`, else the phase's summaries; unknown stays as is.
         let date = if status == "Complete" {
             if old_date.is_empty() || old_date == "-" {
-                today()
+                completion_date(ws, rm, id).unwrap_or(old_date)
             } else {
                 old_date
             }
