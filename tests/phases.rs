@@ -84,14 +84,15 @@ fn update_progress_is_deterministic_and_complete_advances_state() {
     assert!(out.contains("nothing changed"), "{out}");
     std::fs::write(
         t.path().join(".planning/phases/02-api/02-01-SUMMARY.md"),
-        "---\nphase: 02-api\nplan: 01\n---\n# Summary\n",
+        "---\nphase: 02-api\nplan: 01\ncompleted: 2026-11-20\n---\n# Summary\n",
     )
     .unwrap();
     git(t.path(), &["add", "-A"]);
     git(t.path(), &["commit", "-qm", "summary"]);
     ok(&t, &["roadmap", "update-progress"]);
     let r = read(&t, ROADMAP);
-    assert!(r.contains("| 2. API | 1/1 | Complete | 20"), "{r}");
+    // The date the summary records, not the day the command ran.
+    assert!(r.contains("| 2. API | 1/1 | Complete | 2026-11-20 |"), "{r}");
     assert!(
         ok(&t, &["roadmap", "update-progress"]).contains("nothing changed"),
         "a rerun changes nothing"
