@@ -12,15 +12,7 @@ use gsd::lint;
 use gsd::model::Workspace;
 
 fn trees() -> Option<Vec<PathBuf>> {
-    let root = std::env::var_os("GSD_CORPUS")?;
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
-        .expect("GSD_CORPUS is a folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join(".planning").is_dir())
-        .collect();
-    v.sort();
-    Some(v)
+    common::corpus_trees()
 }
 
 #[test]

@@ -10,6 +10,8 @@
 //! has no review line, when the sample no longer matches the findings
 //! (re-review it), or when fewer than 95 of the 100 are judged true.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -23,15 +25,7 @@ const SEED: u64 = 0x6773_645f_7265_7631; // "gsd_rev1"
 const SAMPLE: usize = 100;
 
 fn trees() -> Option<Vec<PathBuf>> {
-    let root = std::env::var_os("GSD_CORPUS")?;
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
-        .expect("GSD_CORPUS is a folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join(".planning").is_dir())
-        .collect();
-    v.sort();
-    Some(v)
+    common::corpus_trees()
 }
 
 fn name(tree: &std::path::Path) -> String {

@@ -157,17 +157,7 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 fn corpus() -> Vec<PathBuf> {
-    let Some(root) = std::env::var_os("GSD_CORPUS") else {
-        return Vec::new();
-    };
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join(".planning").is_dir())
-        .collect();
-    v.sort();
-    v
+    common::corpus_trees().unwrap_or_default()
 }
 
 /// Run every read command on `tree`; return the (command, output) pairs

@@ -92,7 +92,10 @@ fn update_progress_is_deterministic_and_complete_advances_state() {
     ok(&t, &["roadmap", "update-progress"]);
     let r = read(&t, ROADMAP);
     // The date the summary records, not the day the command ran.
-    assert!(r.contains("| 2. API | 1/1 | Complete | 2026-11-20 |"), "{r}");
+    assert!(
+        r.contains("| 2. API | 1/1 | Complete | 2026-11-20 |"),
+        "{r}"
+    );
     assert!(
         ok(&t, &["roadmap", "update-progress"]).contains("nothing changed"),
         "a rerun changes nothing"

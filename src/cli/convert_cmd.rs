@@ -72,19 +72,7 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
     }
     let tasks = from.read(&text)?;
     let lost = dropped(&tasks, to);
-    if !lost.is_empty() {
-        if args.strict {
-            return Err(CliError::BadInput {
-                message: format!("{} cannot carry: {}", to.name(), lost.join(", ")),
-                help: Some(
-                    "convert to msw-json or gsd-xml to keep everything, or drop --strict".into(),
-                ),
-                src: None,
-                at: None,
-            });
-        }
-        eprintln!("warning: {} cannot carry: {}", to.name(), lost.join(", "));
-    }
+    report_lost(&lost, to, args.strict)?;
     if let Some(plan_id) = &args.into {
         if to != Format::GsdXml {
             return Err(CliError::input(
@@ -169,19 +157,7 @@ fn stream_from_gsd(
         .flat_map(|(i, t)| dropped_from(&t, i + 1, to))
         .collect();
     lost.dedup();
-    if !lost.is_empty() {
-        if args.strict {
-            return Err(CliError::BadInput {
-                message: format!("{} cannot carry: {}", to.name(), lost.join(", ")),
-                help: Some(
-                    "convert to msw-json or gsd-xml to keep everything, or drop --strict".into(),
-                ),
-                src: None,
-                at: None,
-            });
-        }
-        eprintln!("warning: {} cannot carry: {}", to.name(), lost.join(", "));
-    }
+    report_lost(&lost, to, args.strict)?;
     let totals = Totals {
         tasks: scan.len(),
         passed: scan.passed(text),
@@ -215,4 +191,24 @@ fn stream_from_gsd(
             Ok(Output::ok(String::new()))
         }
     }
+}
+
+/// What the target format cannot carry: a warning, or with `--strict` an
+/// error before anything is written.
+fn report_lost(lost: &[String], to: Format, strict: bool) -> Result<(), CliError> {
+    if lost.is_empty() {
+        return Ok(());
+    }
+    if strict {
+        return Err(CliError::BadInput {
+            message: format!("{} cannot carry: {}", to.name(), lost.join(", ")),
+            help: Some(
+                "convert to msw-json or gsd-xml to keep everything, or drop --strict".into(),
+            ),
+            src: None,
+            at: None,
+        });
+    }
+    eprintln!("warning: {} cannot carry: {}", to.name(), lost.join(", "));
+    Ok(())
 }

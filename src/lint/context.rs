@@ -25,14 +25,7 @@ impl Sink<'_> {
         message: impl Into<String>,
         help: impl Into<String>,
     ) {
-        self.out.push(Diagnostic::at(
-            self.rule.code,
-            self.rule.severity,
-            doc,
-            span,
-            message.into(),
-            help.into(),
-        ));
+        self.at_severity(self.rule.severity, doc, span, message, help);
     }
 
     /// Report at a span with a severity other than the rule's (a rule whose

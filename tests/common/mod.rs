@@ -252,3 +252,17 @@ pub fn wait_limited(mut c: Command, limit: Duration) -> Output {
         }
     }
 }
+
+/// The trees of the corpus named by GSD_CORPUS (`.ci/run` sets it to
+/// ../shared/corpus), sorted; None when it is not set.
+pub fn corpus_trees() -> Option<Vec<std::path::PathBuf>> {
+    let root = std::env::var_os("GSD_CORPUS")?;
+    let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(root)
+        .expect("GSD_CORPUS is a folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join(".planning").is_dir())
+        .collect();
+    v.sort();
+    Some(v)
+}
