@@ -52,8 +52,10 @@ fn add_and_insert_phases() {
     let shown = git(t.path(), &["show", "--name-only", "--format=%s", "HEAD"]);
     assert_eq!(
         shown.trim(),
-        "docs(roadmap): add phase 13: Search & Filters\n\n.planning/ROADMAP.md\n.planning/phases/13-search-filters/.gitkeep"
+        "docs(roadmap): add phase 13: Search & Filters\n\n.planning/ROADMAP.md\n.planning/STATE.md\n.planning/phases/13-search-filters/.gitkeep"
     );
+    // STATE.md's `Phase: X of N` counts the new phase.
+    assert!(read(&t, ".planning/STATE.md").contains("Phase: 2 of 5 (API)"));
 
     ok(&t, &["phase", "insert", "2", "Rate limits"]);
     assert!(

@@ -611,7 +611,7 @@ fn new_phase(
             None,
         ));
     }
-    let changes = vec![
+    let mut changes = vec![
         roadmap_change(rm, &new.edits)?,
         FileChange {
             path: keep,
@@ -619,6 +619,12 @@ fn new_phase(
             after: Vec::new(),
         },
     ];
+    // `Phase: 1 of 6` counts the phases: one more now (remove lowers it).
+    if let Some(st) = &ws.state
+        && let Some(e) = edit::state::shift_total(st, 1)
+    {
+        changes.push(change_for(st, edit::apply(st.doc.text(), &[e])?));
+    }
     Ok(Planned {
         moves: Vec::new(),
         deletes: Vec::new(),

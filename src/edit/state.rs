@@ -274,6 +274,20 @@ pub fn set_field(
     })
 }
 
+/// The edit that moves STATE.md's `Phase: X of N` total by `delta` (a
+/// phase added or inserted: +1), when the position shows a total.
+pub fn shift_total(state: &State, delta: i64) -> Option<crate::doc::Edit> {
+    let f = state.body_field("currentPhase")?;
+    let at = f.value.find(" of ")? + " of ".len();
+    let digits = f.value[at..].bytes().take_while(u8::is_ascii_digit).count();
+    let n: i64 = f.value[at..at + digits].parse().ok()?;
+    let start = f.value_span.start + at;
+    Some(crate::doc::Edit::new(
+        crate::doc::Span::new(start, start + digits),
+        (n + delta).max(0).to_string(),
+    ))
+}
+
 /// What follows `N` or `N of M` in a position value (` - Cleanup`).
 fn position_tail(value: &str) -> &str {
     let t = value.trim_start();
