@@ -71,6 +71,28 @@ fn setting_the_shown_value_changes_nothing() {
 }
 
 #[test]
+fn current_focus_follows_the_current_phase() {
+    let t = setup();
+    let s = STATE.replace(
+        "## Current Position\n",
+        "## Project Reference\n\nCurrent focus: Phase 6 — Old name\n\n## Current Position\n",
+    );
+    std::fs::write(t.path().join(".planning/STATE.md"), &s).unwrap();
+    let o = gsd(
+        t.path(),
+        &["state", "set", "currentPhase", "9", "--no-commit"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    let line = after
+        .lines()
+        .find(|l| l.starts_with("Current focus:"))
+        .unwrap();
+    assert!(line.starts_with("Current focus: Phase 9 — "), "{line}");
+    assert!(!line.contains("Old name"), "{line}");
+}
+
+#[test]
 fn current_phase_keeps_the_text_after_the_number() {
     let t = setup();
     let s = STATE.replace("Phase: 06\n", "Phase: 16 - Cleanup\n");

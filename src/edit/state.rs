@@ -241,6 +241,13 @@ pub fn set_field(
         if let (Some((_, node)), Some(n)) = (state.fm_field("current_phase_name"), &phase_name) {
             edits.push(fm_scalar_edit("current_phase_name", node, n)?);
         }
+        // `Current focus: Phase 1 — Foundation` follows the current phase.
+        if let Some(f) = state.body_field("Current focus")
+            && let Some(new) = focus_for(&f.value, &id, phase_name.as_deref())
+            && new != f.value
+        {
+            edits.push(Edit::new(f.value_span, new));
+        }
         return Ok(FieldChange {
             label,
             before,
@@ -286,6 +293,26 @@ pub fn shift_total(state: &State, delta: i64) -> Option<crate::doc::Edit> {
         crate::doc::Span::new(start, start + digits),
         (n + delta).max(0).to_string(),
     ))
+}
+
+/// `Phase 1 — Foundation` → `Phase 3 — <name of 3>`: the focus value with
+/// the phase number (and the name after its separator) replaced; None when
+/// it does not name a phase (free text stays the user's).
+fn focus_for(value: &str, id: &crate::model::PhaseId, name: Option<&str>) -> Option<String> {
+    let at = value.find("Phase ")? + "Phase ".len();
+    let (_, rest) = crate::model::PhaseId::parse_prefix(&value[at..])?;
+    let mut out = format!("{}{}", &value[..at], id.unpadded());
+    let sep = [" — ", " - ", " – ", ": "]
+        .into_iter()
+        .find(|s| rest.starts_with(s));
+    match (sep, name) {
+        (Some(s), Some(n)) => {
+            out.push_str(s);
+            out.push_str(n);
+        }
+        _ => out.push_str(rest),
+    }
+    Some(out)
 }
 
 /// What follows `N` or `N of M` in a position value (` - Cleanup`).
