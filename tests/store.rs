@@ -32,7 +32,8 @@ fn state_set_changes_only_its_lines_and_commits_only_its_file() {
         git(t.path(), &["log", "-1", "--format=%s"]).trim(),
         "docs(state): current phase 2 → 1"
     );
-    // Exactly the lines that show the field changed.
+    // Exactly the lines that show the field changed, and the focus line
+    // that names the current phase.
     let after = state(t.path());
     let changed: Vec<(&str, &str)> = before
         .lines()
@@ -45,6 +46,10 @@ fn state_set_changes_only_its_lines_and_commits_only_its_file() {
             (
                 "current_phase: 2  # the phase being executed",
                 "current_phase: 1  # the phase being executed"
+            ),
+            (
+                "**Current focus:** Phase 2 — API",
+                "**Current focus:** Phase 1 — Foundation"
             ),
             ("Phase: 2 of 4 (API)", "Phase: 1 of 4 (Foundation)")
         ]
