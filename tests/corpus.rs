@@ -209,20 +209,7 @@ fn corpus_every_listed_plan_id_finds_that_plan() {
     let Some(trees) = trees() else { return };
     let (mut checked, mut via_cli) = (0, 0);
     for tree in &trees {
-        let o = common::gsd(tree, &["plan", "list", "--json"]);
-        assert_eq!(o.status.code(), Some(0), "{}", tree.display());
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        let listed: Vec<(String, String)> = v["plans"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                (
-                    p["id"].as_str().unwrap().to_owned(),
-                    p["path"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
+        let listed = common::plan_list(tree);
         let ws = Workspace::load(tree).unwrap();
         let mut ids = std::collections::HashSet::new();
         for (id, path) in &listed {

@@ -61,20 +61,7 @@ fn tree() -> tempfile::TempDir {
 }
 
 fn listed(root: &Path) -> Vec<(String, String)> {
-    let o = common::gsd(root, &["plan", "list", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    v["plans"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_str().unwrap().to_owned(),
-                p["path"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+    common::plan_list(root)
 }
 
 #[test]

@@ -65,12 +65,7 @@ pub fn roadmap_text(r: &RoadmapReading) -> String {
     order.sort_by_key(|&i| r.milestone_rank[i]);
     for i in order {
         let m = &r.milestones[i];
-        let label = match (&m.version, m.title.as_str()) {
-            (Some(v), t) if t.contains(v.as_str()) => t.to_owned(),
-            (Some(v), "") => v.clone(),
-            (Some(v), t) => format!("{v} {t}"),
-            (None, t) => t.to_owned(),
-        };
+        let label = crate::model::milestone::label(m.version.as_deref(), &m.title);
         let mark = if m.current { "  (current)" } else { "" };
         let _ = writeln!(
             s,

@@ -465,16 +465,10 @@ impl std::fmt::Display for TagProblem {
 /// Such a mention would otherwise open a bogus element that steals the real
 /// one's closing tag (GSD's own reader pairs the real opener with it).
 pub fn drop_prose_opens(tags: &mut Vec<Tag>, text: &str, name: &str) {
-    let b = text.as_bytes();
     tags.retain(|t| {
         if t.kind != TagKind::Open || t.name != name {
             return true;
         }
-        let line_start = b[..t.span.start]
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1);
-        let before = text[line_start..t.span.start].trim_end();
         let line_end = text[t.span.end..]
             .find('\n')
             .map_or(text.len(), |i| t.span.end + i);
@@ -482,8 +476,16 @@ pub fn drop_prose_opens(tags: &mut Vec<Tag>, text: &str, name: &str) {
         // lazy reader closes the real task at its `</task>`, so it stays
         // (and is reported as nested).
         let closes_on_line = text[t.span.end..line_end].contains(&format!("</{name}>"));
-        before.is_empty() || before.ends_with('>') || closes_on_line
+        !after_prose(text, t.span.start) || closes_on_line
     });
+}
+
+/// Whether the tag starting at `start` follows words on its line: a real
+/// element opens at the start of a line or right after another tag.
+pub fn after_prose(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..start].trim_end();
+    !(before.is_empty() || before.ends_with('>'))
 }
 
 /// What matching a run of tags produced, in order.

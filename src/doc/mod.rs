@@ -1,6 +1,7 @@
 //! Lossless text: bytes, spans, frontmatter, YAML with spans, pseudo-XML
 //! elements and markdown lines. This layer knows nothing about GSD.
 
+pub mod conflict;
 pub mod elements;
 pub mod frontmatter;
 pub mod markdown;

@@ -54,13 +54,11 @@ pub fn apply(text: &str, edits: &[Edit]) -> Result<String, EditError> {
 
 /// Refuse to edit a file with merge-conflict markers: which side is real?
 pub fn check_conflicts(file: &str, text: &str) -> Result<(), EditError> {
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" {
-            return Err(EditError::ConflictMarkers {
-                file: file.to_owned(),
-                line: i + 1,
-            });
-        }
+    match crate::doc::conflict::first_conflict_line(text.as_bytes()) {
+        Some(line) => Err(EditError::ConflictMarkers {
+            file: file.to_owned(),
+            line,
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }

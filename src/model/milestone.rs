@@ -102,12 +102,18 @@ impl Milestone {
 
     /// `v1.0 MVP` style label for messages.
     pub fn label(&self) -> String {
-        match &self.version {
-            Some(v) if self.title.contains(v.as_str()) => self.title.clone(),
-            Some(v) if self.title.is_empty() => v.clone(),
-            Some(v) => format!("{v} {}", self.title),
-            None => self.title.clone(),
-        }
+        label(self.version.as_deref(), &self.title)
+    }
+}
+
+/// A milestone's name for people: its title, with the version in front
+/// when the title does not already say it.
+pub fn label(version: Option<&str>, title: &str) -> String {
+    match version {
+        Some(v) if title.contains(v) => title.to_owned(),
+        Some(v) if title.is_empty() => v.to_owned(),
+        Some(v) => format!("{v} {title}"),
+        None => title.to_owned(),
     }
 }
 

@@ -436,24 +436,6 @@ impl Roadmap {
         found.into_iter().next()
     }
 
-    /// Phases of the active part of the roadmap: those not in a shipped
-    /// milestone. Checklist-only phases are included.
-    pub fn active_phase_ids(&self) -> Vec<PhaseId> {
-        let mut ids: Vec<PhaseId> = Vec::new();
-        for p in self.phases.iter().filter(|p| !p.archived) {
-            if !ids.iter().any(|i| i.same(&p.id)) {
-                ids.push(p.id.clone());
-            }
-        }
-        for c in self.checklist.iter().filter(|c| !c.archived) {
-            if !ids.iter().any(|i| i.same(&c.phase)) {
-                ids.push(c.phase.clone());
-            }
-        }
-        ids.sort();
-        ids
-    }
-
     /// Every phase ID mentioned anywhere in headings, checklist or table.
     pub fn all_phase_ids(&self) -> Vec<PhaseId> {
         let mut ids: Vec<PhaseId> = self.phases.iter().map(|p| p.id.clone()).collect();

@@ -174,17 +174,12 @@ impl Task {
             .collect();
         // A child tag named in a sentence (`must contain <name> and …`) is
         // prose, not a child left open.
-        let in_prose = |t: &elements::Tag| {
-            let line_start = text[..t.span.start].rfind('\n').map_or(0, |i| i + 1);
-            let before = text[line_start..t.span.start].trim_end();
-            !(before.is_empty() || before.ends_with('>'))
-        };
         let unclosed_children = unmatched
             .into_iter()
             .filter(|t| {
                 t.kind == elements::TagKind::Open
                     && KNOWN_CHILDREN.contains(&t.name.as_str())
-                    && !in_prose(t)
+                    && !elements::after_prose(text, t.span.start)
             })
             .map(|t| (t.name, t.span))
             .collect();

@@ -53,14 +53,6 @@ impl Refusal {
     }
 }
 
-/// The first line that opens a merge conflict (`<<<<<<< …`), 1-based.
-pub fn conflict_line(bytes: &[u8]) -> Option<usize> {
-    bytes
-        .split(|&b| b == b'\n')
-        .position(|l| l.starts_with(b"<<<<<<< ") || l == b"<<<<<<<" || l == b"<<<<<<<\r")
-        .map(|i| i + 1)
-}
-
 /// Check every change that will be written. `root` is the repository's
 /// work tree (or the project root outside git).
 pub fn check(root: &Path, changes: &[&FileChange]) -> Result<(), Refusal> {
@@ -71,7 +63,7 @@ pub fn check(root: &Path, changes: &[&FileChange]) -> Result<(), Refusal> {
             if std::str::from_utf8(before).is_err() {
                 return Err(Refusal::NotUtf8 { path });
             }
-            if let Some(line) = conflict_line(before) {
+            if let Some(line) = crate::doc::conflict::first_conflict_line(before) {
                 return Err(Refusal::ConflictMarkers { path, line });
             }
             // What is on disk now must be what the change was made from.

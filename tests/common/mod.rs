@@ -266,3 +266,27 @@ pub fn corpus_trees() -> Option<Vec<std::path::PathBuf>> {
     v.sort();
     Some(v)
 }
+
+/// What `gsd plan list --json` lists in `dir`: (ID, path) of each plan.
+pub fn plan_list(dir: &Path) -> Vec<(String, String)> {
+    let o = gsd(dir, &["plan", "list", "--json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}: {}",
+        dir.display(),
+        stderr(&o)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap().to_owned(),
+                p["path"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
