@@ -468,3 +468,25 @@ fn update_progress_keeps_history_and_invents_no_date() {
         "{after}"
     );
 }
+
+/// A ROADMAP.md that is not UTF-8 cannot be read: `gsd roadmap` says so
+/// (exit 2) instead of answering an empty roadmap.
+#[test]
+fn a_roadmap_that_is_not_utf8_is_named() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join(".planning")).unwrap();
+    std::fs::write(
+        t.path().join(".planning/ROADMAP.md"),
+        b"# Roadmap\n\n### Phase 1: A \xff\xfe\n",
+    )
+    .unwrap();
+    for args in [&["roadmap"][..], &["roadmap", "--json"][..]] {
+        let o = common::gsd(t.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            common::stderr(&o).contains("not valid UTF-8"),
+            "{}",
+            common::stderr(&o)
+        );
+    }
+}

@@ -314,11 +314,21 @@ pub fn plan(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
 
 pub fn roadmap(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
-    if ws.roadmap.is_none() {
-        return Err(CliError::FileNotFound {
-            file: ".planning/ROADMAP.md".into(),
-            hint: "create it with `gsd init`".into(),
-        });
+    match &ws.roadmap {
+        None => {
+            return Err(CliError::FileNotFound {
+                file: ".planning/ROADMAP.md".into(),
+                hint: "create it with `gsd init`".into(),
+            });
+        }
+        // Undecodable text reads as no roadmap at all: say so, not "0 phases".
+        Some(rm) if rm.doc.source.text().is_none() => {
+            return Err(CliError::input(
+                ".planning/ROADMAP.md is not valid UTF-8",
+                Some("convert it to UTF-8; `gsd lint` shows where".into()),
+            ));
+        }
+        Some(_) => {}
     }
     let reading = RoadmapReading::new(&ws);
     if json_out {
