@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::Workspace;
 use super::ids::{PhaseId, PhaseKey};
 use super::milestone::{Milestone, MilestoneStatus, same_version, version_order};
+use super::roadmap::{ChecklistEntry, PhaseDetail};
 use super::workspace::{Phase, PhaseLocation};
 
 /// A phase as the roadmap and the disk together show it.
@@ -134,29 +135,29 @@ impl RoadmapReading {
             }
         }
 
+        // Entries by (milestone, phase), first mention kept: a lookup per
+        // phase, not a scan (1,000-phase roadmaps made scans quadratic).
+        let mut details: HashMap<(Option<usize>, PhaseKey), &PhaseDetail> = HashMap::new();
+        let mut entries: HashMap<(Option<usize>, PhaseKey), &ChecklistEntry> = HashMap::new();
+        if let Some(rm) = &ws.roadmap {
+            for p in &rm.phases {
+                details.entry((p.milestone, p.id.key())).or_insert(p);
+            }
+            for c in &rm.checklist {
+                entries.entry((c.milestone, c.phase.key())).or_insert(c);
+            }
+        }
         let mut phases = Vec::new();
         for (m, id) in order {
-            let rm = ws.roadmap.as_ref();
-            let detail = rm.and_then(|r| {
-                r.phases
-                    .iter()
-                    .find(|p| p.milestone == m && p.id == id)
-                    .or_else(|| {
-                        r.phases
-                            .iter()
-                            .find(|p| p.id == id && p.milestone.is_none())
-                    })
-            });
-            let entry = rm.and_then(|r| {
-                r.checklist
-                    .iter()
-                    .find(|c| c.milestone == m && c.phase == id)
-                    .or_else(|| {
-                        r.checklist
-                            .iter()
-                            .find(|c| c.phase == id && c.milestone.is_none())
-                    })
-            });
+            // Its own milestone's entry, else one outside every milestone.
+            let detail = details
+                .get(&(m, id.key()))
+                .or_else(|| details.get(&(None, id.key())))
+                .copied();
+            let entry = entries
+                .get(&(m, id.key()))
+                .or_else(|| entries.get(&(None, id.key())))
+                .copied();
             let milestone = m.map(|i| &milestones[i]);
             let archived = milestone.is_some_and(Milestone::is_shipped);
             let backlog = id.is_backlog();
@@ -200,13 +201,15 @@ impl RoadmapReading {
         }
         // Shipped milestones first in the order their versions run, then
         // the rest: a stable, readable order whatever the file's order.
+        let ranks: Vec<usize> = (0..milestones.len())
+            .map(|i| milestone_rank(milestones, i))
+            .collect();
         phases.sort_by(|a, b| {
             let rank = |p: &PhaseReading| {
                 (
                     p.backlog,
                     !p.archived,
-                    p.milestone_index
-                        .map_or(usize::MAX, |i| milestone_rank(milestones, i)),
+                    p.milestone_index.map_or(usize::MAX, |i| ranks[i]),
                 )
             };
             rank(a)
@@ -263,9 +266,7 @@ impl RoadmapReading {
             .collect();
         RoadmapReading {
             milestones: milestone_readings,
-            milestone_rank: (0..milestones.len())
-                .map(|i| milestone_rank(milestones, i))
-                .collect(),
+            milestone_rank: ranks,
             current_milestone: current.map(|i| milestones[i].label()),
             phase_count,
             completed_phases,

@@ -411,17 +411,6 @@ impl Roadmap {
         milestone::current(&self.milestones, state_version)
     }
 
-    /// Whether an entry in milestone `m` belongs to the active part of the
-    /// roadmap: not shipped, and in the current milestone (or in none).
-    pub fn is_active(&self, m: Option<usize>, current: Option<usize>) -> bool {
-        match m {
-            None => true,
-            Some(i) => {
-                !self.milestones[i].is_shipped() && (current.is_none() || current == Some(i))
-            }
-        }
-    }
-
     /// The phase detail for an ID, preferring ones not archived.
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseDetail> {
         let mut found: Vec<&PhaseDetail> = self.phases.iter().filter(|p| p.id.same(id)).collect();
