@@ -10,6 +10,7 @@ pub mod doc;
 pub mod edit;
 pub mod lint;
 pub mod model;
+pub mod ops;
 pub mod ralph;
 pub mod render;
 pub mod store;

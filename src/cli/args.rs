@@ -581,3 +581,13 @@ pub enum FmCommand {
         json: JsonFlag,
     },
 }
+
+impl WriteFlags {
+    /// How the library stores the change.
+    pub fn options(&self) -> crate::ops::WriteOptions {
+        crate::ops::WriteOptions {
+            dry_run: self.dry_run,
+            no_commit: self.no_commit,
+        }
+    }
+}

@@ -9,12 +9,11 @@ use serde_json::json;
 use crate::model::Workspace;
 use crate::model::workspace::{Scope, find_root};
 use crate::render::{self, Origin, RenderError, Renderer};
-use crate::store::{self, CommitPolicy, FileChange, PlanningLock};
+use crate::store;
 
-use super::Output;
-use super::args::{InitArgs, PlanType, PrdFormat, ResearchCommand, TemplatesCommand};
+use super::args::{InitArgs, PrdFormat, ResearchCommand, TemplatesCommand};
 use super::error::CliError;
-use super::write::{Planned, transact_in};
+use super::output::{Output, stored};
 
 impl From<RenderError> for CliError {
     fn from(e: RenderError) -> Self {
@@ -147,58 +146,8 @@ pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
         requirements,
         date: crate::edit::state::today(),
     };
-    let renderer = Renderer::new(None);
-    let files = render::init::render(&renderer, &spec)?;
-    let changes: Vec<FileChange> = files
-        .into_iter()
-        .map(|(rel, text)| {
-            let path = root.join(rel);
-            let before = std::fs::read(&path).ok();
-            FileChange {
-                path,
-                before,
-                after: text.into_bytes(),
-            }
-        })
-        .collect();
-    if args.write.dry_run {
-        let list: String = changes
-            .iter()
-            .map(|c| {
-                format!(
-                    "create {}\n",
-                    c.path.strip_prefix(&root).unwrap_or(&c.path).display()
-                )
-            })
-            .collect();
-        return Ok(Output::ok(list));
-    }
-    std::fs::create_dir_all(&root)
-        .map_err(|e| CliError::input(format!("cannot create {}: {e}", root.display()), None))?;
-    let _lock = PlanningLock::acquire(&root, store::lock::default_timeout())
-        .map_err(store::StoreError::from)?;
-    let policy = if args.write.no_commit {
-        CommitPolicy::Skip
-    } else {
-        CommitPolicy::Commit
-    };
-    let outcome = store::write_and_commit(
-        &root,
-        &changes,
-        &format!("docs: initialize {} planning", spec.name),
-        policy,
-    )?;
-    if args.write.json {
-        return Ok(Output::json(
-            &json!({ "changed": outcome.changed, "commit": outcome.commit, "commit_id": outcome.commit.id() }),
-        ));
-    }
-    let mut s = String::new();
-    for c in &outcome.changed {
-        let _ = writeln!(s, "created {c}");
-    }
-    let _ = writeln!(s, "{}", outcome.commit.describe());
-    Ok(Output::ok(s))
+    let o = crate::ops::init::init(&root, &spec, args.write.options())?;
+    Ok(stored(o, args.write.json))
 }
 
 fn renderer_for(cwd: &Path) -> (Renderer, Option<std::path::PathBuf>) {
@@ -265,10 +214,25 @@ pub fn templates(cwd: &Path, cmd: TemplatesCommand) -> Result<Output, CliError> 
                 .iter()
                 .find(|(n, _)| *n == full)
                 .map_or(text, |(_, t)| *t);
-            store::atomic::write(&target, embedded.as_bytes()).map_err(|e| {
-                CliError::input(format!("cannot write {}: {e}", target.display()), None)
-            })?;
-            Ok(Output::ok(format!("wrote {}\n", target.display())))
+            // A planning file like any other: written and committed by the store.
+            let before = std::fs::read(&target).ok();
+            let o = crate::ops::run(
+                cwd,
+                crate::ops::WriteOptions::default(),
+                Scope::Index,
+                |_| {
+                    Ok(crate::ops::Change::writes(
+                        format!("docs(templates): eject {full}"),
+                        vec![format!("wrote {}", target.display())],
+                        vec![store::FileChange {
+                            path: target.clone(),
+                            before,
+                            after: embedded.as_bytes().to_vec(),
+                        }],
+                    ))
+                },
+            )?;
+            Ok(stored(o, false))
         }
     }
 }
@@ -380,63 +344,4 @@ pub fn prd(
         }
         None => Ok(Output::ok(text)),
     }
-}
-
-/// `gsd plan new`.
-pub fn plan_new(cwd: &Path, cmd: super::args::PlanCommand) -> Result<Output, CliError> {
-    let super::args::PlanCommand::New {
-        phase,
-        name,
-        depends_on,
-        requirements,
-        autonomous,
-        plan_type,
-        write,
-    } = cmd
-    else {
-        return super::read::plan(cwd, cmd);
-    };
-    transact_in(cwd, &write, Scope::Full, |ws| {
-        let r = Renderer::new(Some(&ws.planning));
-        let spec = render::plan_new::PlanSpec {
-            name,
-            depends_on,
-            requirements,
-            autonomous,
-            tdd: plan_type == PlanType::Tdd,
-        };
-        let (rel, id, text) =
-            render::plan_new::render(&r, ws, &phase, &spec).map_err(|e| match e {
-                render::plan_new::PlanNewError::NoPhase(p, known) => CliError::input(
-                    format!("phase {p} does not exist"),
-                    Some(format!("phases: {}", known.join(", "))),
-                ),
-                render::plan_new::PlanNewError::UnknownDependency(d, plans) => CliError::input(
-                    format!("depends_on names {d}, which is not a plan of this phase"),
-                    Some(format!(
-                        "plans: {}",
-                        if plans.is_empty() {
-                            "none".into()
-                        } else {
-                            plans.join(", ")
-                        }
-                    )),
-                ),
-                render::plan_new::PlanNewError::Render(e) => e.into(),
-            })?;
-        let path = ws.root.join(&rel);
-        Ok(Planned {
-            moves: Vec::new(),
-            deletes: Vec::new(),
-            summary: vec![format!(
-                "plan {id} created: {rel} (fill in the TODO(gsd): parts; gsd lint lists them)"
-            )],
-            message: format!("docs({id}): new plan skeleton"),
-            changes: vec![FileChange {
-                path,
-                before: None,
-                after: text.into_bytes(),
-            }],
-        })
-    })
 }

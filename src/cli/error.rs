@@ -2,23 +2,23 @@
 
 use miette::Diagnostic;
 
+use crate::edit::EditError;
+use crate::ops::OpError;
+use crate::store::StoreError;
+
 #[derive(Debug, thiserror::Error, Diagnostic)]
 pub enum CliError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Workspace(#[from] crate::model::workspace::WorkspaceError),
 
-    #[error("no plan matches `{id}`")]
-    #[diagnostic(code(gsd::plan_not_found), help("{hint}"))]
-    PlanNotFound { id: String, hint: String },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Plan(#[from] crate::model::plan_ref::PlanLookupError),
 
-    #[error("`{id}` names several plans")]
-    #[diagnostic(code(gsd::plan_ambiguous), help("{hint}"))]
-    PlanAmbiguous { id: String, hint: String },
-
-    #[error("no phase matches `{id}`")]
-    #[diagnostic(code(gsd::phase_not_found), help("{hint}"))]
-    PhaseNotFound { id: String, hint: String },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Phase(#[from] crate::model::plan_ref::PhaseLookupError),
 
     #[error("{file} does not exist")]
     #[diagnostic(code(gsd::file_not_found), help("{hint}"))]
@@ -77,4 +77,72 @@ pub fn did_you_mean<'a>(
         .filter(|(s, _)| *s > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
+}
+
+impl From<EditError> for CliError {
+    fn from(e: EditError) -> Self {
+        let help = match &e {
+            EditError::UnknownField {
+                suggestion: Some(s),
+                ..
+            } => Some(format!("did you mean `{s}`?")),
+            EditError::UnknownField { known, .. } => Some(format!("fields: {}", known.join(", "))),
+            EditError::UnknownPhase { phases, .. } => Some(format!(
+                "phases: {}",
+                if phases.is_empty() {
+                    "none".into()
+                } else {
+                    phases.join(", ")
+                }
+            )),
+            EditError::ConflictMarkers { .. } => {
+                Some("resolve the conflict first; gsd will not guess which side is right".into())
+            }
+            EditError::WrongType { .. } => {
+                Some("give a value of the same kind as the current one".into())
+            }
+            EditError::AmbiguousField { candidates, .. } => Some(format!(
+                "edit the line you mean by hand; the lines are: {}",
+                candidates
+                    .iter()
+                    .map(|(l, v)| format!("line {l}: `{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => None,
+        };
+        CliError::input(e.to_string(), help)
+    }
+}
+
+impl From<StoreError> for CliError {
+    fn from(e: StoreError) -> Self {
+        let help = match &e {
+            StoreError::Lock(crate::store::LockError::Timeout { .. }) => Some(
+                "wait for the other gsd command to finish, or raise GSD_LOCK_TIMEOUT_MS".into(),
+            ),
+            StoreError::Refused(r) => Some(r.hint().to_owned()),
+            StoreError::Journal(_) => Some(
+                "an interrupted gsd change left .gsd/journal.json; if the tree is as you want it, remove that file"
+                    .into(),
+            ),
+            _ => None,
+        };
+        CliError::input(e.to_string(), help)
+    }
+}
+
+impl From<OpError> for CliError {
+    fn from(e: OpError) -> Self {
+        match e {
+            OpError::Workspace(e) => e.into(),
+            OpError::Edit(e) => e.into(),
+            OpError::Store(e) => e.into(),
+            OpError::Render(e) => e.into(),
+            OpError::Plan(e) => e.into(),
+            OpError::Phase(e) => e.into(),
+            OpError::Missing { file, hint } => CliError::FileNotFound { file, hint },
+            OpError::Invalid { message, help } => CliError::input(message, help),
+        }
+    }
 }

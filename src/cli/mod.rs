@@ -5,15 +5,23 @@
 // process, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+// Shared pieces: arguments, errors, output and tables.
 mod args;
-mod compile;
-mod convert_cmd;
 mod error;
-mod lint_cmd;
-mod ralph_cmd;
-mod read;
+mod output;
 mod table;
-mod write;
+
+// One file per command group; none imports another.
+mod compile;
+mod convert;
+mod fm;
+mod lint;
+mod phase;
+mod plan;
+mod ralph;
+mod roadmap;
+mod state;
+mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,6 +31,7 @@ use clap::Parser;
 pub use args::Cli;
 use args::Command;
 pub use error::CliError;
+pub use output::Output;
 
 /// Run the CLI and return the process exit code.
 pub fn main() -> i32 {
@@ -37,6 +46,23 @@ pub fn main() -> i32 {
         Some(d) => d.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
+    // An interrupted change is finished before anything else reads the tree.
+    let mut notes = Vec::new();
+    if let Ok(root) = crate::model::workspace::find_root(&cwd) {
+        match crate::store::transaction::recover_pending(&root) {
+            Ok(Some(r)) => notes.push(r.describe()),
+            Ok(None) => {}
+            Err(e) => {
+                let e = CliError::from(e);
+                let code = e.exit_code();
+                eprintln!("{:?}", miette::Report::new(e));
+                return code;
+            }
+        }
+    }
+    for n in &notes {
+        eprintln!("gsd: {n}");
+    }
     let result = match cli.command {
         Command::Lint {
             path,
@@ -44,61 +70,58 @@ pub fn main() -> i32 {
             deny,
             disable,
             list_rules,
-        } => lint_cmd::run(&cwd, path, format, deny.is_some(), disable, list_rules),
-        Command::Phase {
-            command: command @ args::PhaseCommand::List { .. },
-        } => read::phase(&cwd, command),
-        Command::Phase { command } => write::phase(&cwd, command),
+        } => lint::run(&cwd, path, format, deny.is_some(), disable, list_rules),
+        Command::Phase { command } => phase::run(&cwd, command),
         Command::Plan {
             command: Some(command),
             ..
-        } => read::plan(&cwd, command),
+        } => plan::run(&cwd, command),
         Command::Plan {
             command: None,
             id,
             ralph,
-        } => ralph_cmd::start(&cwd, id, ralph),
+        } => ralph::start(&cwd, id, ralph),
         Command::Roadmap {
             command: None,
             json,
-        } => read::roadmap(&cwd, json.json),
+        } => roadmap::show(&cwd, json.json),
         Command::Roadmap {
             command: Some(args::RoadmapCommand::UpdateProgress { write }),
             ..
-        } => write::update_progress(&cwd, &write),
+        } => roadmap::update_progress(&cwd, &write),
         Command::State {
             command: None,
             json,
-        } => read::state(&cwd, None, json.json),
+        } => state::show(&cwd, None, json.json),
         Command::State {
             command: Some(args::StateCommand::Get { field, json: j }),
             json,
-        } => read::state(&cwd, Some(field), json.json || j.json),
+        } => state::show(&cwd, Some(field), json.json || j.json),
         Command::State {
             command: Some(command),
             ..
-        } => write::state(&cwd, command),
+        } => state::write(&cwd, command),
         Command::Init(args) => compile::init(&cwd, args),
-        Command::Convert(args) => convert_cmd::run(&cwd, args),
-        Command::Ralph { command } => ralph_cmd::run(&cwd, command),
+        Command::Convert(args) => convert::run(&cwd, args),
+        Command::Ralph { command } => ralph::run(&cwd, command),
         Command::Verify {
             plan,
             checks,
             timeout,
             json,
-        } => read::verify(&cwd, &plan, checks, timeout, json.json),
+        } => verify::run(&cwd, &plan, checks, timeout, json.json),
         Command::Templates { command } => compile::templates(&cwd, command),
         Command::Research { command } => compile::research(&cwd, command),
         Command::Prd { out, format } => compile::prd(&cwd, out, format),
-        Command::Fm {
-            command: command @ (args::FmCommand::Get { .. } | args::FmCommand::Validate { .. }),
-        } => read::fm(&cwd, command),
-        Command::Fm { command } => write::fm(&cwd, command),
+        Command::Fm { command } => fm::run(&cwd, command),
     };
     match result {
         Ok(output) => {
             let mut stdout = std::io::stdout().lock();
             let _ = stdout.write_all(output.text.as_bytes());
+            for n in &output.notes {
+                eprintln!("gsd: {n}");
+            }
             for w in &output.warnings {
                 eprintln!("warning: {w}");
             }
@@ -109,27 +132,5 @@ pub fn main() -> i32 {
             eprintln!("{:?}", miette::Report::new(e));
             code
         }
-    }
-}
-
-/// What a command prints and its exit code.
-pub struct Output {
-    pub text: String,
-    pub code: i32,
-    /// Warnings for stderr (the answer stays parseable on stdout).
-    pub warnings: Vec<String>,
-}
-
-impl Output {
-    pub fn ok(text: impl Into<String>) -> Self {
-        Output {
-            text: text.into(),
-            code: 0,
-            warnings: Vec::new(),
-        }
-    }
-
-    pub fn json(v: &serde_json::Value) -> Self {
-        Output::ok(serde_json::to_string_pretty(v).expect("json") + "\n")
     }
 }

@@ -725,3 +725,50 @@ pub fn set_section(state: &State, heading: &str, body: &str) -> Result<Vec<Edit>
     };
     Ok(vec![Edit::new(Span::new(end, end), block(&lead))])
 }
+
+/// A field's text where STATE.md keeps it, each exactly as written: the
+/// body line's value and the frontmatter scalar's source (quotes included).
+/// `status: executing` beside `Status: Ready to execute` are two texts, and
+/// putting a field back means putting back both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FieldText {
+    pub body: Option<String>,
+    pub frontmatter: Option<String>,
+}
+
+/// The texts of field `name` now (a body label shown on several lines has
+/// no single text: `None`).
+pub fn field_text(state: &State, name: &str) -> Option<FieldText> {
+    let mut body = state.body_fields(name);
+    let first = body.next().map(|f| f.value.clone());
+    if body.next().is_some() {
+        return None;
+    }
+    let frontmatter = state
+        .fm_field(name)
+        .map(|(_, n)| n.span.slice(state.doc.text()).to_owned());
+    (first.is_some() || frontmatter.is_some()).then_some(FieldText {
+        body: first,
+        frontmatter,
+    })
+}
+
+/// The edits that put field `name` back to `was` (where it still has that
+/// place), byte for byte.
+pub fn restore_field(state: &State, name: &str, was: &FieldText) -> Result<Vec<Edit>, EditError> {
+    check_conflicts(&file_name(state), state.doc.text())?;
+    let text = state.doc.text();
+    let mut edits = Vec::new();
+    let mut body = state.body_fields(name);
+    if let (Some(f), None, Some(old)) = (body.next(), body.next(), &was.body)
+        && f.value_span.slice(text) != old
+    {
+        edits.push(Edit::new(f.value_span, old.clone()));
+    }
+    if let (Some((_, node)), Some(old)) = (state.fm_field(name), &was.frontmatter)
+        && node.span.slice(text) != old
+    {
+        edits.push(Edit::new(node.span, old.clone()));
+    }
+    Ok(edits)
+}

@@ -32,12 +32,66 @@ pub struct PlanEntry<'a> {
 }
 
 /// Why a query found no single plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
 pub enum PlanLookupError {
     /// No plan fits; the closest listed ID, if any is close.
-    NotFound { closest: Option<String> },
+    #[error("no plan matches `{query}`")]
+    #[diagnostic(code(gsd::plan_not_found), help("{}", not_found_hint(closest)))]
+    NotFound {
+        query: String,
+        closest: Option<String>,
+    },
     /// Several plans fit: their IDs and paths.
-    Ambiguous { candidates: Vec<(String, String)> },
+    #[error("`{query}` names several plans")]
+    #[diagnostic(
+        code(gsd::plan_ambiguous),
+        help("name one of them: {}", candidates_hint(candidates))
+    )]
+    Ambiguous {
+        query: String,
+        candidates: Vec<(String, String)>,
+    },
+}
+
+fn not_found_hint(closest: &Option<String>) -> String {
+    match closest {
+        Some(m) => format!("did you mean `{m}`? (`gsd plan list` shows every plan)"),
+        None => "`gsd plan list` shows every plan; IDs look like 05-07".into(),
+    }
+}
+
+fn candidates_hint(candidates: &[(String, String)]) -> String {
+    candidates
+        .iter()
+        .map(|(i, p)| format!("`{i}` ({p})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// No phase folder fits a query.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("no phase matches `{query}`")]
+#[diagnostic(code(gsd::phase_not_found), help("phases: {}", if known.is_empty() { "none".to_owned() } else { known.join(", ") }))]
+pub struct PhaseLookupError {
+    pub query: String,
+    /// The current phases' IDs.
+    pub known: Vec<String>,
+}
+
+/// The phase folder a user means: its number in any spelling (`5`, `05`,
+/// `5.1`) or its folder name.
+pub fn find_phase<'a>(ws: &'a Workspace, query: &str) -> Result<&'a Phase, PhaseLookupError> {
+    let want = super::PhaseId::parse(query);
+    want.as_ref()
+        .and_then(|w| ws.phase(w))
+        .or_else(|| ws.phases.iter().find(|p| p.dir_name == query))
+        .ok_or_else(|| PhaseLookupError {
+            query: query.to_owned(),
+            known: ws
+                .current_phases()
+                .filter_map(|p| p.id.as_ref().map(super::PhaseId::unpadded))
+                .collect(),
+        })
 }
 
 /// `15-02-FIX2-PLAN.md` → `15-02-FIX2`; `PLAN.md` in `09-x/` → `09-x/PLAN`.
@@ -178,6 +232,7 @@ pub fn find_plan<'a>(
             ([], _) => None,
             ([e], _) | (_, [e]) => Some(Ok((*e).clone())),
             (many, _) => Some(Err(PlanLookupError::Ambiguous {
+                query: query.to_owned(),
                 candidates: many
                     .iter()
                     .map(|e| {
@@ -232,6 +287,7 @@ pub fn find_plan<'a>(
     }
     let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
     Err(PlanLookupError::NotFound {
+        query: query.to_owned(),
         closest: closest(query, &ids),
     })
 }

@@ -1,13 +1,14 @@
-//! The end of a loop, written down: STATE.md's status line and an
-//! iteration-history table (iteration, result, failed checks), in one
-//! commit of STATE.md alone — the same lock, atomic write and commit policy
-//! as every other gsd edit.
+//! The end of a loop, written down: an iteration-history section in
+//! STATE.md (the outcome, then iteration, result, failed checks) and the
+//! status line the loop found, restored — one change of STATE.md alone
+//! through the same transaction as every other gsd edit.
 
 use std::path::Path;
 
-use crate::edit::state::{set_field, set_section};
+use crate::edit::state::{restore_field, set_section};
 use crate::model::Workspace;
-use crate::store::{CommitPolicy, FileChange, PlanningLock, lock::default_timeout};
+use crate::model::workspace::Scope;
+use crate::ops::{Applied, Change, OpError, WriteOptions};
 
 use super::state::LoopState;
 
@@ -40,38 +41,45 @@ pub fn table(state: &LoopState) -> String {
     s
 }
 
-/// Record the ended loop in STATE.md (status line when it has one, history
-/// table always) and commit it. Returns what happened, for the user; a tree
-/// without STATE.md records nothing.
-pub fn record(root: &Path, state: &LoopState, status_line: &str) -> Result<String, String> {
-    let _lock = PlanningLock::acquire(root, default_timeout()).map_err(|e| e.to_string())?;
-    let ws = Workspace::load(root).map_err(|e| e.to_string())?;
+/// The STATE.md change for an ended loop: the history section (the loop's
+/// outcome, then the table) and the status line as it was before the loop.
+/// A tree without STATE.md changes nothing.
+pub fn change(ws: &Workspace, state: &LoopState, outcome: &str) -> Result<Change, OpError> {
     let Some(st) = ws.state.as_ref() else {
-        return Ok(String::new());
+        return Ok(Change::default());
     };
-    let mut edits = set_section(st, HEADING, &table(state)).map_err(|e| e.to_string())?;
-    // A STATE.md without a status line still gets its table.
-    if let Ok(ch) = set_field(&ws, st, "status", status_line) {
-        edits.extend(ch.edits);
+    let mut edits = set_section(st, HEADING, &format!("{outcome}.\n\n{}", table(state)))?;
+    // The status before the loop comes back; a STATE.md without a status
+    // line (or a loop that never recorded one) keeps its own.
+    if let Some(before) = &state.status_before {
+        edits.extend(restore_field(st, "status", before)?);
     }
-    let new = crate::edit::apply(st.doc.text(), &edits).map_err(|e| e.to_string())?;
-    let change = FileChange {
-        path: st.doc.path().to_path_buf(),
-        before: Some(st.doc.source.bytes().to_vec()),
-        after: new.into_bytes(),
-    };
-    let policy = if ws.config().commit_docs() {
-        CommitPolicy::Commit
-    } else {
-        CommitPolicy::DocsNotCommitted
-    };
     let message = format!(
         "docs(state): Ralph loop on {} {} after {} iteration(s)",
         state.plan,
         state.status.as_str(),
         state.history.len()
     );
-    let out = crate::store::write_and_commit(root, &[change], &message, policy)
-        .map_err(|e| e.to_string())?;
-    Ok(format!("STATE.md: {}", out.commit.describe()))
+    Ok(Change::writes(
+        message,
+        vec![format!("STATE.md: Ralph loop history ({outcome})")],
+        vec![crate::ops::rewrite(
+            &st.doc,
+            crate::edit::apply(st.doc.text(), &edits)?,
+        )],
+    ))
+}
+
+/// Record the ended loop in STATE.md through the one write path (lock,
+/// refusals, journal, commit). Returns what happened, for the user.
+pub fn record(root: &Path, state: &LoopState, outcome: &str) -> Result<String, OpError> {
+    let out = crate::ops::run_at(root, WriteOptions::default(), Scope::Index, |ws| {
+        change(ws, state, outcome)
+    })?;
+    Ok(match out.applied {
+        Applied::Stored { outcome, .. } if !outcome.changed.is_empty() => {
+            format!("STATE.md: {}", outcome.commit.describe())
+        }
+        _ => String::new(),
+    })
 }

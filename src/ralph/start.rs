@@ -103,5 +103,6 @@ pub fn new_loop(
         runner: false,
         tasks_done: Vec::new(),
         cost_usd: 0.0,
+        status_before: None,
     })
 }

@@ -97,6 +97,10 @@ pub struct LoopState {
     /// Runner only: dollars spent so far, as reported by the agent.
     #[serde(default)]
     pub cost_usd: f64,
+    /// STATE.md's status before the loop set its own: it comes back when
+    /// the loop ends (the loop's outcome goes into the history section).
+    #[serde(default)]
+    pub status_before: Option<crate::edit::state::FieldText>,
 }
 
 fn default_stuck() -> u32 {

@@ -5,6 +5,10 @@
 use std::io::Write;
 use std::path::Path;
 
+/// The name every gsd temp file starts with (a crash can leave one; the
+/// next gsd command removes those it can attribute).
+pub const TEMP_PREFIX: &str = ".gsd-tmp-";
+
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_with(path, |w| w.write_all(bytes))
 }
@@ -22,7 +26,7 @@ pub fn write_with(
     // New files (a new phase's .gitkeep) may need their folder first.
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".gsd-tmp-")
+        .prefix(TEMP_PREFIX)
         .tempfile_in(dir)?;
     {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 use git2::{ErrorCode, Index, IndexEntry, IndexTime, Oid, Repository, Signature};
 
 /// Whether and how to commit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CommitPolicy {
     Commit,
     /// `--no-commit`.
@@ -226,6 +227,18 @@ fn commit_with_libgit2(
     let id = repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)?;
     // The touched paths in the real index now match HEAD and the work tree;
     // every other entry (staged or not) is left exactly as it was.
+    index_to_worktree(repo, workdir, rel)?;
+    Ok(CommitOutcome::Committed {
+        id: id.to_string(),
+        signed: false,
+    })
+}
+
+fn index_to_worktree(
+    repo: &Repository,
+    workdir: &Path,
+    rel: &[PathBuf],
+) -> Result<(), git2::Error> {
     let mut index = repo.index()?;
     for p in rel {
         if workdir.join(p).exists() {
@@ -234,11 +247,104 @@ fn commit_with_libgit2(
             let _ = index.remove_path(p);
         }
     }
-    index.write()?;
-    Ok(CommitOutcome::Committed {
-        id: id.to_string(),
-        signed: false,
-    })
+    index.write()
+}
+
+/// What committing in `root` would meet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RepoState {
+    /// Not inside a git work tree: nothing will be committed.
+    None,
+    /// Another git process holds this lock file (the index's, HEAD's or the
+    /// branch's): the commit would fail after the files were written.
+    Locked(PathBuf),
+    /// Ready; HEAD's commit (`None` on an unborn branch).
+    Ready { head: Option<String> },
+}
+
+/// The git lock files a commit of gsd's takes: the index, HEAD, the branch
+/// ref and their reflogs.
+fn commit_locks(repo: &Repository) -> Vec<PathBuf> {
+    let git = repo.path();
+    let mut locks = vec![
+        git.join("index.lock"),
+        git.join("HEAD.lock"),
+        git.join("logs/HEAD.lock"),
+    ];
+    if let Ok(head) = repo.find_reference("HEAD")
+        && let Ok(Some(target)) = head.symbolic_target()
+    {
+        locks.push(git.join(format!("{target}.lock")));
+        locks.push(git.join("logs").join(format!("{target}.lock")));
+    }
+    locks
+}
+
+pub fn repository_state(root: &Path) -> RepoState {
+    let Ok(repo) = Repository::discover(root) else {
+        return RepoState::None;
+    };
+    if repo.workdir().is_none() {
+        return RepoState::None;
+    }
+    if let Some(held) = commit_locks(&repo).into_iter().find(|l| l.exists()) {
+        return RepoState::Locked(held);
+    }
+    let head = repo
+        .head()
+        .ok()
+        .and_then(|h| h.target())
+        .map(|o| o.to_string());
+    RepoState::Ready { head }
+}
+
+/// Remove git lock files created at or after `since` (by a gsd process
+/// killed while committing; the caller holds the project lock and has a
+/// journal written at `since`, so no live gsd owns them).
+pub fn remove_locks_since(root: &Path, since: std::time::SystemTime) {
+    let Ok(repo) = Repository::discover(root) else {
+        return;
+    };
+    for l in commit_locks(&repo) {
+        if std::fs::metadata(&l)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= since)
+        {
+            let _ = std::fs::remove_file(&l);
+        }
+    }
+}
+
+/// HEAD's id when HEAD is the commit a change made on top of `parent` with
+/// `message` (it was made, and the process died before its journal went).
+pub fn made_after(root: &Path, parent: Option<&str>, message: &str) -> Option<String> {
+    let repo = Repository::discover(root).ok()?;
+    let head = repo.head().ok()?.peel_to_commit().ok()?;
+    let parents: Vec<String> = head.parent_ids().map(|p| p.to_string()).collect();
+    let expected: Vec<String> = parent.map(str::to_owned).into_iter().collect();
+    (parents == expected && head.message().ok().map(str::trim) == Some(message.trim()))
+        .then(|| head.id().to_string())
+}
+
+/// Bring git's index up to the work tree for `rel` (a commit that was made
+/// before its process died did not get to it).
+pub fn refresh_index(root: &Path, rel: &[PathBuf]) -> Result<(), String> {
+    let repo = Repository::discover(root).map_err(|e| e.message().to_owned())?;
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(());
+    };
+    let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let rel: Vec<PathBuf> = rel
+        .iter()
+        .filter_map(|p| {
+            resolved(&root.join(p))
+                .strip_prefix(&workdir)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .collect();
+    index_to_worktree(&repo, &workdir, &rel).map_err(|e| e.message().to_owned())
 }
 
 /// Signed repositories: `git commit --only` commits just these paths and

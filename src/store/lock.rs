@@ -42,10 +42,18 @@ pub fn ensure_gsd_dir(root: &Path) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(&dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
-        std::fs::write(
-            &ignore,
-            "# gsd's local state (locks, loops): never committed\n*\n",
+        // Whole or absent (a torn, empty .gitignore would show .gsd/ to
+        // git), and written before the lock is held, so its temp file is
+        // not one of the `.gsd-tmp-*` files recovery may remove.
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".gitignore-")
+            .tempfile_in(&dir)?;
+        std::io::Write::write_all(
+            tmp.as_file_mut(),
+            b"# gsd's local state (locks, loops): never committed\n*\n",
         )?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(&ignore).map_err(|e| e.error)?;
     }
     Ok(dir)
 }

@@ -15,6 +15,9 @@
 //!   their edit.
 //! - **A file that is not UTF-8**: every edit is computed on text, so the
 //!   bytes that do not decode would be lost.
+//! - **git's index or HEAD locked** (`.git/index.lock`, a ref's `.lock`)
+//!   when the change is to be committed: the files would be written and the
+//!   commit would then fail, leaving the change half-stored.
 
 use std::path::{Path, PathBuf};
 
@@ -33,6 +36,8 @@ pub enum Refusal {
     ChangedSinceRead { path: String },
     #[error("{path} is not valid UTF-8")]
     NotUtf8 { path: String },
+    #[error("git is busy: {path} is held by another git process")]
+    GitLocked { path: String },
 }
 
 impl Refusal {
@@ -48,6 +53,9 @@ impl Refusal {
             Refusal::ChangedSinceRead { .. } => "run the command again on the new content",
             Refusal::NotUtf8 { .. } => {
                 "gsd edits text; convert the file to UTF-8 (its other bytes would be lost)"
+            }
+            Refusal::GitLocked { .. } => {
+                "wait for that git command to finish; if none is running, a crashed one left the lock: remove the file"
             }
         }
     }

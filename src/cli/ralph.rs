@@ -8,11 +8,11 @@ use std::fmt::Write as _;
 use crate::ralph::state::{LoopState, Status};
 use crate::ralph::{hook, settings};
 
-use super::Output;
-use super::args::{HookEvent, RalphCommand, StartRalphArgs, WriteFlags};
+use crate::model::plan_ref;
+
+use super::args::{HookEvent, RalphCommand, StartRalphArgs};
 use super::error::CliError;
-use super::read::find_plan;
-use super::write::{state_of, state_planned, transact};
+use super::output::{Output, stored};
 
 /// `.claude/settings.json`, or `settings.local.json` with `--local`.
 fn settings_path(root: &Path, local: bool) -> PathBuf {
@@ -53,11 +53,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
                 project_root(cwd).as_deref(),
                 &mut std::io::stdin().lock(),
             );
-            Ok(Output {
-                text: reply.stdout,
-                code: reply.code,
-                warnings: Vec::new(),
-            })
+            Ok(Output::ok(reply.stdout).with_code(reply.code))
         }
         RalphCommand::Guard => Ok(guard(cwd)),
         RalphCommand::Run(args) => run_loop(cwd, *args),
@@ -155,10 +151,15 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
             Some("stop it with `gsd ralph stop`, or pass --force to replace it".into()),
         ));
     }
-    let (_, plan) = find_plan(&ws, cwd, &id)?;
+    let plan = plan_ref::find_plan(&ws, cwd, &id)?.at.plan;
     let rel = ws.rel(plan.doc.path()).display().to_string();
     let r = crate::render::Renderer::new(Some(&ws.planning));
-    let state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
+    let mut state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
+    // What the loop's end restores.
+    state.status_before = ws
+        .state
+        .as_ref()
+        .and_then(|st| crate::edit::state::field_text(st, "status"));
     if state.checks.is_empty() {
         return Err(CliError::input(
             no_checks(&state.plan),
@@ -192,9 +193,9 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     )))
 }
 
-/// Set STATE.md's status with the same locked, committed write as `gsd state
-/// set`, and say what happened. A tree without STATE.md (or without a status
-/// line) still gets its loop: the reason is reported, not raised.
+/// Set STATE.md's status through the one write path, and say what
+/// happened. A tree without STATE.md (or without a status line) still gets
+/// its loop: the reason is reported, not raised.
 fn record_in_state(
     cwd: &Path,
     ws: &crate::model::Workspace,
@@ -204,13 +205,13 @@ fn record_in_state(
     if ws.state.is_none() {
         return String::new();
     }
-    match transact(cwd, &WriteFlags::default(), |ws| {
-        let st = state_of(ws)?;
-        let ch = crate::edit::state::set_field(ws, st, "status", status)?;
-        let what = format!("{} {} → {}", ch.label, ch.before, ch.after);
-        state_planned(ws, st, &ch.edits, &what, message)
-    }) {
-        Ok(out) => out.text,
+    match crate::ops::run(
+        cwd,
+        crate::ops::WriteOptions::default(),
+        crate::model::workspace::Scope::Index,
+        |ws| crate::ops::state::set(ws, "status", status, Some(message)),
+    ) {
+        Ok(out) => stored(out, false).text,
         Err(e) => format!("STATE.md not updated: {e}\n"),
     }
 }
@@ -352,7 +353,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         }
         (None, id, false)
     };
-    let (_, plan) = find_plan(&ws, cwd, &plan_id)?;
+    let plan = plan_ref::find_plan(&ws, cwd, &plan_id)?.at.plan;
     let rel = ws.rel(plan.doc.path()).to_path_buf();
     let state = match state {
         Some(s) => s,
@@ -410,11 +411,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         },
         &opts,
     );
-    Ok(Output {
-        text: String::new(),
-        code,
-        warnings: Vec::new(),
-    })
+    Ok(Output::ok(String::new()).with_code(code))
 }
 
 /// `gsd ralph guard`: one PreToolUse decision. A guard that cannot read its
@@ -453,13 +450,11 @@ fn guard(cwd: &Path) -> Output {
             }
         }
     };
-    Output {
-        text: crate::ralph::guard::reply(&decision)
+    Output::ok(
+        crate::ralph::guard::reply(&decision)
             .map(|s| s + "\n")
             .unwrap_or_default(),
-        code: 0,
-        warnings: Vec::new(),
-    }
+    )
 }
 
 /// `gsd ralph prompt`: the prompt of the last loop, ready for `claude "…"`.

@@ -5,16 +5,14 @@ use std::path::Path;
 
 use crate::convert::gsd_xml::TaskScan;
 use crate::convert::stream::{Totals, write_each};
-use crate::convert::{ConvertError, Format, dropped, dropped_from, gsd_xml};
+use crate::convert::{ConvertError, Format, dropped, dropped_from};
+use crate::model::plan_ref;
 use crate::model::workspace::Scope;
 use crate::model::{PlanId, Workspace};
-use crate::store::FileChange;
 
-use super::Output;
 use super::args::ConvertArgs;
 use super::error::CliError;
-use super::read::find_plan;
-use super::write::{Planned, transact_in};
+use super::output::{Output, stored};
 
 impl From<ConvertError> for CliError {
     fn from(e: ConvertError) -> Self {
@@ -54,7 +52,7 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
             .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.input), None))?
     } else if PlanId::parse(&args.input).is_some() {
         let ws = Workspace::discover_with(cwd, Scope::Full)?;
-        let (_, plan) = find_plan(&ws, cwd, &args.input)?;
+        let plan = plan_ref::find_plan(&ws, cwd, &args.input)?.at.plan;
         std::fs::read_to_string(plan.doc.path())
             .map_err(|e| CliError::input(e.to_string(), None))?
     } else {
@@ -80,41 +78,10 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
                 None,
             ));
         }
-        return transact_in(cwd, &args.write, Scope::Full, |ws| {
-            let (_, plan) = find_plan(ws, cwd, plan_id)?;
-            let doc = &plan.doc;
-            let old = doc.text();
-            let block = gsd_xml::read(old).map_err(|e| {
-                CliError::input(
-                    format!("plan {plan_id} has no task block to replace: {e}"),
-                    Some("add a <tasks> section with one <task> to the plan first".into()),
-                )
-            })?;
-            let new = format!(
-                "{}{}{}",
-                &old[..block.span.start],
-                gsd_xml::write(&tasks, args.xml_strict),
-                &old[block.span.end..]
-            );
-            let canonical =
-                PlanId::parse(plan_id).map_or_else(|| plan_id.clone(), |p| p.canonical());
-            Ok(Planned {
-                moves: Vec::new(),
-                deletes: Vec::new(),
-                summary: vec![format!(
-                    "{}: {} task(s) from {}",
-                    ws.rel(doc.path()).display(),
-                    tasks.len(),
-                    from.name()
-                )],
-                message: format!("docs({canonical}): tasks from {}", from.name()),
-                changes: vec![FileChange {
-                    path: doc.path().to_path_buf(),
-                    before: Some(old.as_bytes().to_vec()),
-                    after: new.into_bytes(),
-                }],
-            })
-        });
+        let o = crate::ops::run(cwd, args.write.options(), Scope::Full, |ws| {
+            crate::ops::convert::into_plan(ws, cwd, plan_id, &tasks, from, args.xml_strict)
+        })?;
+        return Ok(stored(o, args.write.json));
     }
     let out = to.write(&tasks, args.xml_strict);
     match args.out {

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use crate::lint::{self, Options, RULES, Severity, output};
 use crate::model::Workspace;
 
-use super::Output;
 use super::args::Format;
 use super::error::{CliError, did_you_mean};
+use super::output::Output;
 
 pub fn run(
     cwd: &Path,
@@ -81,9 +81,5 @@ pub fn run(
     // The process ends right after printing: freeing thousands of parsed
     // nodes one by one would only delay the exit.
     std::mem::forget(ws);
-    Ok(Output {
-        text,
-        code: i32::from(failing),
-        warnings: Vec::new(),
-    })
+    Ok(Output::ok(text).with_code(i32::from(failing)))
 }

@@ -1,0 +1,204 @@
+//! `gsd plan`: list and show plans, and `plan new` (its use case lives
+//! in `ops::plan`).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::model::plan_ref;
+use crate::model::workspace::{Phase, Scope};
+use crate::model::{PhaseId, Plan, Task, Workspace};
+use crate::ops;
+use crate::render::plan_new::PlanSpec;
+
+use super::args::{PlanCommand, PlanType};
+use super::error::CliError;
+use super::output::{Output, stored};
+use super::table;
+
+fn task_json(t: &Task) -> Value {
+    json!({
+        "index": t.index,
+        "type": t.kind.as_str(),
+        "name": t.name(),
+        "files": t.files(),
+        "action": t.text("action"),
+        "verify": t.text("verify"),
+        "done": t.text("done"),
+        "line": t.line,
+        "tdd": t.tdd,
+        "gate": t.gate,
+        "attributes": t.attributes.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "children": t.children.iter().map(|c| json!({"name": c.name, "content": c.content})).collect::<Vec<_>>(),
+    })
+}
+
+fn plan_summary_json(ws: &Workspace, phase: Option<&Phase>, p: &Plan) -> Value {
+    json!({
+        "id": p.display_id(),
+        "path": ws.rel(p.doc.path()).display().to_string(),
+        "phase": phase.and_then(|ph| ph.id.as_ref().map(PhaseId::normalized)),
+        "wave": p.fm.wave,
+        "depends_on": p.fm.depends_on,
+        "autonomous": p.autonomous(),
+        "tasks": p.tasks.len(),
+        // False when some task markup could not be read: `tasks` may be
+        // short (`gsd plan show` and `gsd lint` say why).
+        "complete": p.task_problems.is_empty(),
+        "has_summary": phase.is_some_and(|ph| ph.plan_has_summary(p)),
+        "objective": p.objective(),
+    })
+}
+
+pub fn run(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
+    match cmd {
+        PlanCommand::New {
+            phase,
+            name,
+            depends_on,
+            requirements,
+            autonomous,
+            plan_type,
+            write,
+        } => {
+            let spec = PlanSpec {
+                name,
+                depends_on,
+                requirements,
+                autonomous,
+                tdd: plan_type == PlanType::Tdd,
+            };
+            let o = ops::run(cwd, write.options(), Scope::Full, |ws| {
+                ops::plan::new(ws, &phase, &spec)
+            })?;
+            Ok(stored(o, write.json))
+        }
+        PlanCommand::List { phase, json } => {
+            let ws = Workspace::discover(cwd)?;
+            let only = match &phase {
+                Some(id) => Some(plan_ref::find_phase(&ws, id)?),
+                None => None,
+            };
+            let rows: Vec<Value> = plan_ref::plan_entries(&ws)
+                .iter()
+                .filter(|e| match only {
+                    Some(ph) => e.at.phase.is_some_and(|p| std::ptr::eq(p, ph)),
+                    None => true,
+                })
+                .map(|e| {
+                    let mut v = plan_summary_json(&ws, e.at.phase, e.at.plan);
+                    v["id"] = json!(e.id);
+                    v
+                })
+                .collect();
+            if json.json {
+                return Ok(Output::json(&json!({ "plans": rows })));
+            }
+            let mut s = String::new();
+            for r in &rows {
+                let done = if r["has_summary"].as_bool() == Some(true) {
+                    "done"
+                } else {
+                    "    "
+                };
+                // `!`: some task markup could not be read.
+                let partial = if r["complete"] == false { "!" } else { " " };
+                let wave = r["wave"].as_i64().map_or("-".into(), |w| w.to_string());
+                let _ = writeln!(
+                    s,
+                    "{:<10} wave {:<3} {} {:>8}{partial} {}",
+                    r["id"].as_str().unwrap_or(""),
+                    wave,
+                    done,
+                    table::count(r["tasks"].as_u64().unwrap_or(0) as usize, "task", "tasks"),
+                    r["objective"].as_str().unwrap_or("")
+                );
+            }
+            Ok(Output::ok(s))
+        }
+        PlanCommand::Show { id, json } => {
+            let ws = Workspace::discover(cwd)?;
+            let found = plan_ref::find_plan(&ws, cwd, &id)?;
+            let (phase, p) = (found.at.phase, found.at.plan);
+            let listed = plan_ref::plan_entries(&ws)
+                .into_iter()
+                .find(|e| std::ptr::eq(e.at.plan, p))
+                .map(|e| e.id);
+            let mut v = plan_summary_json(&ws, phase, p);
+            if let Some(listed) = listed {
+                v["id"] = json!(listed);
+            }
+            // Tasks that could not be read are said, never silently dropped.
+            let unreadable: Vec<String> = p
+                .task_problems
+                .iter()
+                .map(|t| {
+                    let at = match t {
+                        crate::doc::elements::TagProblem::Unclosed { start_tag: s, .. }
+                        | crate::doc::elements::TagProblem::StrayClose { end_tag: s, .. }
+                        | crate::doc::elements::TagProblem::Nested { inner: s, .. } => s.start,
+                    };
+                    format!(
+                        "{}:{}: {t}; the tasks shown may be incomplete (`gsd lint` explains)",
+                        ws.rel(p.doc.path()).display(),
+                        p.doc.line_of(at)
+                    )
+                })
+                .collect();
+            v["complete"] = json!(unreadable.is_empty());
+            v["frontmatter"] = p.doc.fm().map_or(Value::Null, |n| n.to_json());
+            v["tasks"] = Value::Array(p.tasks.iter().map(task_json).collect());
+            v["must_haves"] = serde_json::to_value(&p.fm.must_haves).unwrap_or(Value::Null);
+            v["requirements"] = json!(p.fm.requirements);
+            v["files_modified"] = json!(p.fm.files_modified);
+            let code = i32::from(!unreadable.is_empty());
+            if json.json {
+                let mut out = Output::json(&v);
+                out.code = code;
+                out.warnings = unreadable;
+                return Ok(out);
+            }
+            let mut s = String::new();
+            let _ = writeln!(
+                s,
+                "plan {}  ({})",
+                v["id"].as_str().unwrap_or(""),
+                v["path"].as_str().unwrap_or("")
+            );
+            let _ = writeln!(
+                s,
+                "wave {}  depends on [{}]  autonomous {}",
+                p.fm.wave.map_or("-".into(), |w| w.to_string()),
+                p.fm.depends_on.join(", "),
+                p.autonomous()
+            );
+            if let Some(o) = p.objective() {
+                let _ = writeln!(s, "objective: {o}");
+            }
+            for t in &p.tasks {
+                let _ = writeln!(
+                    s,
+                    "\n  {}. [{}] {}  (line {})",
+                    t.index,
+                    t.kind.as_str(),
+                    t.label(),
+                    t.line
+                );
+                if !t.files().is_empty() {
+                    let _ = writeln!(s, "     files:  {}", t.files().join(", "));
+                }
+                if let Some(v) = t.text("verify") {
+                    let _ = writeln!(s, "     verify: {}", v.lines().next().unwrap_or(""));
+                }
+                if let Some(d) = t.text("done") {
+                    let _ = writeln!(s, "     done:   {}", d.lines().next().unwrap_or(""));
+                }
+            }
+            let mut out = Output::ok(s);
+            out.code = code;
+            out.warnings = unreadable;
+            Ok(out)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! `gsd roadmap`: the shared roadmap reading, and `update-progress`.
+
+use std::path::Path;
+
+use crate::model::Workspace;
+use crate::model::reading::RoadmapReading;
+use crate::model::workspace::Scope;
+use crate::ops;
+
+use super::args::WriteFlags;
+use super::error::CliError;
+use super::output::{Output, stored};
+use super::table;
+
+pub fn show(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
+    let ws = Workspace::discover_with(cwd, Scope::Index)?;
+    match &ws.roadmap {
+        None => {
+            return Err(CliError::FileNotFound {
+                file: ".planning/ROADMAP.md".into(),
+                hint: "create it with `gsd init`".into(),
+            });
+        }
+        // Undecodable text reads as no roadmap at all: say so, not "0 phases".
+        Some(rm) if rm.doc.source.text().is_none() => {
+            return Err(CliError::input(
+                ".planning/ROADMAP.md is not valid UTF-8",
+                Some("convert it to UTF-8; `gsd lint` shows where".into()),
+            ));
+        }
+        Some(_) => {}
+    }
+    let reading = RoadmapReading::new(&ws);
+    if json_out {
+        return Ok(Output::json(
+            &serde_json::to_value(&reading).expect("a reading serializes"),
+        ));
+    }
+    Ok(Output::ok(table::roadmap_text(&reading)))
+}
+
+/// `gsd roadmap update-progress`.
+pub fn update_progress(cwd: &Path, write: &WriteFlags) -> Result<Output, CliError> {
+    let o = ops::run(
+        cwd,
+        write.options(),
+        Scope::Index,
+        ops::roadmap::update_progress,
+    )?;
+    Ok(stored(o, write.json))
+}

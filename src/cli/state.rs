@@ -1,0 +1,141 @@
+//! `gsd state`: read STATE.md's fields; set, patch, advance, sync,
+//! record a session, and edit its lists (use cases in `ops::state`).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::edit;
+use crate::model::Workspace;
+use crate::model::reading::RoadmapReading;
+use crate::model::state::field_key;
+use crate::model::workspace::Scope;
+use crate::ops;
+use crate::ops::state::List;
+
+use super::args::{ListCommand, StateCommand, WriteFlags};
+use super::error::{CliError, did_you_mean};
+use super::output::{Output, stored};
+
+/// The state write commands.
+pub fn write(cwd: &Path, cmd: StateCommand) -> Result<Output, CliError> {
+    let run = |write: &WriteFlags, f: &dyn Fn(&Workspace) -> Result<ops::Change, ops::OpError>| {
+        ops::run(cwd, write.options(), Scope::Index, f).map(|o| stored(o, write.json))
+    };
+    Ok(match cmd {
+        StateCommand::Get { field, json } => return show(cwd, Some(field), json.json),
+        StateCommand::Set {
+            field,
+            value,
+            write,
+        } => run(&write, &|ws| ops::state::set(ws, &field, &value, None))?,
+        StateCommand::Patch { pairs, write } => run(&write, &|ws| ops::state::patch(ws, &pairs))?,
+        StateCommand::Advance { write } => run(&write, &|ws| {
+            ops::state::fields(ws, "advance", edit::state::advance)
+        })?,
+        StateCommand::RecordSession {
+            stopped_at,
+            resume_file,
+            write,
+        } => run(&write, &|ws| {
+            ops::state::fields(ws, "record session", |ws, st| {
+                edit::state::record_session(ws, st, stopped_at.as_deref(), resume_file.as_deref())
+            })
+        })?,
+        StateCommand::Sync { write } => run(&write, &|ws| {
+            ops::state::fields(ws, "sync", edit::state::sync)
+        })?,
+        StateCommand::Decision { command } => list(cwd, command, List::Decisions)?,
+        StateCommand::Blocker { command } => list(cwd, command, List::Blockers)?,
+    })
+}
+
+fn list(cwd: &Path, cmd: ListCommand, which: List) -> Result<Output, CliError> {
+    let (write, o) = match cmd {
+        ListCommand::Add { text, write } => {
+            let o = ops::run(cwd, write.options(), Scope::Index, |ws| {
+                ops::state::add_entry(ws, which, &text)
+            });
+            (write, o)
+        }
+        ListCommand::Resolve {
+            which: entry,
+            write,
+        } => {
+            let o = ops::run(cwd, write.options(), Scope::Index, |ws| {
+                ops::state::resolve_entry(ws, which, &entry)
+            });
+            (write, o)
+        }
+    };
+    Ok(stored(o?, write.json))
+}
+
+pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, CliError> {
+    let ws = Workspace::discover_with(cwd, Scope::Index)?;
+    let Some(st) = &ws.state else {
+        return Err(CliError::FileNotFound {
+            file: ".planning/STATE.md".into(),
+            hint: "create it with `gsd init`".into(),
+        });
+    };
+    match get {
+        None => {
+            let reading = RoadmapReading::new(&ws);
+            let v = json!({
+                "path": ws.rel(st.doc.path()).display().to_string(),
+                "milestone": reading.current_milestone,
+                "roadmap_current_phase": reading.current_phase,
+                "roadmap_next_phase": reading.next_phase,
+                "frontmatter": st.doc.fm().map_or(Value::Null, |n| n.to_json()),
+                "fields": st.fields,
+                "current_phase": st.current_phase(),
+                "status": st.status(),
+                "decisions": st.decisions().into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
+                "blockers": st.blockers().into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
+            });
+            if json_flag {
+                return Ok(Output::json(&v));
+            }
+            let mut s = String::new();
+            for f in &st.fields {
+                let _ = writeln!(s, "{}: {}", f.label, f.value);
+            }
+            Ok(Output::ok(s))
+        }
+        Some(field) => {
+            let body: Vec<Value> = st
+                .body_fields(&field)
+                .map(|f| json!({"label": f.label, "value": f.value, "line": f.line}))
+                .collect();
+            let fm = st
+                .fm_field(&field)
+                .map(|(k, n)| json!({"key": k, "value": n.to_json()}));
+            if body.is_empty() && fm.is_none() {
+                let mut names: Vec<String> = st.fields.iter().map(|f| f.label.clone()).collect();
+                if let Some(m) = st.doc.fm().and_then(|m| m.as_map()) {
+                    names.extend(m.iter().filter_map(|(k, _)| k.as_str().map(str::to_owned)));
+                }
+                let hint = match did_you_mean(&field, names.iter().map(String::as_str)) {
+                    Some(m) => format!("did you mean `{m}`?"),
+                    None => format!("fields: {}", names.join(", ")),
+                };
+                let _ = field_key(&field);
+                return Err(CliError::FieldNotFound {
+                    what: "STATE.md".into(),
+                    field,
+                    hint,
+                });
+            }
+            if json_flag {
+                return Ok(Output::json(
+                    &json!({ "field": field, "value": body.first().map(|b| b["value"].clone()).or_else(|| fm.as_ref().map(|f| f["value"].clone())), "body": body, "frontmatter": fm }),
+                ));
+            }
+            // What `state set` compares with: setting it back is a no-op.
+            let value = st.shown(&field).unwrap_or_default();
+            Ok(Output::ok(value + "\n"))
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! Use cases: what each write command means, as library functions.
+//!
+//! A use case reads the loaded [`Workspace`] and returns a [`Change`] — the
+//! change set for the store and a line per effect for people — or a typed
+//! error. [`run`] is the frame around every one of them: take the project's
+//! [`Transaction`] (lock, and finish an interrupted change first), load the
+//! tree under it, compute, then show the diff (`--dry-run`) or apply and
+//! commit. `src/cli` only parses, calls these and renders the outcome.
+
+pub mod convert;
+pub mod fm;
+pub mod init;
+pub mod phase;
+pub mod plan;
+pub mod roadmap;
+pub mod state;
+
+use std::path::{Path, PathBuf};
+
+use crate::edit::EditError;
+use crate::model::Workspace;
+use crate::model::workspace::{Scope, WorkspaceError, find_root};
+use crate::store::{
+    ChangeSet, CommitPolicy, FileChange, Recovery, StoreError, StoreOutcome, Transaction,
+};
+
+/// What one use case wants stored, and how to say it.
+#[derive(Debug, Clone, Default)]
+pub struct Change {
+    pub set: ChangeSet,
+    /// One line per effect, for people.
+    pub summary: Vec<String>,
+}
+
+impl Change {
+    /// A change of plain file writes.
+    pub fn writes(message: String, summary: Vec<String>, writes: Vec<FileChange>) -> Change {
+        Change {
+            set: ChangeSet::writes(message, writes),
+            summary,
+        }
+    }
+}
+
+/// How a write command stores its change.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WriteOptions {
+    /// Compute and show, write nothing.
+    pub dry_run: bool,
+    /// Write, but do not commit.
+    pub no_commit: bool,
+}
+
+/// What a write command did.
+#[derive(Debug, Clone)]
+pub enum Applied {
+    /// `--dry-run`: the diff of what would be written.
+    DryRun {
+        message: String,
+        /// Paths relative to the root that would change.
+        files: Vec<String>,
+        /// Deletes and renames, then a unified diff per written file.
+        diff: String,
+    },
+    Stored {
+        message: String,
+        summary: Vec<String>,
+        outcome: StoreOutcome,
+    },
+}
+
+/// A write command's answer: what it did, and the interrupted change it
+/// finished first, if there was one.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub applied: Applied,
+    pub recovered: Option<Recovery>,
+}
+
+/// Why a use case could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum OpError {
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Render(#[from] crate::render::RenderError),
+    #[error(transparent)]
+    Plan(#[from] crate::model::plan_ref::PlanLookupError),
+    #[error(transparent)]
+    Phase(#[from] crate::model::plan_ref::PhaseLookupError),
+    /// A file the use case needs is missing.
+    #[error("{file} does not exist")]
+    Missing { file: String, hint: String },
+    /// The request itself is wrong.
+    #[error("{message}")]
+    Invalid {
+        message: String,
+        help: Option<String>,
+    },
+}
+
+impl OpError {
+    pub fn invalid(message: impl Into<String>, help: Option<String>) -> OpError {
+        OpError::Invalid {
+            message: message.into(),
+            help,
+        }
+    }
+}
+
+/// The commit policy for `opts` in `ws`.
+pub fn policy(ws: &Workspace, opts: WriteOptions) -> CommitPolicy {
+    if opts.no_commit {
+        CommitPolicy::Skip
+    } else if !ws.config().commit_docs() {
+        CommitPolicy::DocsNotCommitted
+    } else {
+        CommitPolicy::Commit
+    }
+}
+
+/// Run one write use case on the project above `cwd`: everything from
+/// reading to committing happens under the project lock.
+pub fn run(
+    cwd: &Path,
+    opts: WriteOptions,
+    scope: Scope,
+    plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
+) -> Result<Outcome, OpError> {
+    let root = find_root(cwd)?;
+    run_at(&root, opts, scope, plan)
+}
+
+/// `run` for a known project root.
+pub fn run_at(
+    root: &Path,
+    opts: WriteOptions,
+    scope: Scope,
+    plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
+) -> Result<Outcome, OpError> {
+    let tx = Transaction::begin(root)?;
+    let recovered = tx.recovered.clone();
+    let ws = Workspace::load_with(root, scope)?;
+    let change = plan(&ws)?;
+    let applied = if opts.dry_run {
+        dry_run(root, &change.set)
+    } else {
+        let outcome = tx.apply(&change.set, policy(&ws, opts))?;
+        Applied::Stored {
+            message: change.set.message,
+            summary: change.summary,
+            outcome,
+        }
+    };
+    Ok(Outcome { applied, recovered })
+}
+
+fn dry_run(root: &Path, set: &ChangeSet) -> Applied {
+    let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+    let mut diff = String::new();
+    for d in &set.deletes {
+        diff.push_str(&format!("delete {}\n", rel(d)));
+    }
+    for (from, to) in &set.moves {
+        diff.push_str(&format!("rename {} → {}\n", rel(from), rel(to)));
+    }
+    let mut files = Vec::new();
+    for c in set.real_writes() {
+        let before = String::from_utf8_lossy(c.before.as_deref().unwrap_or_default());
+        let after = String::from_utf8_lossy(&c.after);
+        let name = rel(&c.path);
+        diff.push_str(
+            &similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
+                .unified_diff()
+                .context_radius(2)
+                .header(&format!("a/{name}"), &format!("b/{name}"))
+                .to_string(),
+        );
+        files.push(name);
+    }
+    Applied::DryRun {
+        message: set.message.clone(),
+        files,
+        diff,
+    }
+}
+
+/// A file's new text as a change of its current bytes.
+pub fn rewrite(doc: &crate::model::Document, new_text: String) -> FileChange {
+    FileChange {
+        path: doc.path().to_path_buf(),
+        before: Some(doc.source.bytes().to_vec()),
+        after: new_text.into_bytes(),
+    }
+}
+
+/// `path` relative to the workspace root, for summaries.
+fn rel(ws: &Workspace, p: &Path) -> PathBuf {
+    ws.rel(p).to_path_buf()
+}

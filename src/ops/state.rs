@@ -1,0 +1,171 @@
+//! STATE.md use cases: set and patch fields, advance, record a session,
+//! sync, and the Decisions / Blockers lists. Each is one STATE.md change.
+
+use crate::edit::{self, EditError, state::FieldChange};
+use crate::model::Workspace;
+use crate::model::state::State;
+
+use super::{Change, OpError, rel, rewrite};
+
+/// The STATE.md of `ws`, or why there is none.
+pub fn state_of(ws: &Workspace) -> Result<&State, OpError> {
+    ws.state.as_ref().ok_or_else(|| OpError::Missing {
+        file: ".planning/STATE.md".into(),
+        hint: "create it with `gsd init`".into(),
+    })
+}
+
+fn said(c: &FieldChange) -> String {
+    format!("{} {} → {}", c.label, c.before, c.after)
+}
+
+/// A STATE.md change made of `edits`, with one summary line per part.
+fn change(
+    ws: &Workspace,
+    st: &State,
+    edits: &[crate::doc::Edit],
+    parts: &[String],
+    message: String,
+) -> Result<Change, OpError> {
+    let new = edit::apply(st.doc.text(), edits)?;
+    let name = rel(ws, st.doc.path());
+    Ok(Change::writes(
+        message,
+        parts
+            .iter()
+            .map(|p| format!("{}: {p}", name.display()))
+            .collect(),
+        vec![rewrite(&st.doc, new)],
+    ))
+}
+
+/// `state set FIELD VALUE` (also `ralph`'s status line, with its own message).
+pub fn set(
+    ws: &Workspace,
+    field: &str,
+    value: &str,
+    message: Option<String>,
+) -> Result<Change, OpError> {
+    let st = state_of(ws)?;
+    let ch = edit::state::set_field(ws, st, field, value)?;
+    let what = said(&ch);
+    change(
+        ws,
+        st,
+        &ch.edits,
+        std::slice::from_ref(&what),
+        message.unwrap_or_else(|| format!("docs(state): {what}")),
+    )
+}
+
+/// `state patch F=V …`: several fields in one change.
+pub fn patch(ws: &Workspace, pairs: &[String]) -> Result<Change, OpError> {
+    let st = state_of(ws)?;
+    let mut edits = Vec::new();
+    let mut parts = Vec::new();
+    for pair in pairs {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(OpError::invalid(
+                format!("`{pair}` is not FIELD=VALUE"),
+                Some("write pairs like status=Executing".into()),
+            ));
+        };
+        let ch = edit::state::set_field(ws, st, k.trim(), v)?;
+        parts.push(said(&ch));
+        edits.extend(ch.edits);
+    }
+    change(
+        ws,
+        st,
+        &edits,
+        &parts,
+        format!("docs(state): {}", parts.join(", ")),
+    )
+}
+
+/// A state use case made of several field changes (`advance`, `sync`,
+/// `record-session`): one change, one commit.
+pub fn fields(
+    ws: &Workspace,
+    what: &str,
+    compute: impl FnOnce(&Workspace, &State) -> Result<Vec<FieldChange>, EditError>,
+) -> Result<Change, OpError> {
+    let st = state_of(ws)?;
+    let changes = compute(ws, st)?;
+    let edits: Vec<_> = changes
+        .iter()
+        .flat_map(|c| c.edits.iter().cloned())
+        .collect();
+    let parts: Vec<String> = changes.iter().map(said).collect();
+    let message = format!("docs(state): {what}: {}", parts.join(", "));
+    let shown = if parts.is_empty() {
+        vec![format!("{what}: nothing to change")]
+    } else {
+        parts
+    };
+    change(ws, st, &edits, &shown, message)
+}
+
+/// One of STATE.md's lists: Decisions or Blockers/Concerns.
+#[derive(Debug, Clone, Copy)]
+pub enum List {
+    Decisions,
+    Blockers,
+}
+
+impl List {
+    fn singular(self) -> &'static str {
+        match self {
+            List::Decisions => "decision",
+            List::Blockers => "blocker",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            List::Decisions => "Decisions",
+            List::Blockers => "Blockers/Concerns",
+        }
+    }
+
+    fn section(self) -> fn(&str) -> bool {
+        match self {
+            List::Decisions => |t| t.contains("decisions"),
+            List::Blockers => |t| t.contains("blockers") || t == "concerns",
+        }
+    }
+}
+
+/// Add an entry; GSD writes decisions as `[Phase N]: text`.
+pub fn add_entry(ws: &Workspace, list: List, text: &str) -> Result<Change, OpError> {
+    let st = state_of(ws)?;
+    let entry = match (list, st.current_phase()) {
+        (List::Decisions, Some(p)) if !text.trim_start().starts_with('[') => {
+            format!("[Phase {}]: {}", p.phase.unpadded(), text.trim())
+        }
+        _ => text.trim().to_owned(),
+    };
+    let edits = edit::state::add_list_entry(st, list.section(), list.title(), &entry)?;
+    let s = list.singular();
+    change(
+        ws,
+        st,
+        &edits,
+        &[format!("{s} added: {entry}")],
+        format!("docs(state): add {s}: {entry}"),
+    )
+}
+
+/// Remove the entry `which` names.
+pub fn resolve_entry(ws: &Workspace, list: List, which: &str) -> Result<Change, OpError> {
+    let st = state_of(ws)?;
+    let (removed, edits) = edit::state::remove_list_entry(st, list.section(), which)?;
+    let s = list.singular();
+    change(
+        ws,
+        st,
+        &edits,
+        &[format!("{s} resolved: {removed}")],
+        format!("docs(state): resolve {s}: {removed}"),
+    )
+}

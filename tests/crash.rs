@@ -1,0 +1,292 @@
+//! Crash consistency: `kill -9` a write command at random moments; after the
+//! next gsd command the tree is exactly the old commit or exactly the new
+//! one, `git status` is clean and no temp file or journal is left.
+//!
+//! Four commands, 100 kills each (`GSD_CRASH_RUNS` changes the count):
+//! `phase remove` on a 750-file tree (hundreds of renames), `phase add`,
+//! `state patch` and `convert --into`. The moments are drawn uniformly over
+//! the command's measured duration from a fixed seed, so a failure repeats.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{STEP_PLAN, copy_dir, git};
+
+/// xorshift64*: reproducible moments without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, max: Duration) -> Duration {
+        let n = max.as_micros().max(1) as u64;
+        Duration::from_micros(self.next() % n)
+    }
+}
+
+fn init_repo(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["config", "user.email", "test@example.com"]);
+    git(dir, &["config", "user.name", "Test"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "init"]);
+    // Packed objects: each run copies a few files of .git, not thousands.
+    git(dir, &["gc", "-q"]);
+}
+
+/// A tree of `phases` phases with `plans` plans each, and summaries for
+/// the first two thirds: 72 × 6 gives 750 files.
+fn big_tree(dir: &Path, phases: usize, plans: usize) {
+    let planning = dir.join(".planning");
+    std::fs::create_dir_all(planning.join("phases")).unwrap();
+    let mut roadmap = String::from("# Roadmap: Big\n\n## Phases\n\n");
+    for p in 1..=phases {
+        roadmap += &format!("- [ ] **Phase {p}: Phase number {p}** - desc\n");
+    }
+    roadmap += "\n## Phase Details\n";
+    for p in 1..=phases {
+        let folder = planning.join(format!("phases/{p:02}-phase-number-{p}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        roadmap += &format!(
+            "\n### Phase {p}: Phase number {p}\n**Goal**: goal {p}\n**Depends on**: Phase {}\n**Requirements**: [STEP-01]\n**Plans**: {plans} plans\n\nPlans:\n",
+            p.saturating_sub(1)
+        );
+        for n in 1..=plans {
+            let plan = STEP_PLAN
+                .replace("phase: 02-api", &format!("phase: {p:02}-phase-number-{p}"))
+                .replace("plan: 02\n", &format!("plan: {n:02}\n"));
+            std::fs::write(folder.join(format!("{p:02}-{n:02}-PLAN.md")), plan).unwrap();
+            if p <= phases * 2 / 3 {
+                std::fs::write(
+                    folder.join(format!("{p:02}-{n:02}-SUMMARY.md")),
+                    format!("---\nphase: {p:02}\nplan: {n:02}\ncompleted: 2026-01-02\n---\n\n# Summary {p}-{n}\n\nDone; see Phase {p}.\n"),
+                )
+                .unwrap();
+            }
+            roadmap += &format!("- [ ] {p:02}-{n:02}: plan {n}\n");
+        }
+    }
+    roadmap += "\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n";
+    for p in 1..=phases {
+        roadmap += &format!("| {p}. Phase number {p} | 0/{plans} | Not started | - |\n");
+    }
+    std::fs::write(planning.join("ROADMAP.md"), roadmap).unwrap();
+    std::fs::write(
+        planning.join("STATE.md"),
+        format!("# Project State\n\n## Current Position\n\nPhase: 5 of {phases} (Phase number 5)\nPlan: 1 of {plans}\nStatus: Ready to plan\nLast activity: 2026-01-01 - started\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        planning.join("PROJECT.md"),
+        "# Big\n\n## What This Is\n\nA big tree.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        planning.join("REQUIREMENTS.md"),
+        "# Requirements\n\n- [ ] **STEP-01**: steps\n",
+    )
+    .unwrap();
+    std::fs::write(planning.join("config.json"), "{}\n").unwrap();
+}
+
+fn tree_id(dir: &Path) -> String {
+    git(dir, &["rev-parse", "HEAD^{tree}"]).trim().to_owned()
+}
+
+/// Files gsd may never leave behind: temp files anywhere and the journal.
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name == ".git" {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else if name.starts_with(".gsd-tmp") || name == "journal.json" {
+                out.push(e.path());
+            }
+        }
+    }
+    out
+}
+
+fn command(dir: &Path, args: &[String]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    c
+}
+
+struct Tally {
+    old: usize,
+    new: usize,
+    killed_running: usize,
+}
+
+/// Kill `args` at `runs` random moments on copies of `base` and check
+/// every copy after the next gsd command.
+fn crash(base: &Path, args: &[String], runs: usize, seed: u64) -> Tally {
+    let old = tree_id(base);
+    // The change made without a crash: its tree, and how long it takes.
+    let reference = tempfile::tempdir().unwrap();
+    copy_dir(base, reference.path());
+    let started = Instant::now();
+    let ok = command(reference.path(), args).status().unwrap();
+    let took = started.elapsed();
+    assert!(ok.success(), "{args:?} fails without a crash");
+    let new = tree_id(reference.path());
+    assert_ne!(old, new, "{args:?} changed nothing");
+    let mut rng = Rng(seed);
+    let mut tally = Tally {
+        old: 0,
+        new: 0,
+        killed_running: 0,
+    };
+    for run in 0..runs {
+        let t = tempfile::tempdir().unwrap();
+        copy_dir(base, t.path());
+        let mut child = command(t.path(), args).spawn().unwrap();
+        std::thread::sleep(rng.below(took + took / 10));
+        if child.try_wait().unwrap().is_none() {
+            tally.killed_running += 1;
+        }
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        // The next gsd command (a read) finishes or undoes what was cut off.
+        let next = command(t.path(), &["state".into(), "--json".into()])
+            .output()
+            .unwrap();
+        assert!(
+            next.status.code().is_some_and(|c| c != 101),
+            "run {run}: the next command crashed"
+        );
+        let now = tree_id(t.path());
+        let status = git(
+            t.path(),
+            &["status", "--porcelain", "--untracked-files=all"],
+        );
+        let left = leftovers(t.path());
+        assert!(
+            (now == old || now == new) && status.is_empty() && left.is_empty(),
+            "{args:?} run {run} (seed {seed}): HEAD tree {now} (old {old}, new {new}), git status:\n{status}\nleft: {left:?}"
+        );
+        if now == old {
+            tally.old += 1;
+        } else {
+            tally.new += 1;
+        }
+    }
+    eprintln!(
+        "{args:?}: {runs}/{runs} consistent ({} old, {} new; {} killed while running; the command takes {took:?})",
+        tally.old, tally.new, tally.killed_running
+    );
+    tally
+}
+
+fn runs() -> usize {
+    std::env::var("GSD_CRASH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100)
+}
+
+#[test]
+fn phase_remove_on_750_files() {
+    let base = tempfile::tempdir().unwrap();
+    big_tree(base.path(), 72, 6);
+    let files = walk_count(&base.path().join(".planning"));
+    assert!(files >= 750, "{files} files");
+    init_repo(base.path());
+    let t = crash(
+        base.path(),
+        &[
+            "phase".into(),
+            "remove".into(),
+            "2".into(),
+            "--force".into(),
+        ],
+        runs(),
+        0x9E37_79B9_7F4A_7C15,
+    );
+    // The kills landed inside the change, not only before or after it.
+    assert!(t.killed_running > runs() / 2);
+}
+
+fn walk_count(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            if e.file_type().unwrap().is_dir() {
+                walk_count(&e.path())
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+fn small_repo() -> tempfile::TempDir {
+    common::repo_of("clean")
+}
+
+#[test]
+fn phase_add() {
+    let base = small_repo();
+    crash(
+        base.path(),
+        &["phase".into(), "add".into(), "Crash proof".into()],
+        runs(),
+        0xD1B5_4A32_D192_ED03,
+    );
+}
+
+#[test]
+fn state_patch() {
+    let base = small_repo();
+    crash(
+        base.path(),
+        &[
+            "state".into(),
+            "patch".into(),
+            "status=Executing".into(),
+            "Last activity=2026-11-23 - crash test".into(),
+        ],
+        runs(),
+        0xA076_1D64_78BD_642F,
+    );
+}
+
+#[test]
+fn convert_into() {
+    let base = small_repo();
+    let msw = common::fixture("convert").join("msw.json");
+    crash(
+        base.path(),
+        &[
+            "convert".into(),
+            msw.display().to_string(),
+            "--to".into(),
+            "gsd-xml".into(),
+            "--into".into(),
+            "01-02".into(),
+        ],
+        runs(),
+        0xE703_7ED1_A0B4_28DB,
+    );
+}
