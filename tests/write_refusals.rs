@@ -2,8 +2,9 @@
 //! the documented result: merge-conflict markers, a read-only file, a link
 //! leaving the repository and non-UTF-8 bytes are refused (exit 2, a
 //! message naming the cause, every file and HEAD byte-identical); a link
-//! inside the repository is written through and stays a link. No command
-//! exits 101 (a panic) on any of them.
+//! inside the repository is written through and stays a link; git's index
+//! lock held by another process is refused before anything is written; a
+//! CRLF file stays CRLF. No command exits 101 (a panic) on any of them.
 
 mod common;
 
@@ -74,6 +75,29 @@ const CMDS: &[Cmd] = &[
             "2",
         ],
         touches: "phases/02-api/02-01-PLAN.md",
+    },
+    Cmd {
+        args: &[
+            "convert",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/convert/msw.json"),
+            "--to",
+            "gsd-xml",
+            "--into",
+            "01-02",
+        ],
+        touches: "phases/01-foundation/01-02-PLAN.md",
+    },
+    Cmd {
+        args: &["phase", "complete", "2", "--force"],
+        touches: "ROADMAP.md",
+    },
+    Cmd {
+        args: &["phase", "remove", "1", "--force"],
+        touches: "ROADMAP.md",
+    },
+    Cmd {
+        args: &["state", "advance"],
+        touches: "STATE.md",
     },
 ];
 
@@ -244,5 +268,69 @@ fn links_inside_the_repository_are_written_through() {
             "{:?}",
             cmd.args
         );
+    }
+}
+
+/// Another git process holds the index: the change would be written and
+/// its commit would then fail, so it is refused before anything moves.
+#[test]
+fn a_held_git_index_lock_is_refused() {
+    for cmd in CMDS {
+        let t = repo();
+        let lock = t.path().join(".git/index.lock");
+        std::fs::write(&lock, "").unwrap();
+        let before = snapshot(t.path());
+        let head = git(t.path(), &["rev-parse", "HEAD"]);
+        let o = gsd(t.path(), cmd.args);
+        let err = stderr(&o)
+            .replace('│', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(o.status.code(), Some(2), "{:?}: {err}", cmd.args);
+        assert!(
+            err.contains("held by another git process") && err.contains("index.lock"),
+            "{:?}: {err}",
+            cmd.args
+        );
+        assert_eq!(snapshot(t.path()), before, "{:?}: files changed", cmd.args);
+        std::fs::remove_file(&lock).unwrap();
+        assert_eq!(git(t.path(), &["rev-parse", "HEAD"]), head);
+        // Once git is done, the same command goes through.
+        let o = gsd(t.path(), cmd.args);
+        assert_eq!(o.status.code(), Some(0), "{:?}: {}", cmd.args, stderr(&o));
+    }
+}
+
+/// A CRLF file gets CRLF lines: every line gsd writes or inserts ends the
+/// way the file's lines do.
+#[test]
+fn crlf_files_stay_crlf() {
+    for cmd in CMDS {
+        let t = repo();
+        let file = t.path().join(".planning").join(cmd.touches);
+        let lf = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("\r\n", "\n");
+        std::fs::write(&file, lf.replace('\n', "\r\n")).unwrap();
+        git(t.path(), &["commit", "-qam", "crlf", "--allow-empty"]);
+        let o = gsd(t.path(), cmd.args);
+        assert_eq!(o.status.code(), Some(0), "{:?}: {}", cmd.args, stderr(&o));
+        if !file.exists() {
+            continue; // renumbered away
+        }
+        let after = std::fs::read_to_string(&file).unwrap();
+        assert_ne!(
+            after,
+            lf.replace('\n', "\r\n"),
+            "{:?} changed nothing",
+            cmd.args
+        );
+        assert!(
+            !after.replace("\r\n", "").contains('\n'),
+            "{:?} wrote a bare LF into a CRLF file: {after:?}",
+            cmd.args
+        );
+        assert_eq!(git(t.path(), &["status", "--porcelain"]).trim(), "");
     }
 }

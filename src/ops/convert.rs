@@ -18,6 +18,13 @@ pub fn into_plan(
 ) -> Result<Change, OpError> {
     let plan = find_plan(ws, cwd, plan_id)?.at.plan;
     let doc = &plan.doc;
+    if doc.source.text().is_none() {
+        // Its tasks could not be read, and its other bytes would be lost.
+        return Err(crate::edit::EditError::NotText {
+            file: ws.rel(doc.path()).display().to_string(),
+        }
+        .into());
+    }
     let old = doc.text();
     let block = gsd_xml::read(old).map_err(|e| {
         OpError::invalid(
@@ -25,10 +32,15 @@ pub fn into_plan(
             Some("add a <tasks> section with one <task> to the plan first".into()),
         )
     })?;
+    // The tasks take the plan's line ending: a CRLF plan stays CRLF.
+    let mut tasks_text = gsd_xml::write(tasks, xml_strict);
+    let nl = doc.source.newline().preferred();
+    if nl != "\n" {
+        tasks_text = tasks_text.replace('\n', nl);
+    }
     let new = format!(
-        "{}{}{}",
+        "{}{tasks_text}{}",
         &old[..block.span.start],
-        gsd_xml::write(tasks, xml_strict),
         &old[block.span.end..]
     );
     let canonical = PlanId::parse(plan_id).map_or_else(|| plan_id.to_owned(), |p| p.canonical());

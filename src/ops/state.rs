@@ -8,11 +8,19 @@ use crate::model::state::State;
 use super::{Change, OpError, rel, rewrite};
 
 /// The STATE.md of `ws`, or why there is none.
+/// A STATE.md that is not UTF-8 is named, not read as one without fields.
 pub fn state_of(ws: &Workspace) -> Result<&State, OpError> {
-    ws.state.as_ref().ok_or_else(|| OpError::Missing {
+    let st = ws.state.as_ref().ok_or_else(|| OpError::Missing {
         file: ".planning/STATE.md".into(),
         hint: "create it with `gsd init`".into(),
-    })
+    })?;
+    if st.doc.source.text().is_none() {
+        return Err(EditError::NotText {
+            file: rel(ws, st.doc.path()).display().to_string(),
+        }
+        .into());
+    }
+    Ok(st)
 }
 
 fn said(c: &FieldChange) -> String {
