@@ -136,6 +136,8 @@ struct Tally {
     old: usize,
     new: usize,
     killed_running: usize,
+    /// Runs whose next command said it finished an interrupted change.
+    recovered: usize,
 }
 
 /// Kill `args` at `runs` random moments on copies of `base` and check
@@ -162,6 +164,7 @@ fn crash(base: &Path, args: &[String], runs: usize, seed: u64) -> Tally {
         old: 0,
         new: 0,
         killed_running: 0,
+        recovered: 0,
     };
     for run in 0..runs {
         let t = tempfile::tempdir().unwrap();
@@ -175,12 +178,17 @@ fn crash(base: &Path, args: &[String], runs: usize, seed: u64) -> Tally {
         let _ = child.wait();
         // The next gsd command (a read) finishes or undoes what was cut off.
         let next = command(t.path(), &["state".into(), "--json".into()])
+            .stderr(Stdio::piped())
             .output()
             .unwrap();
         assert!(
             next.status.code().is_some_and(|c| c != 101),
             "run {run}: the next command crashed"
         );
+        let said = String::from_utf8_lossy(&next.stderr);
+        if said.contains("finished an interrupted change") {
+            tally.recovered += 1;
+        }
         let now = tree_id(t.path());
         let status = git(
             t.path(),
@@ -198,8 +206,8 @@ fn crash(base: &Path, args: &[String], runs: usize, seed: u64) -> Tally {
         }
     }
     eprintln!(
-        "{args:?}: {runs}/{runs} consistent ({} old, {} new; {} killed while running; the command takes {took:?})",
-        tally.old, tally.new, tally.killed_running
+        "{args:?}: {runs}/{runs} consistent ({} old, {} new; {} killed while running, {} finished by the next command; the command takes {took:?})",
+        tally.old, tally.new, tally.killed_running, tally.recovered
     );
     tally
 }
@@ -229,8 +237,10 @@ fn phase_remove_on_750_files() {
         runs(),
         0x9E37_79B9_7F4A_7C15,
     );
-    // The kills landed inside the change, not only before or after it.
+    // The kills landed inside the change, not only before or after it, and
+    // some inside the window the journal covers.
     assert!(t.killed_running > runs() / 2);
+    assert!(t.recovered > 0, "no run needed recovery");
 }
 
 fn walk_count(dir: &Path) -> usize {

@@ -43,17 +43,18 @@ fn project_root(cwd: &Path) -> Option<PathBuf> {
 pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
     match cmd {
         RalphCommand::Hook { event } => {
-            let name = match event {
-                HookEvent::Stop => "stop",
-                HookEvent::SubagentStop => "subagent-stop",
-                HookEvent::SessionStart => "session-start",
+            let event = match event {
+                HookEvent::Stop => hook::HookEvent::Stop,
+                HookEvent::SubagentStop => hook::HookEvent::SubagentStop,
+                HookEvent::SessionStart => hook::HookEvent::SessionStart,
             };
             let reply = hook::handle(
-                name,
+                event,
                 project_root(cwd).as_deref(),
                 &mut std::io::stdin().lock(),
             );
-            Ok(Output::ok(reply.stdout).with_code(reply.code))
+            // Decisions travel as JSON; the exit code is always 0.
+            Ok(Output::ok(reply.stdout()))
         }
         RalphCommand::Guard => Ok(guard(cwd)),
         RalphCommand::Run(args) => run_loop(cwd, *args),

@@ -497,3 +497,110 @@ pub fn complete_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Vec<E
     }
     Ok(edits)
 }
+
+/// The roadmap edits for a new plan in phase `phase` (`file`: its file
+/// name, `name`: its name when it has one): the phase's progress row counts it, its
+/// `**Plans**:` count says so, and its plan list gets a line — so the tree
+/// `plan new` leaves lints as clean as before.
+pub fn plan_added(
+    ws: &Workspace,
+    phase: &PhaseId,
+    file: &str,
+    name: Option<&str>,
+) -> Result<Vec<Edit>, EditError> {
+    let rm = roadmap(ws)?;
+    let named = |shown: &str| match name {
+        Some(nm) => format!("{shown} — {nm}"),
+        None => shown.to_owned(),
+    };
+    let text = rm.doc.text();
+    let n = nl(rm);
+    let (done, total) = disk(ws, phase);
+    let total = total + 1;
+    let mut edits = Vec::new();
+    if let Some(table) = &rm.progress {
+        let lower: Vec<String> = table
+            .columns
+            .iter()
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
+        let plans_col = col(&|c| c.contains("plans"));
+        let status_col = col(&|c| c.contains("status"));
+        if let Some(row) = table
+            .rows
+            .iter()
+            .find(|r| !r.archived && r.phase.as_ref().is_some_and(|p| p.same(phase)))
+        {
+            let mut set = |i: Option<usize>, value: String| {
+                if let Some(cell) = i.and_then(|i| row.cells.get(i))
+                    && cell.slice(text) != value
+                {
+                    edits.push(Edit::new(*cell, value));
+                }
+            };
+            set(plans_col, format!("{done}/{total}"));
+            set(status_col, status_word(done, total).to_owned());
+        }
+    }
+    let Some(detail) = rm.phases.iter().find(|p| !p.archived && p.id.same(phase)) else {
+        return Ok(edits);
+    };
+    let stem = file.strip_suffix("-PLAN.md").unwrap_or(file);
+    // The `**Plans**:` line: a count or TBD becomes the new count; other
+    // wordings ("1/2 plans executed") are the user's and stay.
+    let mut plans_line_end = None;
+    let (start, end) = (detail.section.start, detail.section.end);
+    let mut at = start;
+    while at < end {
+        let stop = line_end(text, at).min(end);
+        let line = &text[at..stop];
+        let body = line.trim_end_matches(['\r', '\n']);
+        let prefix = ["**Plans**:", "**Plans:**"]
+            .into_iter()
+            .find(|p| body.starts_with(p));
+        if let Some(p) = prefix {
+            let value_start =
+                at + p.len() + (body.len() - p.len() - body[p.len()..].trim_start().len());
+            let value = body[p.len()..].trim();
+            let count_only = value.eq_ignore_ascii_case("tbd")
+                || value.is_empty()
+                || value
+                    .split_once(' ')
+                    .is_some_and(|(d, w)| d.parse::<usize>().is_ok() && w.starts_with("plan"));
+            if count_only {
+                let plural = if total == 1 { "plan" } else { "plans" };
+                edits.push(Edit::new(
+                    Span::new(value_start, at + body.len()),
+                    format!("{total} {plural}"),
+                ));
+            }
+            plans_line_end = Some(stop);
+            break;
+        }
+        at = stop;
+    }
+    // The plan list: a line after its last entry, in that entry's style;
+    // else a new list under the `**Plans**:` line.
+    if let Some(last) = detail.plans.iter().max_by_key(|p| p.line) {
+        let ls = rm.doc.source.line_start(last.line);
+        let le = line_end(text, ls);
+        let shown = if text[ls..le].contains("-PLAN.md") {
+            file.to_owned()
+        } else {
+            stem.to_owned()
+        };
+        let sep = if text[..le].ends_with('\n') { "" } else { n };
+        edits.push(Edit::new(
+            Span::empty(le),
+            format!("{sep}- [ ] {}{n}", named(&shown)),
+        ));
+    } else if let Some(le) = plans_line_end {
+        let sep = if text[..le].ends_with('\n') { "" } else { n };
+        edits.push(Edit::new(
+            Span::empty(le),
+            format!("{sep}{n}Plans:{n}- [ ] {}{n}", named(file)),
+        ));
+    }
+    Ok(edits)
+}

@@ -29,15 +29,33 @@ pub fn new(ws: &Workspace, phase: &str, spec: &PlanSpec) -> Result<Change, OpErr
         ),
         PlanNewError::Render(e) => e.into(),
     })?;
+    // The roadmap counts and lists the new plan (lint stays as clean as it was).
+    let mut writes = vec![FileChange {
+        path: ws.root.join(&rel),
+        before: None,
+        after: text.into_bytes(),
+    }];
+    if ws.roadmap.is_some()
+        && let Some(phase_id) = crate::model::PhaseId::parse(phase)
+    {
+        let rm = super::roadmap::roadmap_of(ws)?;
+        let file = std::path::Path::new(&rel)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let edits = crate::edit::roadmap::plan_added(ws, &phase_id, &file, spec.name.as_deref())?;
+        if !edits.is_empty() {
+            writes.push(super::rewrite(
+                &rm.doc,
+                crate::edit::apply(rm.doc.text(), &edits)?,
+            ));
+        }
+    }
     Ok(Change::writes(
         format!("docs({id}): new plan skeleton"),
         vec![format!(
             "plan {id} created: {rel} (fill in the TODO(gsd): parts; gsd lint lists them)"
         )],
-        vec![FileChange {
-            path: ws.root.join(&rel),
-            before: None,
-            after: text.into_bytes(),
-        }],
+        writes,
     ))
 }

@@ -15,6 +15,11 @@
 //! A stop without a session id, or while `background_tasks` run, is allowed
 //! and not counted.
 //!
+//! The decision is [`judge`], a pure function of (event, input, loop state,
+//! check results); [`handle`] gathers those (stdin, the lock, the state, the
+//! checks when a promise is claimed) and applies the verdict afterwards
+//! (state saved, STATE.md's history through the one write path).
+//!
 //! Every error on gsd's side lets the stop happen and says why in a
 //! `systemMessage`: the handler never traps the user.
 
@@ -23,37 +28,13 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+pub use super::hook_io::{HookEvent, HookInput, HookReply};
 use super::state::{Iteration, LoopState, Status, now};
-use super::verify::verify;
+use super::verify::{CheckResult, Verification, verify};
 
-/// What the handler tells Claude Code: stdout (empty = nothing) and the exit
-/// code (always 0: decisions travel as JSON).
-pub struct HookReply {
-    pub stdout: String,
-    pub code: i32,
-}
-
-fn silent() -> HookReply {
-    HookReply {
-        stdout: String::new(),
-        code: 0,
-    }
-}
-
-fn reply(v: Value) -> HookReply {
-    HookReply {
-        stdout: v.to_string(),
-        code: 0,
-    }
-}
-
-fn allow_with(message: String) -> HookReply {
-    reply(json!({ "systemMessage": message }))
-}
-
-/// The last assistant text in a transcript (JSONL), reading only its tail.
+// The last assistant text in a transcript (JSONL), reading only its tail.
 pub fn transcript_tail_text(path: &Path) -> Option<String> {
     let mut f = std::fs::File::open(path).ok()?;
     let len = f.metadata().ok()?.len();
@@ -100,32 +81,190 @@ fn fingerprint(s: &str) -> u64 {
     h.finish()
 }
 
-/// Handle one hook event for the project at `root`.
+/// How many of the latest iterations in a row match.
+fn stuck_count(state: &LoopState, same: impl Fn(&Iteration) -> bool) -> u32 {
+    state.history.iter().rev().take_while(|it| same(it)).count() as u32
+}
+
+/// What a hook event means for the loop.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Not the loop's business (another session, no session id): allow,
+    /// say nothing, change nothing.
+    Ignore,
+    /// Allowed and not counted (a subagent, background tasks running); the
+    /// owner claim and heartbeat are kept.
+    Free,
+    /// The promise was kept and every check passed.
+    Complete { checks: usize },
+    /// The promise was claimed but these checks failed: keep working.
+    Refused { failed: Vec<CheckResult> },
+    /// The same final text, or the same failing checks, too many times.
+    Stuck {
+        failed: Vec<String>,
+        why: &'static str,
+    },
+    /// The iteration cap is reached without a verified promise.
+    MaxIterations,
+    /// Count the iteration and give the prompt again.
+    Continue,
+    /// SessionStart: the loop had no heartbeat for over an hour.
+    Stale,
+    /// SessionStart after a compaction or resume: remind the session.
+    Remind,
+}
+
+/// A verdict and what it is about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    pub verdict: Verdict,
+    /// The iteration this stop ends.
+    pub n: u32,
+    /// The final text's fingerprint (stuck detection).
+    pub text_hash: u64,
+    /// The session that owns the loop after this event.
+    pub owner: Option<String>,
+}
+
+/// The final assistant text: the input's, else the transcript's tail.
+pub fn final_text(input: &HookInput) -> String {
+    input
+        .last_assistant_message
+        .clone()
+        .or_else(|| {
+            input
+                .transcript_path
+                .as_deref()
+                .and_then(|p| transcript_tail_text(Path::new(p)))
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `text` claims the loop's promise (then the checks must run).
+pub fn claims_promise(state: &LoopState, text: &str) -> bool {
+    promise_in(text).is_some_and(|p| p == state.promise.trim())
+}
+
+/// The decision, from nothing but its inputs. `checks` are the results of
+/// the loop's checks when `text` claims the promise; `hours_since_heartbeat`
+/// is for SessionStart.
+pub fn judge(
+    event: HookEvent,
+    input: &HookInput,
+    state: &LoopState,
+    text: &str,
+    checks: Option<&Verification>,
+    hours_since_heartbeat: f64,
+) -> Judged {
+    let n = state.iteration + 1;
+    let text_hash = fingerprint(text);
+    let judged = |verdict, owner: Option<String>| Judged {
+        verdict,
+        n,
+        text_hash,
+        owner,
+    };
+    if event == HookEvent::SessionStart || event == HookEvent::PreToolUse {
+        let verdict = if hours_since_heartbeat > 1.0 {
+            Verdict::Stale
+        } else if matches!(input.source.as_deref(), Some("compact" | "resume")) {
+            Verdict::Remind
+        } else {
+            Verdict::Ignore
+        };
+        return judged(verdict, state.owner_session.clone());
+    }
+    // Claim once; never block a session that does not own the loop, and never
+    // one that does not say who it is (that could hijack any session).
+    let Some(session) = input.session() else {
+        return judged(Verdict::Ignore, state.owner_session.clone());
+    };
+    match &state.owner_session {
+        Some(owner) if owner != session => {
+            return judged(Verdict::Ignore, Some(owner.clone()));
+        }
+        _ => {}
+    }
+    let owner = Some(session.to_owned());
+    // Subagents stop freely; while background tasks run the turn is not over
+    // (their result wakes Claude again), so the stop is allowed and not counted.
+    if event == HookEvent::SubagentStop || input.background_running() {
+        return judged(Verdict::Free, owner);
+    }
+    if claims_promise(state, text) {
+        let Some(v) = checks else {
+            // The checks were not run: never accept a promise unverified.
+            return judged(Verdict::Refused { failed: Vec::new() }, owner);
+        };
+        if v.passed {
+            return judged(
+                Verdict::Complete {
+                    checks: v.results.len(),
+                },
+                owner,
+            );
+        }
+        let failed: Vec<CheckResult> = v.results.iter().filter(|r| !r.passed).cloned().collect();
+        let commands: Vec<String> = failed.iter().map(|r| r.command.clone()).collect();
+        let repeated = stuck_count(state, |it| it.failed_checks == commands) + 1;
+        if repeated >= state.stuck_threshold {
+            return judged(
+                Verdict::Stuck {
+                    failed: commands,
+                    why: "the same checks failed",
+                },
+                owner,
+            );
+        }
+        return judged(Verdict::Refused { failed }, owner);
+    }
+    if n > state.max_iterations {
+        return judged(Verdict::MaxIterations, owner);
+    }
+    let repeated = stuck_count(state, |it| {
+        it.text_hash == text_hash && !text.trim().is_empty()
+    }) + 1;
+    if repeated >= state.stuck_threshold && !text.trim().is_empty() {
+        return judged(
+            Verdict::Stuck {
+                failed: Vec::new(),
+                why: "the same final text came back",
+            },
+            owner,
+        );
+    }
+    judged(Verdict::Continue, owner)
+}
+
 /// How long a handler waits for another one; below the 600 s hook timeout
 /// `install` writes, so gsd always answers itself.
 const LOCK_WAIT: Duration = Duration::from_secs(540);
 
-pub fn handle(event: &str, root: Option<&Path>, stdin: &mut dyn Read) -> HookReply {
+/// Handle one hook event for the project at `root`: read the input, judge,
+/// apply.
+pub fn handle(event: HookEvent, root: Option<&Path>, stdin: &mut dyn Read) -> HookReply {
     let mut raw = String::new();
     let _ = stdin.take(64 * 1024 * 1024).read_to_string(&mut raw);
-    let Some(root) = root else { return silent() };
+    let Some(root) = root else {
+        return HookReply::Silent;
+    };
     // No loop: answer without touching the disk (hooks stay installed between loops).
     if !super::state::path(root).exists() {
-        return silent();
+        return HookReply::Silent;
     }
     // Wait for a parallel handler, but answer before Claude Code's hook timeout.
     let _lock = match super::state::lock(root, LOCK_WAIT) {
         Ok(l) => l,
         Err(e) => {
-            return allow_with(format!(
+            return notify(format!(
                 "gsd: the Ralph loop state is busy ({e}); the stop is allowed"
             ));
         }
     };
     let state = match LoopState::load(root) {
-        None => return silent(),
+        None => return HookReply::Silent,
         Some(Err(e)) => {
-            return allow_with(format!(
+            return notify(format!(
                 "gsd: the loop state in .gsd/ralph/loop.json cannot be read ({e}); the stop is allowed"
             ));
         }
@@ -133,181 +272,161 @@ pub fn handle(event: &str, root: Option<&Path>, stdin: &mut dyn Read) -> HookRep
     };
     // A runner's agent sessions end by themselves; the runner verifies.
     if !state.is_active() || state.runner {
-        return silent();
+        return HookReply::Silent;
     }
-    let input: Value = serde_json::from_str(&raw).unwrap_or(Value::Null);
-    match decide(event, root, state, &input) {
+    let input = HookInput::parse(&raw).unwrap_or_default();
+    let text = final_text(&input);
+    // The checks run only for a claimed promise of the owning session.
+    let owns = input.session().is_some_and(|s| {
+        state
+            .owner_session
+            .as_deref()
+            .is_none_or(|owner| owner == s)
+    });
+    let checks = (event == HookEvent::Stop
+        && owns
+        && !input.background_running()
+        && claims_promise(&state, &text))
+    .then(|| {
+        verify(
+            &state.checks,
+            root,
+            Duration::from_secs(state.check_timeout_secs.max(1)),
+        )
+    });
+    let hours = state
+        .heartbeat_at
+        .parse::<jiff::Timestamp>()
+        .map(|t| jiff::Timestamp::now().duration_since(t).as_secs_f64() / 3600.0)
+        .unwrap_or(f64::INFINITY);
+    let judged = judge(event, &input, &state, &text, checks.as_ref(), hours);
+    match apply(root, state, judged) {
         Ok(r) => r,
-        Err(e) => allow_with(format!(
+        Err(e) => notify(format!(
             "gsd: the Ralph hook failed ({e}); the stop is allowed"
         )),
     }
 }
 
-fn decide(
-    event: &str,
-    root: &Path,
-    mut state: LoopState,
-    input: &Value,
-) -> Result<HookReply, String> {
-    let session = input
-        .get("session_id")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    if event == "session-start" {
-        return session_start(root, state, input);
-    }
-    // Claim once; never block a session that does not own the loop, and never
-    // one that does not say who it is (that could hijack any session).
-    let Some(session) = session.filter(|s| !s.trim().is_empty()) else {
-        return Ok(silent());
-    };
-    match &state.owner_session {
-        Some(owner) if *owner != session => return Ok(silent()),
-        Some(_) => {}
-        None => state.owner_session = Some(session),
-    }
-    // Subagents stop freely; while background tasks run the turn is not over
-    // (their result wakes Claude again), so the stop is allowed and not counted.
-    let background = input
-        .get("background_tasks")
-        .and_then(Value::as_array)
-        .is_some_and(|a| !a.is_empty());
-    if event == "subagent-stop" || background {
+fn notify(message: String) -> HookReply {
+    HookReply::Notify { message }
+}
+
+/// Carry out a verdict: the loop state saved, STATE.md's history recorded
+/// when the loop ends, and the reply.
+fn apply(root: &Path, mut state: LoopState, j: Judged) -> Result<HookReply, String> {
+    let n = j.n;
+    let hash = j.text_hash;
+    if !matches!(
+        j.verdict,
+        Verdict::Ignore | Verdict::Stale | Verdict::Remind
+    ) {
+        state.owner_session = j.owner.clone();
         state.heartbeat_at = now();
-        state.save(root).map_err(|e| e.to_string())?;
-        return Ok(silent());
     }
-    let text = input
-        .get("last_assistant_message")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .or_else(|| {
-            input
-                .get("transcript_path")
-                .and_then(Value::as_str)
-                .and_then(|p| transcript_tail_text(Path::new(p)))
-        })
-        .unwrap_or_default();
-    let n = state.iteration + 1;
-    state.heartbeat_at = now();
-    let hash = fingerprint(&text);
-    let claimed = promise_in(&text).is_some_and(|p| p == state.promise.trim());
-    let mut failed: Vec<String> = Vec::new();
-    if claimed {
-        let v = verify(
-            &state.checks,
-            root,
-            Duration::from_secs(state.check_timeout_secs.max(1)),
-        );
-        if v.passed {
+    match j.verdict {
+        Verdict::Ignore => Ok(HookReply::Silent),
+        Verdict::Stale => {
+            state.status = Status::Stale;
+            state.save(root).map_err(|e| e.to_string())?;
+            Ok(notify(format!(
+                "gsd: the Ralph loop on {} had no heartbeat for over an hour; it is marked stale and no longer enforced",
+                state.plan
+            )))
+        }
+        Verdict::Remind => Ok(HookReply::Context {
+            context: format!(
+                "A gsd Ralph loop is running (iteration {}/{}). {}",
+                state.iteration, state.max_iterations, state.prompt
+            ),
+        }),
+        Verdict::Free => {
+            state.save(root).map_err(|e| e.to_string())?;
+            Ok(HookReply::Silent)
+        }
+        Verdict::Complete { checks } => {
             let note = finish(root, &mut state, Status::Complete, n, hash, Vec::new())?;
-            return Ok(allow_with(format!(
-                "gsd: loop {} complete: the promise was kept and all {} check(s) passed{note}",
-                state.plan,
-                v.results.len()
-            )));
+            Ok(notify(format!(
+                "gsd: loop {} complete: the promise was kept and all {checks} check(s) passed{note}",
+                state.plan
+            )))
         }
-        let failed_results: Vec<&super::verify::CheckResult> =
-            v.results.iter().filter(|r| !r.passed).collect();
-        let failures: Vec<String> = failed_results
-            .iter()
-            .map(|r| {
-                failed.push(r.command.clone());
-                format!(
-                    "- `{}` ({}): {}\n{}",
-                    r.command,
-                    r.source,
-                    r.reason,
-                    r.output
-                        .lines()
-                        .rev()
-                        .take(15)
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .rev()
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                )
+        Verdict::MaxIterations => {
+            let note = finish(root, &mut state, Status::MaxIterations, n, hash, Vec::new())?;
+            Ok(notify(format!(
+                "gsd: loop {} stopped after {} iterations without a verified promise{note}",
+                state.plan, state.max_iterations
+            )))
+        }
+        Verdict::Stuck { failed, why } => {
+            let note = finish(root, &mut state, Status::Stuck, n, hash, failed)?;
+            Ok(HookReply::End {
+                reason: format!(
+                    "gsd: loop {} is stuck: {why} {} times in a row{note}",
+                    state.plan, state.stuck_threshold
+                ),
             })
-            .collect();
-        let repeated = stuck_count(&state, |it| it.failed_checks == failed) + 1;
-        if repeated >= state.stuck_threshold {
-            return end_stuck(root, state, n, hash, failed, "the same checks failed");
         }
-        let today = jiff::Timestamp::now().strftime("%Y-%m-%d").to_string();
-        let guidance = super::guidance::for_failure(&mut state, root, &failed_results, &today)
-            .map(|g| format!("\n\n## Guidance on this failure\n\n{g}"))
-            .unwrap_or_default();
-        state.iteration = n;
-        state.history.push(Iteration {
-            n,
-            result: "promise refused".into(),
-            failed_checks: failed,
-            at: now(),
-            text_hash: hash,
-        });
-        state.save(root).map_err(|e| e.to_string())?;
-        let reason = format!(
-            "You claimed the promise, but gsd ran the checks and these failed:\n{}{guidance}\n\nFix them, then claim the promise again.\n\n{}",
-            failures.join("\n"),
-            state.prompt
-        );
-        return Ok(reply(
-            json!({ "decision": "block", "reason": reason, "systemMessage": format!("gsd: iteration {n}/{}: promise refused, checks failed", state.max_iterations) }),
-        ));
+        Verdict::Refused { failed } => {
+            let failures: Vec<String> = failed
+                .iter()
+                .map(|r| {
+                    let tail: Vec<&str> = r.output.lines().rev().take(15).collect();
+                    let tail: Vec<&str> = tail.into_iter().rev().collect();
+                    format!(
+                        "- `{}` ({}): {}\n{}",
+                        r.command,
+                        r.source,
+                        r.reason,
+                        tail.join("\n")
+                    )
+                })
+                .collect();
+            let today = jiff::Timestamp::now().strftime("%Y-%m-%d").to_string();
+            let refs: Vec<&CheckResult> = failed.iter().collect();
+            let guidance = super::guidance::for_failure(&mut state, root, &refs, &today)
+                .map(|g| format!("\n\n## Guidance on this failure\n\n{g}"))
+                .unwrap_or_default();
+            state.iteration = n;
+            state.history.push(Iteration {
+                n,
+                result: "promise refused".into(),
+                failed_checks: failed.iter().map(|r| r.command.clone()).collect(),
+                at: now(),
+                text_hash: hash,
+            });
+            state.save(root).map_err(|e| e.to_string())?;
+            Ok(HookReply::Block {
+                reason: format!(
+                    "You claimed the promise, but gsd ran the checks and these failed:\n{}{guidance}\n\nFix them, then claim the promise again.\n\n{}",
+                    failures.join("\n"),
+                    state.prompt
+                ),
+                message: format!(
+                    "gsd: iteration {n}/{}: promise refused, checks failed",
+                    state.max_iterations
+                ),
+            })
+        }
+        Verdict::Continue => {
+            state.iteration = n;
+            state.history.push(Iteration {
+                n,
+                result: "continued".into(),
+                failed_checks: Vec::new(),
+                at: now(),
+                text_hash: hash,
+            });
+            state.save(root).map_err(|e| e.to_string())?;
+            Ok(HookReply::Block {
+                reason: state.prompt.clone(),
+                message: format!(
+                    "gsd: Ralph iteration {n}/{} of plan {}; end with <promise>{}</promise> only when the work is verifiably done",
+                    state.max_iterations, state.plan, state.promise
+                ),
+            })
+        }
     }
-    if n > state.max_iterations {
-        let note = finish(root, &mut state, Status::MaxIterations, n, hash, Vec::new())?;
-        return Ok(allow_with(format!(
-            "gsd: loop {} stopped after {} iterations without a verified promise{note}",
-            state.plan, state.max_iterations
-        )));
-    }
-    let repeated = stuck_count(&state, |it| it.text_hash == hash && !text.trim().is_empty()) + 1;
-    if repeated >= state.stuck_threshold && !text.trim().is_empty() {
-        return end_stuck(
-            root,
-            state,
-            n,
-            hash,
-            Vec::new(),
-            "the same final text came back",
-        );
-    }
-    state.iteration = n;
-    state.history.push(Iteration {
-        n,
-        result: "continued".into(),
-        failed_checks: Vec::new(),
-        at: now(),
-        text_hash: hash,
-    });
-    state.save(root).map_err(|e| e.to_string())?;
-    Ok(reply(json!({
-        "decision": "block",
-        "reason": state.prompt,
-        "systemMessage": format!("gsd: Ralph iteration {n}/{} of plan {}; end with <promise>{}</promise> only when the work is verifiably done", state.max_iterations, state.plan, state.promise),
-    })))
-}
-
-/// How many of the latest iterations in a row match.
-fn stuck_count(state: &LoopState, same: impl Fn(&Iteration) -> bool) -> u32 {
-    state.history.iter().rev().take_while(|it| same(it)).count() as u32
-}
-
-fn end_stuck(
-    root: &Path,
-    mut state: LoopState,
-    n: u32,
-    hash: u64,
-    failed: Vec<String>,
-    why: &str,
-) -> Result<HookReply, String> {
-    let note = finish(root, &mut state, Status::Stuck, n, hash, failed)?;
-    Ok(reply(
-        json!({ "continue": false, "stopReason": format!("gsd: loop {} is stuck: {why} {} times in a row{note}", state.plan, state.stuck_threshold) }),
-    ))
 }
 
 /// End the loop: the last iteration, the final status, the state saved, and
@@ -338,32 +457,185 @@ fn finish(
     })
 }
 
-fn session_start(root: &Path, mut state: LoopState, input: &Value) -> Result<HookReply, String> {
-    let stale = jiff::Timestamp::now().duration_since(
-        state
-            .heartbeat_at
-            .parse::<jiff::Timestamp>()
-            .map_err(|e| e.to_string())?,
-    );
-    if stale > jiff::SignedDuration::from_hours(1) {
-        state.status = Status::Stale;
-        state.save(root).map_err(|e| e.to_string())?;
-        return Ok(allow_with(format!(
-            "gsd: the Ralph loop on {} had no heartbeat for over an hour; it is marked stale and no longer enforced",
-            state.plan
-        )));
-    }
-    match input.get("source").and_then(Value::as_str) {
-        Some("compact" | "resume") => Ok(reply(json!({
-            "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": format!("A gsd Ralph loop is running (iteration {}/{}). {}", state.iteration, state.max_iterations, state.prompt) }
-        }))),
-        _ => Ok(silent()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn loop_state(owner: Option<&str>, history: &[(&str, u64, &[&str])]) -> LoopState {
+        let mut st: LoopState = serde_json::from_value(serde_json::json!({
+            "version": 1, "loop_id": "l", "plan": "02-01", "plan_path": "p", "prompt": "do it",
+            "promise": "DONE", "iteration": history.len(), "max_iterations": 4,
+            "owner_session": owner, "status": "active", "started_at": "t", "heartbeat_at": "t",
+            "checks": [], "check_timeout_secs": 5
+        }))
+        .unwrap();
+        for (i, (result, hash, failed)) in history.iter().enumerate() {
+            st.history.push(Iteration {
+                n: i as u32 + 1,
+                result: (*result).into(),
+                failed_checks: failed.iter().map(|f| (*f).to_owned()).collect(),
+                at: "t".into(),
+                text_hash: *hash,
+            });
+        }
+        st
+    }
+
+    fn input(session: Option<&str>) -> HookInput {
+        HookInput {
+            session_id: session.map(str::to_owned),
+            ..HookInput::default()
+        }
+    }
+
+    fn checks(passed: &[bool]) -> Verification {
+        Verification {
+            passed: passed.iter().all(|p| *p),
+            results: passed
+                .iter()
+                .enumerate()
+                .map(|(i, p)| CheckResult {
+                    command: format!("check {i}"),
+                    source: "task".into(),
+                    passed: *p,
+                    reason: if *p { "ok".into() } else { "exit 1".into() },
+                    exit_code: Some(i32::from(!p)),
+                    duration_ms: 1,
+                    output: String::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_decision_order_of_ralph_md() {
+        let st = loop_state(Some("A"), &[]);
+        let v = |e, i: &HookInput, text: &str, c: Option<&Verification>| {
+            judge(e, i, &st, text, c, 0.0).verdict
+        };
+        // Another session, or none at all, is never trapped.
+        assert_eq!(
+            v(HookEvent::Stop, &input(Some("B")), "x", None),
+            Verdict::Ignore
+        );
+        assert_eq!(v(HookEvent::Stop, &input(None), "x", None), Verdict::Ignore);
+        // Subagents and background work stop freely.
+        assert_eq!(
+            v(HookEvent::SubagentStop, &input(Some("A")), "x", None),
+            Verdict::Free
+        );
+        let mut bg = input(Some("A"));
+        bg.background_tasks = Some(vec![Value::Null]);
+        assert_eq!(v(HookEvent::Stop, &bg, "x", None), Verdict::Free);
+        // A promise is kept only when every check passes.
+        let claim = "done <promise>DONE</promise>";
+        assert_eq!(
+            v(
+                HookEvent::Stop,
+                &input(Some("A")),
+                claim,
+                Some(&checks(&[true, true]))
+            ),
+            Verdict::Complete { checks: 2 }
+        );
+        let Verdict::Refused { failed } = v(
+            HookEvent::Stop,
+            &input(Some("A")),
+            claim,
+            Some(&checks(&[true, false])),
+        ) else {
+            panic!("a failing check refuses the promise");
+        };
+        assert_eq!(failed.len(), 1);
+        // Unverified, a promise is never accepted.
+        assert!(matches!(
+            v(HookEvent::Stop, &input(Some("A")), claim, None),
+            Verdict::Refused { .. }
+        ));
+        // A promise for another word is just text.
+        assert_eq!(
+            v(
+                HookEvent::Stop,
+                &input(Some("A")),
+                "<promise>NOPE</promise>",
+                None
+            ),
+            Verdict::Continue
+        );
+        // The first session to stop claims the loop.
+        let free = loop_state(None, &[]);
+        let j = judge(HookEvent::Stop, &input(Some("C")), &free, "x", None, 0.0);
+        assert_eq!(
+            (j.verdict, j.owner.as_deref()),
+            (Verdict::Continue, Some("C"))
+        );
+    }
+
+    #[test]
+    fn caps_and_stuck_loops_end() {
+        let text = "same words";
+        let h = fingerprint(text);
+        let twice = loop_state(Some("A"), &[("continued", h, &[]), ("continued", h, &[])]);
+        assert!(matches!(
+            judge(HookEvent::Stop, &input(Some("A")), &twice, text, None, 0.0).verdict,
+            Verdict::Stuck { .. }
+        ));
+        let failing = loop_state(
+            Some("A"),
+            &[
+                ("promise refused", 1, &["check 1"]),
+                ("promise refused", 2, &["check 1"]),
+            ],
+        );
+        assert!(matches!(
+            judge(
+                HookEvent::Stop,
+                &input(Some("A")),
+                &failing,
+                "<promise>DONE</promise>",
+                Some(&checks(&[true, false])),
+                0.0
+            )
+            .verdict,
+            Verdict::Stuck {
+                why: "the same checks failed",
+                ..
+            }
+        ));
+        let full = loop_state(
+            Some("A"),
+            &[
+                ("continued", 1, &[]),
+                ("continued", 2, &[]),
+                ("continued", 3, &[]),
+                ("continued", 4, &[]),
+            ],
+        );
+        assert_eq!(
+            judge(HookEvent::Stop, &input(Some("A")), &full, "new", None, 0.0).verdict,
+            Verdict::MaxIterations
+        );
+    }
+
+    #[test]
+    fn session_start_reminds_or_marks_stale() {
+        let st = loop_state(Some("A"), &[]);
+        let mut i = input(Some("A"));
+        i.source = Some("compact".into());
+        assert_eq!(
+            judge(HookEvent::SessionStart, &i, &st, "", None, 0.1).verdict,
+            Verdict::Remind
+        );
+        assert_eq!(
+            judge(HookEvent::SessionStart, &i, &st, "", None, 2.0).verdict,
+            Verdict::Stale
+        );
+        i.source = Some("startup".into());
+        assert_eq!(
+            judge(HookEvent::SessionStart, &i, &st, "", None, 0.1).verdict,
+            Verdict::Ignore
+        );
+    }
 
     #[test]
     fn promises() {

@@ -5,6 +5,7 @@ pub mod guard;
 pub mod guidance;
 pub mod history;
 pub mod hook;
+pub mod hook_io;
 pub mod run;
 pub mod settings;
 pub mod start;

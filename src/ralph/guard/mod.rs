@@ -12,7 +12,7 @@ pub mod shell;
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pub use policy::{Decision, Policy};
 
@@ -53,12 +53,10 @@ pub fn reply(decision: &Decision) -> Option<String> {
     match decision {
         Decision::Allow => None,
         Decision::Deny(why) => Some(
-            json!({ "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": format!("gsd guard: {why}"),
-            }})
-            .to_string(),
+            crate::ralph::hook_io::HookReply::Deny {
+                reason: format!("gsd guard: {why}"),
+            }
+            .stdout(),
         ),
     }
 }
