@@ -4,6 +4,9 @@
 //! table, phase folders, STATE.md's position), so the next `gsd lint` has
 //! nothing to say about a tree only gsd touched.
 //!
+//! STATE.md's position is checked too (its phase exists, with its roadmap
+//! name, and `Current focus` names it), which lint leaves to the user.
+//!
 //! Lint-clean means no error and no warning, with one rule set aside:
 //! `plan-skeleton-unfilled`, which reports the TODO(gsd) text a new plan is
 //! *meant* to carry until a person fills it in.
@@ -92,6 +95,52 @@ fn fresh() -> tempfile::TempDir {
     t
 }
 
+/// Where STATE.md's position disagrees with the roadmap (lint does not
+/// judge STATE's prose, so the property checks it here): the current phase
+/// exists, carries its roadmap name, and `Current focus` names it.
+fn state_drift(dir: &Path) -> Vec<String> {
+    let st: serde_json::Value =
+        serde_json::from_slice(&gsd(dir, &["state", "--json"]).stdout).unwrap();
+    let rm: serde_json::Value =
+        serde_json::from_slice(&gsd(dir, &["roadmap", "--json"]).stdout).unwrap();
+    let Some(cur) = st["current_phase"].as_object() else {
+        return Vec::new();
+    };
+    let number = cur["phase"].as_str().unwrap_or("");
+    let phases = rm["phases"].as_array().unwrap();
+    let Some(phase) = phases.iter().find(|p| p["id"] == number) else {
+        return vec![format!(
+            "STATE's current phase {number} is not in the roadmap"
+        )];
+    };
+    let mut out = Vec::new();
+    if let Some(name) = cur.get("name").and_then(|n| n.as_str())
+        && phase["name"] != name
+    {
+        out.push(format!(
+            "STATE names phase {number} `{name}`, the roadmap `{}`",
+            phase["name"]
+        ));
+    }
+    let focus = st["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["label"] == "Current focus")
+        .and_then(|f| f["value"].as_str())
+        .unwrap_or("");
+    if !focus.starts_with(&format!(
+        "Phase {} ",
+        phase["number"].as_str().unwrap_or("")
+    )) {
+        out.push(format!(
+            "Current focus `{focus}` is not phase {}",
+            phase["number"]
+        ));
+    }
+    out
+}
+
 /// Lint findings other than unfilled skeletons, as `code: message`.
 fn findings(dir: &Path) -> Vec<String> {
     let o = gsd(
@@ -117,7 +166,7 @@ fn findings(dir: &Path) -> Vec<String> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("GSD_SEQ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
+        cases: std::env::var("GSD_SEQ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48),
         ..ProptestConfig::default()
     })]
 
@@ -132,12 +181,17 @@ proptest! {
             let o = gsd(t.path(), &argv);
             let code = o.status.code();
             prop_assert!(code == Some(0) || code == Some(2), "{argv:?} exited {code:?}: {}", stderr(&o));
+            // These always apply on a tree gsd keeps consistent.
+            if matches!(s, Step::PhaseAdd(_) | Step::StateSetStatus(_) | Step::UpdateProgress) {
+                prop_assert_eq!(code, Some(0), "{:?}: {}", argv, stderr(&o));
+            }
             if code == Some(2) {
                 // A refusal changes nothing.
                 prop_assert_eq!(git(t.path(), &["rev-parse", "HEAD"]), head);
             }
             prop_assert_eq!(git(t.path(), &["status", "--porcelain"]), "", "{:?} left the tree dirty", argv);
-            let f = findings(t.path());
+            let mut f = findings(t.path());
+            f.extend(state_drift(t.path()));
             prop_assert!(f.is_empty(), "after step {} {:?} of {:?}: {:#?}", i + 1, argv, steps, f);
         }
     }

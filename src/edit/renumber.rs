@@ -477,27 +477,67 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
         if let Some(f) = st.body_field("currentPhase")
             && let Some(pos) = parse_position(&f.value)
         {
-            let cur = match m.map(&pos.phase) {
+            // The phase STATE points at now, and its name when it changed:
+            // a renumbered phase keeps its name; a removed one gives way
+            // to the phase before it.
+            let name_of = |old: &PhaseId| {
+                ws.roadmap
+                    .as_ref()
+                    .and_then(|rm| rm.phase(old))
+                    .map(|d| d.name.clone())
+            };
+            let (cur, name) = match m.map(&pos.phase) {
                 Mapped::Removed if !force => {
                     return Err(EditError::Other(format!(
                         "STATE.md's current phase is {}; set another phase first, or use --force",
                         pos.phase.unpadded()
                     )));
                 }
-                Mapped::Removed => m.reference(&pos.phase).unwrap_or(pos.phase.clone()),
-                Mapped::To(new) => new,
-                Mapped::Same => pos.phase.clone(),
+                Mapped::Removed => match m.reference(&pos.phase) {
+                    Some(r) => {
+                        let n = name_of(&r);
+                        (r, n)
+                    }
+                    // No phase before it: the next one takes its number.
+                    None => {
+                        let next = ws.roadmap.as_ref().and_then(|rm| {
+                            rm.phases
+                                .iter()
+                                .find(|d| m.map(&d.id) == Mapped::To(pos.phase.clone()))
+                                .map(|d| d.name.clone())
+                        });
+                        (pos.phase.clone(), next)
+                    }
+                },
+                Mapped::To(new) => (new, name_of(&pos.phase)),
+                Mapped::Same => (pos.phase.clone(), None),
             };
             let mut value = cur.unpadded();
             if let Some(of) = pos.of {
                 value.push_str(&format!(" of {}", of.saturating_sub(1)));
             }
             if let Some(i) = f.value.find('(') {
-                value.push(' ');
-                value.push_str(&f.value[i..]);
+                let rest = &f.value[i..];
+                match (&name, rest.find(')')) {
+                    (Some(n), Some(close)) => {
+                        value.push_str(&format!(" ({n}){}", &rest[close + 1..]));
+                    }
+                    _ => {
+                        value.push(' ');
+                        value.push_str(rest);
+                    }
+                }
             }
             if value != f.value {
                 edits.push(Edit::new(f.value_span, value));
+            }
+            // `Current focus: Phase N — Name` follows the current phase.
+            if (cur != pos.phase || name.is_some())
+                && let Some(focus) = st.body_field("Current focus")
+                && let Some(new) = super::state::focus_for(&focus.value, &cur, name.as_deref())
+                && new != focus.value
+            {
+                edits.push(Edit::new(focus.value_span, new));
             }
         }
         if let Some((_, node)) = st.fm_field("current_phase")

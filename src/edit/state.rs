@@ -298,7 +298,11 @@ pub fn shift_total(state: &State, delta: i64) -> Option<crate::doc::Edit> {
 /// `Phase 1 — Foundation` → `Phase 3 — <name of 3>`: the focus value with
 /// the phase number (and the name after its separator) replaced; None when
 /// it does not name a phase (free text stays the user's).
-fn focus_for(value: &str, id: &crate::model::PhaseId, name: Option<&str>) -> Option<String> {
+pub(crate) fn focus_for(
+    value: &str,
+    id: &crate::model::PhaseId,
+    name: Option<&str>,
+) -> Option<String> {
     let at = value.find("Phase ")? + "Phase ".len();
     let (_, rest) = crate::model::PhaseId::parse_prefix(&value[at..])?;
     let mut out = format!("{}{}", &value[..at], id.unpadded());
