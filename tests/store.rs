@@ -488,3 +488,46 @@ fn every_write_command_leaves_git_consistent() {
         git(t.path(), &["fsck", "--strict"]);
     }
 }
+
+/// `--out` into `.planning/` writes a planning file, so it goes through
+/// the transaction and is committed alone; `--out` anywhere else is the
+/// user's file, written but never committed.
+#[test]
+fn out_files_in_planning_are_committed_and_others_are_not() {
+    let t = repo();
+    let outside = tempfile::tempdir().unwrap();
+    let o = gsd(t.path(), &["prd", "--out", ".planning/PRD.md"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        git(t.path(), &["show", "--name-only", "--format=%s", "HEAD"]).trim(),
+        "docs: render PRD\n\n.planning/PRD.md"
+    );
+    let head = git(t.path(), &["rev-parse", "HEAD"]);
+    let elsewhere = outside.path().join("PRD.md");
+    let o = gsd(t.path(), &["prd", "--out", elsewhere.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(elsewhere.is_file());
+    assert_eq!(git(t.path(), &["rev-parse", "HEAD"]), head);
+    // A converted task list into .planning/ too, refused like any write
+    // when the target is read-only.
+    let msw = common::fixture("convert").join("msw.json");
+    let target = t.path().join(".planning/tasks.json");
+    std::fs::write(&target, "{}\n").unwrap();
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "tasks"]);
+    std::fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+    let o = gsd(
+        t.path(),
+        &[
+            "convert",
+            msw.to_str().unwrap(),
+            "--to",
+            "msw-json",
+            "--out",
+            ".planning/tasks.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("read-only"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}\n");
+}

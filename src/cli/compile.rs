@@ -337,10 +337,10 @@ pub fn prd(
             } else {
                 cwd.join(path)
             };
-            store::atomic::write(&path, text.as_bytes()).map_err(|e| {
-                CliError::input(format!("cannot write {}: {e}", path.display()), None)
-            })?;
-            Ok(Output::ok(format!("wrote {}\n", path.display())))
+            match crate::ops::write_output(&path, text.into_bytes(), "docs: render PRD".into())? {
+                Some(o) => Ok(stored(o, false)),
+                None => Ok(Output::ok(format!("wrote {}\n", path.display()))),
+            }
         }
         None => Ok(Output::ok(text)),
     }

@@ -91,9 +91,10 @@ pub fn run(cwd: &Path, args: ConvertArgs) -> Result<Output, CliError> {
             } else {
                 cwd.join(file)
             };
-            crate::store::atomic::write(&path, out.as_bytes()).map_err(|e| {
-                CliError::input(format!("cannot write {}: {e}", path.display()), None)
-            })?;
+            let message = format!("docs: tasks as {}", to.name());
+            if let Some(o) = crate::ops::write_output(&path, out.into_bytes(), message)? {
+                return Ok(stored(o, false));
+            }
             Ok(Output::ok(format!(
                 "wrote {} ({} tasks, {} → {})\n",
                 path.display(),
@@ -138,9 +139,21 @@ fn stream_from_gsd(
             } else {
                 cwd.join(file)
             };
-            crate::store::atomic::write_with(&path, write).map_err(|e| {
-                CliError::input(format!("cannot write {}: {e}", path.display()), None)
-            })?;
+            // Into a planning file: through the transaction (a planning file
+            // is small); anywhere else: streamed to disk as it is made.
+            if crate::ops::planning_root(&path).is_some() {
+                let mut bytes = Vec::new();
+                write(&mut bytes)
+                    .map_err(|e| CliError::input(format!("cannot convert: {e}"), None))?;
+                let message = format!("docs: tasks as {}", to.name());
+                if let Some(o) = crate::ops::write_output(&path, bytes, message)? {
+                    return Ok(stored(o, false));
+                }
+            } else {
+                crate::store::atomic::write_with(&path, write).map_err(|e| {
+                    CliError::input(format!("cannot write {}: {e}", path.display()), None)
+                })?;
+            }
             Ok(Output::ok(format!(
                 "wrote {} ({} tasks, {} → {})\n",
                 path.display(),

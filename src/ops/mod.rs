@@ -202,3 +202,47 @@ pub fn rewrite(doc: &crate::model::Document, new_text: String) -> FileChange {
 fn rel(ws: &Workspace, p: &Path) -> PathBuf {
     ws.rel(p).to_path_buf()
 }
+
+/// The project root when `path` lies in a project's `.planning/` folder: a
+/// planning file, which only the transaction may write.
+pub fn planning_root(path: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(path).ok()?;
+    let dir = abs.parent()?;
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let root = find_root(&dir).ok()?;
+    let root = std::fs::canonicalize(&root).unwrap_or(root);
+    dir.starts_with(root.join(".planning")).then_some(root)
+}
+
+/// Write an output file (`--out`): a planning file goes through the
+/// transaction (refusals, journal, one commit) and its outcome is returned;
+/// anything else is the user's own file, replaced atomically.
+pub fn write_output(
+    path: &Path,
+    bytes: Vec<u8>,
+    message: String,
+) -> Result<Option<Outcome>, OpError> {
+    let Some(root) = planning_root(path) else {
+        crate::store::atomic::write(path, &bytes).map_err(|source| {
+            OpError::Store(StoreError::Write {
+                path: path.display().to_string(),
+                source,
+            })
+        })?;
+        return Ok(None);
+    };
+    let before = std::fs::read(path).ok();
+    let shown = path.display().to_string();
+    run_at(&root, WriteOptions::default(), Scope::Index, |_| {
+        Ok(Change::writes(
+            message,
+            vec![format!("wrote {shown}")],
+            vec![FileChange {
+                path: path.to_path_buf(),
+                before,
+                after: bytes,
+            }],
+        ))
+    })
+    .map(Some)
+}
