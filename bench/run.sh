@@ -53,6 +53,10 @@ print(f"| 40 | `state update Status` + `commit --files` vs `gsd state set status
 PY
 )
 
+# The write-ahead journal's own cost per write, in-process (release build),
+# on the disk the work tree is on (not /tmp, which may be tmpfs).
+journal=$(cargo run --release --quiet --example journal 500)
+
 {
   echo "# Benchmarks"
   echo
@@ -69,6 +73,8 @@ PY
   echo "| phases | call | gsd-tools | gsd | gsd is faster by |"
   echo "|---:|---|---:|---:|---:|"
   echo "$writes"
+  echo
+  echo "The journal every write keeps (\`.gsd/journal.json\`, written durably before the first file changes and dropped after the commit), measured alone with \`cargo run --release --example journal\`: $journal."
   echo
   echo "\`gsd lint\` runs every rule (60 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
   # The hand-written analysis of where the time goes, kept beside the script.

@@ -138,9 +138,13 @@ fn plan_new_numbers_and_waves() {
     for want in ["01-01", "01-02", "01-03"] {
         let o = gsd(t.path(), &["plan", "new", "1", "--json"]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        // The plan, and the roadmap that now counts and lists it.
         assert_eq!(
-            json(&o)["changed"][0],
-            format!(".planning/phases/01-foundation/{want}-PLAN.md")
+            json(&o)["changed"],
+            serde_json::json!([
+                ".planning/ROADMAP.md",
+                format!(".planning/phases/01-foundation/{want}-PLAN.md")
+            ])
         );
     }
     let o = gsd(

@@ -14,6 +14,14 @@ pub enum CliError {
 
     #[error(transparent)]
     #[diagnostic(transparent)]
+    Edit(#[from] EditError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Store(#[from] StoreError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
     Plan(#[from] crate::model::plan_ref::PlanLookupError),
 
     #[error(transparent)]
@@ -77,59 +85,6 @@ pub fn did_you_mean<'a>(
         .filter(|(s, _)| *s > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
-}
-
-impl From<EditError> for CliError {
-    fn from(e: EditError) -> Self {
-        let help = match &e {
-            EditError::UnknownField {
-                suggestion: Some(s),
-                ..
-            } => Some(format!("did you mean `{s}`?")),
-            EditError::UnknownField { known, .. } => Some(format!("fields: {}", known.join(", "))),
-            EditError::UnknownPhase { phases, .. } => Some(format!(
-                "phases: {}",
-                if phases.is_empty() {
-                    "none".into()
-                } else {
-                    phases.join(", ")
-                }
-            )),
-            EditError::ConflictMarkers { .. } => {
-                Some("resolve the conflict first; gsd will not guess which side is right".into())
-            }
-            EditError::WrongType { .. } => {
-                Some("give a value of the same kind as the current one".into())
-            }
-            EditError::AmbiguousField { candidates, .. } => Some(format!(
-                "edit the line you mean by hand; the lines are: {}",
-                candidates
-                    .iter()
-                    .map(|(l, v)| format!("line {l}: `{v}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-            _ => None,
-        };
-        CliError::input(e.to_string(), help)
-    }
-}
-
-impl From<StoreError> for CliError {
-    fn from(e: StoreError) -> Self {
-        let help = match &e {
-            StoreError::Lock(crate::store::LockError::Timeout { .. }) => Some(
-                "wait for the other gsd command to finish, or raise GSD_LOCK_TIMEOUT_MS".into(),
-            ),
-            StoreError::Refused(r) => Some(r.hint().to_owned()),
-            StoreError::Journal(_) => Some(
-                "an interrupted gsd change left .gsd/journal.json; if the tree is as you want it, remove that file"
-                    .into(),
-            ),
-            _ => None,
-        };
-        CliError::input(e.to_string(), help)
-    }
 }
 
 impl From<OpError> for CliError {

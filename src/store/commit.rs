@@ -15,6 +15,29 @@ use std::path::{Path, PathBuf};
 
 use git2::{ErrorCode, Index, IndexEntry, IndexTime, Oid, Repository, Signature};
 
+/// Why a commit could not be made.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum CommitError {
+    #[error("git: {}", .0.message())]
+    #[diagnostic(code(gsd::store::git))]
+    Git(#[from] git2::Error),
+    #[error("cannot run git: {0}")]
+    #[diagnostic(
+        code(gsd::store::git_cli),
+        help("install git, or unset commit.gpgsign")
+    )]
+    Spawn(std::io::Error),
+    #[error("git add failed: {0}")]
+    #[diagnostic(code(gsd::store::git_cli))]
+    Cli(String),
+    #[error("signed commit failed (commit.gpgsign is set): {0}")]
+    #[diagnostic(
+        code(gsd::store::signing),
+        help("check that your signing key works with `git commit -S`, or use --no-commit")
+    )]
+    Signed(String),
+}
+
 /// Whether and how to commit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -89,7 +112,7 @@ pub fn commit_paths(
     paths: &[PathBuf],
     message: &str,
     policy: CommitPolicy,
-) -> Result<CommitOutcome, String> {
+) -> Result<CommitOutcome, CommitError> {
     match policy {
         CommitPolicy::Skip => return Ok(CommitOutcome::NoCommitFlag),
         CommitPolicy::DocsNotCommitted => return Ok(CommitOutcome::CommitDocsFalse),
@@ -98,7 +121,7 @@ pub fn commit_paths(
     let repo = match Repository::discover(root) {
         Ok(r) => r,
         Err(e) if e.code() == ErrorCode::NotFound => return Ok(CommitOutcome::NotARepository),
-        Err(e) => return Err(e.message().to_owned()),
+        Err(e) => return Err(e.into()),
     };
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         return Ok(CommitOutcome::NotARepository);
@@ -136,7 +159,7 @@ pub fn commit_paths(
     if gpgsign {
         return commit_with_cli(&workdir, &rel, message);
     }
-    commit_with_libgit2(&repo, &workdir, &rel, message).map_err(|e| e.message().to_owned())
+    Ok(commit_with_libgit2(&repo, &workdir, &rel, message)?)
 }
 
 /// `p` with its links and `..` resolved: the file itself when it exists,
@@ -328,8 +351,8 @@ pub fn made_after(root: &Path, parent: Option<&str>, message: &str) -> Option<St
 
 /// Bring git's index up to the work tree for `rel` (a commit that was made
 /// before its process died did not get to it).
-pub fn refresh_index(root: &Path, rel: &[PathBuf]) -> Result<(), String> {
-    let repo = Repository::discover(root).map_err(|e| e.message().to_owned())?;
+pub fn refresh_index(root: &Path, rel: &[PathBuf]) -> Result<(), CommitError> {
+    let repo = Repository::discover(root)?;
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         return Ok(());
     };
@@ -344,7 +367,7 @@ pub fn refresh_index(root: &Path, rel: &[PathBuf]) -> Result<(), String> {
                 .map(Path::to_path_buf)
         })
         .collect();
-    index_to_worktree(&repo, &workdir, &rel).map_err(|e| e.message().to_owned())
+    Ok(index_to_worktree(&repo, &workdir, &rel)?)
 }
 
 /// Signed repositories: `git commit --only` commits just these paths and
@@ -353,14 +376,14 @@ fn commit_with_cli(
     workdir: &Path,
     rel: &[PathBuf],
     message: &str,
-) -> Result<CommitOutcome, String> {
+) -> Result<CommitOutcome, CommitError> {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .current_dir(workdir)
             .env("GIT_TERMINAL_PROMPT", "0")
             .args(args)
             .output()
-            .map_err(|e| format!("cannot run git: {e}"))
+            .map_err(CommitError::Spawn)
     };
     let paths: Vec<String> = rel.iter().map(|p| p.display().to_string()).collect();
     // New files must be known to git before `--only` can commit them.
@@ -368,15 +391,16 @@ fn commit_with_cli(
     add.extend(paths.iter().map(String::as_str));
     let o = git(&add)?;
     if !o.status.success() {
-        return Err(String::from_utf8_lossy(&o.stderr).trim().to_owned());
+        return Err(CommitError::Cli(
+            String::from_utf8_lossy(&o.stderr).trim().to_owned(),
+        ));
     }
     let mut args = vec!["commit", "--quiet", "--only", "-m", message, "--"];
     args.extend(paths.iter().map(String::as_str));
     let o = git(&args)?;
     if !o.status.success() {
-        return Err(format!(
-            "signed commit failed (commit.gpgsign is set): {}",
-            String::from_utf8_lossy(&o.stderr).trim()
+        return Err(CommitError::Signed(
+            String::from_utf8_lossy(&o.stderr).trim().to_owned(),
         ));
     }
     let head = git(&["rev-parse", "HEAD"])?;

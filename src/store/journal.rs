@@ -130,7 +130,13 @@ pub fn remove(root: &Path) -> std::io::Result<()> {
 }
 
 /// The journal could not be used.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(
+    code(gsd::store::journal),
+    help(
+        "an interrupted gsd change left .gsd/journal.json; if the tree is as you want it, remove that file"
+    )
+)]
 pub enum JournalError {
     #[error("cannot read the journal {path}: {source}")]
     Io {

@@ -10,11 +10,16 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum LockError {
     #[error("another gsd process has held {path} for {waited:.1?}; gave up")]
+    #[diagnostic(
+        code(gsd::store::locked),
+        help("wait for the other gsd command to finish, or raise GSD_LOCK_TIMEOUT_MS")
+    )]
     Timeout { path: String, waited: Duration },
     #[error("cannot create the lock file {path}: {source}")]
+    #[diagnostic(code(gsd::store::lock_file))]
     Io {
         path: String,
         source: std::io::Error,

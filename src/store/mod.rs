@@ -36,22 +36,27 @@ impl FileChange {
 }
 
 /// Why a change could not be stored.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum StoreError {
     #[error(transparent)]
+    #[diagnostic(transparent)]
     Lock(#[from] LockError),
     #[error("cannot write {path}: {source}")]
+    #[diagnostic(code(gsd::store::write))]
     Write {
         path: String,
         source: std::io::Error,
     },
-    #[error("git commit failed: {0}")]
-    Commit(String),
+    #[error("the files are written but the commit failed: {0}")]
+    #[diagnostic(transparent)]
+    Commit(#[from] commit::CommitError),
     /// Refused before anything was written.
     #[error(transparent)]
+    #[diagnostic(transparent)]
     Refused(#[from] refuse::Refusal),
     /// An interrupted change's journal cannot be replayed.
     #[error(transparent)]
+    #[diagnostic(transparent)]
     Journal(#[from] journal::JournalError),
 }
 

@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 use super::FileChange;
 
 /// Why a change set was refused (nothing was written).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(code(gsd::store::refused), help("{}", self.hint()))]
 pub enum Refusal {
     #[error("{path} has unresolved merge-conflict markers (line {line})")]
     ConflictMarkers { path: String, line: usize },
