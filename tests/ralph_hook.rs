@@ -542,3 +542,27 @@ fn failure_guidance_is_cached_and_capped() {
     assert_eq!(s["guidance_queries_today"], 1);
     assert_eq!(s["guidance_cache"].as_object().unwrap().len(), 1);
 }
+
+/// `ralph stop` writes STATE.md through the same refusals as every write:
+/// a STATE.md made read-only during the loop stays as it is (the loop still
+/// stops, and the output says why STATE.md was not updated).
+#[test]
+fn stop_obeys_the_refusals_of_every_write() {
+    let t = plan_tree();
+    start(&t, &[]);
+    let p = t.path().join(".planning/STATE.md");
+    let during = std::fs::read(&p).unwrap();
+    let head = git(t.path(), &["rev-parse", "HEAD"]);
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+    let o = gsd(t.path(), &["ralph", "stop"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("STATE.md not updated") && out.contains("read-only"),
+        "{out}"
+    );
+    assert_eq!(loop_state(&t)["status"], "stopped");
+    assert_eq!(std::fs::read(&p).unwrap(), during, "STATE.md was written");
+    assert_eq!(git(t.path(), &["rev-parse", "HEAD"]), head);
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+}

@@ -9,6 +9,7 @@
 mod args;
 mod error;
 mod output;
+mod run_view;
 mod table;
 
 // One file per command group; none imports another.

@@ -398,10 +398,10 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         max_budget_usd: args.max_budget_usd,
         retries: args.retries,
         backoff: std::time::Duration::from_millis(args.backoff_ms),
-        headless: args.headless,
         allow_dirty: args.allow_dirty,
         force: args.force,
     };
+    let sink = super::run_view::sink(args.headless, state.max_iterations);
     let code = run::run(
         RunInput {
             root: &root,
@@ -411,6 +411,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
             problems,
         },
         &opts,
+        sink,
     );
     Ok(Output::ok(String::new()).with_code(code))
 }

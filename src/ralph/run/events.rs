@@ -14,29 +14,79 @@ pub const SCHEMA_VERSION: u64 = 1;
 /// The JSON Schema every event line validates against.
 pub const SCHEMA: &str = include_str!("events.schema.json");
 
+/// The kinds of event a run emits (the `event` field of each line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    Started,
+    Iteration,
+    Tool,
+    Commit,
+    TaskComplete,
+    Verification,
+    RateLimited,
+    IterationDone,
+    Stuck,
+    Complete,
+    Failed,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Started => "started",
+            EventKind::Iteration => "iteration",
+            EventKind::Tool => "tool",
+            EventKind::Commit => "commit",
+            EventKind::TaskComplete => "task_complete",
+            EventKind::Verification => "verification",
+            EventKind::RateLimited => "rate_limited",
+            EventKind::IterationDone => "iteration_done",
+            EventKind::Stuck => "stuck",
+            EventKind::Complete => "complete",
+            EventKind::Failed => "failed",
+        }
+    }
+}
+
+/// One event: its kind, and the whole object (schema, timestamp, loop and
+/// the event's own fields) as it is logged and streamed.
+#[derive(Debug, Clone)]
+pub struct RunEvent {
+    pub kind: EventKind,
+    pub fields: Value,
+}
+
+impl RunEvent {
+    /// The JSONL line.
+    pub fn line(&self) -> String {
+        self.fields.to_string()
+    }
+}
+
+/// Where events go besides the log: the CLI's printer (JSONL or progress
+/// lines), a test's collector. Nothing in the library prints.
+pub type Sink = Box<dyn Fn(&RunEvent)>;
+
 pub struct Emitter {
     loop_id: String,
-    headless: bool,
     log: Option<PathBuf>,
-    /// The iteration cap, for the progress display.
-    pub max_iterations: u32,
+    sink: Sink,
 }
 
 impl Emitter {
-    pub fn new(loop_id: &str, headless: bool, log: Option<PathBuf>) -> Emitter {
+    pub fn new(loop_id: &str, log: Option<PathBuf>, sink: Sink) -> Emitter {
         Emitter {
             loop_id: loop_id.to_owned(),
-            headless,
             log,
-            max_iterations: 0,
+            sink,
         }
     }
 
-    /// Emit `event` with its fields (an object).
-    pub fn emit(&self, event: &str, fields: Value) {
+    /// Emit `kind` with its fields (an object): logged, then handed to the sink.
+    pub fn emit(&self, kind: EventKind, fields: Value) {
         let mut obj = Map::new();
         obj.insert("schema".into(), json!(SCHEMA_VERSION));
-        obj.insert("event".into(), json!(event));
+        obj.insert("event".into(), json!(kind.as_str()));
         obj.insert(
             "ts".into(),
             json!(
@@ -50,115 +100,18 @@ impl Emitter {
         if let Value::Object(f) = fields {
             obj.extend(f);
         }
-        let line = Value::Object(obj).to_string();
+        let event = RunEvent {
+            kind,
+            fields: Value::Object(obj),
+        };
         if let Some(log) = &self.log
             && let Ok(mut f) = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(log)
         {
-            let _ = writeln!(f, "{line}");
+            let _ = writeln!(f, "{}", event.line());
         }
-        if self.headless {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
-        } else {
-            let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-            let text = self.human(event, &v);
-            if !text.is_empty() {
-                let mut err = std::io::stderr().lock();
-                let _ = writeln!(err, "{text}");
-            }
-        }
-    }
-
-    /// The progress display: one short line per event.
-    fn human(&self, event: &str, v: &Value) -> String {
-        let s = |k: &str| v[k].as_str().unwrap_or("").to_owned();
-        let n = v["n"].as_u64().unwrap_or(0);
-        let max = self.max_iterations;
-        match event {
-            "started" => format!(
-                "gsd ralph run: plan {} ({} tasks, {} checks, at most {} iterations){}",
-                s("plan"),
-                v["tasks"],
-                v["checks"],
-                v["max_iterations"],
-                if v["resumed"] == true {
-                    ", resumed"
-                } else {
-                    ""
-                }
-            ),
-            "iteration" => format!(
-                "── iteration {n}/{max}{}",
-                v["model"]
-                    .as_str()
-                    .map(|m| format!(" · {m}"))
-                    .unwrap_or_default()
-            ),
-            "tool" => {
-                let what = v["path"].as_str().or(v["command"].as_str()).unwrap_or("");
-                let what: String = what.chars().take(100).collect();
-                format!("   {:<5} {what}", s("type"))
-            }
-            "commit" => format!(
-                "   commit {} {}",
-                &s("hash")[..s("hash").len().min(8)],
-                s("message")
-            ),
-            "task_complete" => format!("   ✓ task {}: {}", v["index"], s("name")),
-            "verification" => {
-                let checks = v["checks"].as_array().cloned().unwrap_or_default();
-                let failed: Vec<String> = checks
-                    .iter()
-                    .filter(|c| c["passed"] == false)
-                    .map(|c| {
-                        format!(
-                            "`{}` ({})",
-                            c["command"].as_str().unwrap_or(""),
-                            c["reason"].as_str().unwrap_or("")
-                        )
-                    })
-                    .collect();
-                if failed.is_empty() {
-                    format!("   promise verified: {} check(s) passed", checks.len())
-                } else {
-                    format!("   promise refused: {}", failed.join(", "))
-                }
-            }
-            "rate_limited" => format!(
-                "   rate limited (HTTP {}); retry {} in {:.1} s",
-                v["status"],
-                v["attempt"],
-                v["delay_ms"].as_f64().unwrap_or(0.0) / 1000.0
-            ),
-            "iteration_done" => format!(
-                "   done in {:.1} s, ${:.4}, {} files changed{}",
-                v["duration_ms"].as_f64().unwrap_or(0.0) / 1000.0,
-                v["cost_usd"].as_f64().unwrap_or(0.0),
-                v["changed_files"],
-                if v["progress"] == true {
-                    ""
-                } else {
-                    ", no progress"
-                }
-            ),
-            "stuck" => format!("✗ stuck: {}", s("reason")),
-            "complete" => format!(
-                "✓ complete after {} iteration(s), ${:.4}",
-                v["iterations"],
-                v["cost_usd"].as_f64().unwrap_or(0.0)
-            ),
-            "failed" => {
-                let mut t = format!("✗ {}: {}", s("reason"), s("message"));
-                for p in v["problems"].as_array().into_iter().flatten() {
-                    t.push_str(&format!("\n  - {}", p.as_str().unwrap_or("")));
-                }
-                t
-            }
-            _ => String::new(),
-        }
+        (self.sink)(&event);
     }
 }

@@ -26,7 +26,7 @@ use crate::ralph::state::{Iteration, LoopState, Status, now};
 use crate::ralph::verify::verify;
 
 use agent::{AgentCommand, OutputFormat};
-use events::Emitter;
+use events::{Emitter, EventKind, Sink};
 
 pub const EXIT_COMPLETE: i32 = 0;
 pub const EXIT_STUCK: i32 = 1;
@@ -56,7 +56,6 @@ pub struct RunOptions {
     pub retries: u32,
     /// The first retry's delay; each next one doubles, plus jitter.
     pub backoff: Duration,
-    pub headless: bool,
     pub allow_dirty: bool,
     pub force: bool,
 }
@@ -217,7 +216,7 @@ impl Runner<'_> {
             fields["problems"] = json!(problems);
         }
         self.end(status, message);
-        self.em.emit("failed", fields);
+        self.em.emit(EventKind::Failed, fields);
         code
     }
 
@@ -265,7 +264,7 @@ impl Runner<'_> {
 }
 
 /// Run the loop to its end; returns the process exit code.
-pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
+pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
     let interrupt = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register(sig, interrupt.clone());
@@ -281,12 +280,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
     let _ = crate::store::lock::ensure_gsd_dir(root);
     let logs = root.join(".gsd/ralph/logs").join(&state.loop_id);
     let _ = std::fs::create_dir_all(&logs);
-    let mut em = Emitter::new(
-        &state.loop_id,
-        opts.headless,
-        Some(logs.join("events.jsonl")),
-    );
-    em.max_iterations = state.max_iterations;
+    let em = Emitter::new(&state.loop_id, Some(logs.join("events.jsonl")), sink);
     problems.extend(preflight::check(root, opts, resumed));
     let mut r = Runner {
         root,
@@ -302,8 +296,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
     if !problems.is_empty() {
         // Nothing ran: the loop is not recorded, and a previous loop is kept.
         let n = problems.len();
-        r.em.emit(
-            "failed",
+        r.em.emit(EventKind::Failed,
             json!({ "reason": "preflight", "message": format!("{n} pre-flight problem(s); nothing was run"), "exit_code": EXIT_FATAL, "problems": problems }),
         );
         return EXIT_FATAL;
@@ -319,8 +312,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
     // nobody's progress.
     let already = progress::newly_done(root, &by_task, &r.state.tasks_done, check_timeout);
     r.state.tasks_done.extend(already);
-    r.em.emit(
-        "started",
+    r.em.emit(EventKind::Started,
         json!({ "plan": r.state.plan, "plan_path": r.state.plan_path, "max_iterations": r.state.max_iterations,
                 "stuck_threshold": r.state.stuck_threshold, "tasks": plan.tasks.len(), "checks": r.state.checks.len(),
                 "tasks_done": r.state.tasks_done.len(), "resumed": resumed }),
@@ -339,8 +331,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
         // `gsd ralph stop` from outside ends the run between iterations.
         r.save();
         if r.state.status == Status::Stopped {
-            r.em.emit(
-                "failed",
+            r.em.emit(EventKind::Failed,
                 json!({ "reason": "stopped", "message": format!("stopped by `gsd ralph stop` after {} iteration(s)", r.state.iteration), "exit_code": EXIT_INTERRUPTED }),
             );
             return EXIT_INTERRUPTED;
@@ -354,7 +345,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
             attempt += 1;
             let session = uuid::Uuid::new_v4().to_string();
             r.em.emit(
-                "iteration",
+                EventKind::Iteration,
                 json!({ "n": n, "session_id": session, "model": model, "attempt": attempt }),
             );
             let cmd = match build_command(opts, &session, model.as_deref(), n, &r.state) {
@@ -385,7 +376,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
                     if let Some(c) = t.command {
                         f["command"] = json!(c);
                     }
-                    em.emit("tool", f);
+                    em.emit(EventKind::Tool, f);
                 },
             );
             if let Some(e) = &out.spawn_error {
@@ -410,8 +401,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
                     (uuid::Uuid::new_v4().as_u128() as u64) % (base / 2 + 1)
                 };
                 let delay = (base + jitter).min(300_000);
-                r.em.emit(
-                    "rate_limited",
+                r.em.emit(EventKind::RateLimited,
                     json!({ "n": n, "attempt": attempt, "status": out.api_error_status, "delay_ms": delay }),
                 );
                 if !r.sleep(Duration::from_millis(delay)) {
@@ -432,7 +422,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
         };
         for (hash, message) in &commits {
             r.em.emit(
-                "commit",
+                EventKind::Commit,
                 json!({ "n": n, "hash": hash, "message": message }),
             );
         }
@@ -444,12 +434,14 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
                 .find(|x| x.index as u32 == *t)
                 .map(|x| x.label())
                 .unwrap_or_default();
-            r.em.emit("task_complete", json!({ "n": n, "index": t, "name": name }));
+            r.em.emit(
+                EventKind::TaskComplete,
+                json!({ "n": n, "index": t, "name": name }),
+            );
         }
         r.state.tasks_done.extend(&newly);
         let progressed = !commits.is_empty() || !newly.is_empty() || after.tree != before.tree;
-        r.em.emit(
-            "iteration_done",
+        r.em.emit(EventKind::IterationDone,
             json!({ "n": n, "duration_ms": iter_start.elapsed().as_millis() as u64, "cost_usd": outcome.cost_usd,
                     "tokens": { "input": outcome.tokens_in, "output": outcome.tokens_out },
                     "exit_code": outcome.exit_code, "timed_out": outcome.timed_out,
@@ -484,7 +476,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
                 .map(|c| json!({ "command": c.command, "source": c.source, "passed": c.passed, "reason": c.reason }))
                 .collect();
             r.em.emit(
-                "verification",
+                EventKind::Verification,
                 json!({ "n": n, "passed": v.passed, "checks": checks }),
             );
             if v.passed {
@@ -501,8 +493,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
                     Status::Complete,
                     "the promise was kept and every check passed",
                 );
-                r.em.emit(
-                    "complete",
+                r.em.emit(EventKind::Complete,
                     json!({ "iterations": n, "tasks_done": done, "total_duration_ms": r.started.elapsed().as_millis() as u64, "cost_usd": r.state.cost_usd }),
                 );
                 return EXIT_COMPLETE;
@@ -573,7 +564,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions) -> i32 {
                 "{idle} iterations in a row without a completed task, a commit or a changed file"
             );
             r.em.emit(
-                "stuck",
+                EventKind::Stuck,
                 json!({ "n": n, "reason": reason, "iterations_without_progress": idle }),
             );
             r.end(Status::Stuck, &reason);
