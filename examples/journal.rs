@@ -1,6 +1,6 @@
 //! What the write-ahead journal adds to one write: writing a `state set`
-//! sized journal durably (temp, fsync, rename, folder fsync) and dropping
-//! it, timed in-process so process start and git do not drown it.
+//! sized journal durably (rewritten in place, fdatasync) and emptying it,
+//! timed in-process so process start and git do not drown it.
 //! `cargo run --release --example journal [runs]`; prints the median and
 //! the 90th percentile in milliseconds (bench/run.sh records them).
 
@@ -25,6 +25,7 @@ fn main() {
         head: Some("0".repeat(40)),
         ops: vec![Op::Write {
             path: dir.path().join(".planning/STATE.md"),
+            before: Some(journal::blob_id(text.as_bytes())),
             text,
         }],
     };

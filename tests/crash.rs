@@ -101,7 +101,8 @@ fn tree_id(dir: &Path) -> String {
     git(dir, &["rev-parse", "HEAD^{tree}"]).trim().to_owned()
 }
 
-/// Files gsd may never leave behind: temp files anywhere and the journal.
+/// Files gsd may never leave behind: temp files anywhere, and a journal
+/// with a change in it (an empty one is the journal at rest).
 fn leftovers(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -113,7 +114,9 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
             }
             if e.file_type().unwrap().is_dir() {
                 stack.push(e.path());
-            } else if name.starts_with(".gsd-tmp") || name == "journal.json" {
+            } else if name.starts_with(".gsd-tmp")
+                || (name == "journal.json" && e.metadata().unwrap().len() > 0)
+            {
                 out.push(e.path());
             }
         }

@@ -531,3 +531,75 @@ fn out_files_in_planning_are_committed_and_others_are_not() {
     assert!(stderr(&o).contains("read-only"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}\n");
 }
+
+/// A journal left by a killed write is finished by the next command of any
+/// kind, which says so on stderr; a file edited since is never overwritten.
+#[test]
+fn an_interrupted_change_is_finished_first_and_never_over_an_edit() {
+    use gsd::store::CommitPolicy;
+    use gsd::store::journal::{self, Op, Record};
+    let t = repo();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let state_md = root.join(".planning/STATE.md");
+    let old = std::fs::read_to_string(&state_md).unwrap();
+    let new = old.replace("Status: Ready to execute", "Status: Recovered");
+    assert_ne!(old, new);
+    let head = git(&root, &["rev-parse", "HEAD"]).trim().to_owned();
+    let record = |before: &str| Record {
+        version: 1,
+        message: "docs(state): interrupted".into(),
+        commit: true,
+        policy: CommitPolicy::Commit,
+        head: Some(head.clone()),
+        ops: vec![Op::Write {
+            path: state_md.clone(),
+            before: Some(journal::blob_id(before.as_bytes())),
+            text: new.clone(),
+        }],
+    };
+    // Killed after the journal landed, before the file was written.
+    journal::write(&root, &record(&old)).unwrap();
+    let o = gsd(&root, &["roadmap", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("finished an interrupted change") && stderr(&o).contains("committed"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&state_md).unwrap(), new);
+    assert_eq!(
+        git(&root, &["log", "-1", "--format=%s"]).trim(),
+        "docs(state): interrupted"
+    );
+    assert_eq!(git(&root, &["status", "--porcelain"]), "");
+    assert!(!journal::pending(&root));
+    // The same journal again (a removal lost to a power cut): the change is
+    // committed, so nothing is replayed and nothing is committed twice.
+    journal::write(&root, &record(&old)).unwrap();
+    let o = gsd(&root, &["state", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        git(&root, &["log", "-1", "--format=%s"]).trim(),
+        "docs(state): interrupted"
+    );
+    assert_eq!(git(&root, &["rev-list", "--count", "HEAD"]).trim(), "2");
+    // A journal whose file was edited since: refused, the edit kept.
+    let edited = new.replace("Status: Recovered", "Status: Edited by hand");
+    std::fs::write(&state_md, &edited).unwrap();
+    git(&root, &["commit", "-qam", "hand edit"]);
+    let mut r = record(&old);
+    r.head = Some(git(&root, &["rev-parse", "HEAD"]).trim().to_owned());
+    journal::write(&root, &r).unwrap();
+    let o = gsd(&root, &["state", "set", "status", "Executing"]);
+    assert_eq!(o.status.code(), Some(2));
+    let words = stderr(&o)
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("changed since the interrupted gsd change"),
+        "{words}"
+    );
+    assert_eq!(std::fs::read_to_string(&state_md).unwrap(), edited);
+}

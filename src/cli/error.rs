@@ -26,6 +26,10 @@ pub enum CliError {
 
     #[error(transparent)]
     #[diagnostic(transparent)]
+    Loop(#[from] crate::ralph::lifecycle::LoopError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
     Phase(#[from] crate::model::plan_ref::PhaseLookupError),
 
     #[error("{file} does not exist")]

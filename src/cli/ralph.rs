@@ -6,7 +6,7 @@ use crate::model::workspace::find_root;
 use std::fmt::Write as _;
 
 use crate::ralph::state::{LoopState, Status};
-use crate::ralph::{hook, settings};
+use crate::ralph::{hook, lifecycle, settings};
 
 use crate::model::plan_ref;
 
@@ -134,86 +134,39 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
             Some("gsd plan 05-07 --start-ralph".into()),
         ));
     };
-    let opts = start_options(&args.loop_args, args.guidance_cmd, args.guidance_limit)?;
-    let ws = crate::model::Workspace::discover(cwd)?;
-    let root = ws.root.clone();
-    // Held until the new state is saved: a hook finishing an old loop cannot interleave.
-    let loop_lock = crate::ralph::state::lock(&root, crate::store::lock::default_timeout())
-        .map_err(crate::store::StoreError::from)?;
-    if let Some(Ok(existing)) = crate::ralph::state::LoopState::load(&root)
-        && existing.is_active()
-        && !args.force
-    {
-        return Err(CliError::input(
-            format!(
-                "a Ralph loop on {} is already active (iteration {}/{})",
-                existing.plan, existing.iteration, existing.max_iterations
-            ),
-            Some("stop it with `gsd ralph stop`, or pass --force to replace it".into()),
-        ));
-    }
-    let plan = plan_ref::find_plan(&ws, cwd, &id)?.at.plan;
-    let rel = ws.rel(plan.doc.path()).display().to_string();
-    let r = crate::render::Renderer::new(Some(&ws.planning));
-    let mut state = crate::ralph::start::new_loop(&r, plan, &rel, &opts)?;
-    // What the loop's end restores.
-    state.status_before = ws
-        .state
-        .as_ref()
-        .and_then(|st| crate::edit::state::field_text(st, "status"));
-    if state.checks.is_empty() {
-        return Err(CliError::input(
-            no_checks(&state.plan),
-            Some(NO_CHECKS_HINT.into()),
-        ));
-    }
-    let settings_path = settings_path(&root, args.local);
-    let bin = gsd_binary()?;
-    state
-        .save(&root)
-        .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
-    settings::install(&root, &settings_path, &bin, false)
-        .map_err(|e| CliError::input(e.to_string(), None))?;
-    drop(loop_lock);
-    let notes = record_in_state(
+    let options = start_options(&args.loop_args, args.guidance_cmd, args.guidance_limit)?;
+    let root = find_root(cwd)?;
+    let started = lifecycle::start(
         cwd,
-        &ws,
-        &format!("Ralph loop running on {}", state.plan),
-        format!("docs(state): Ralph loop started on {}", state.plan),
-    );
+        lifecycle::StartRequest {
+            plan: &id,
+            options,
+            settings: settings_path(&root, args.local),
+            gsd_bin: gsd_binary()?,
+            force: args.force,
+        },
+    )?;
+    let state = &started.state;
     Ok(Output::ok(format!(
-        "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{notes}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(gsd ralph prompt)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
+        "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(gsd ralph prompt)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
         state.plan,
         state.checks.len(),
         state.max_iterations,
         state.promise,
-        settings_path.display(),
-        root.display(),
+        state_note(&started.state_md),
+        started.settings.display(),
+        started.root.display(),
         state.promise,
         state.max_iterations,
     )))
 }
 
-/// Set STATE.md's status through the one write path, and say what
-/// happened. A tree without STATE.md (or without a status line) still gets
-/// its loop: the reason is reported, not raised.
-fn record_in_state(
-    cwd: &Path,
-    ws: &crate::model::Workspace,
-    status: &str,
-    message: String,
-) -> String {
-    if ws.state.is_none() {
-        return String::new();
-    }
-    match crate::ops::run(
-        cwd,
-        crate::ops::WriteOptions::default(),
-        crate::model::workspace::Scope::Index,
-        |ws| crate::ops::state::set(ws, "status", status, Some(message)),
-    ) {
-        Ok(out) => stored(out, false).text,
-        Err(e) => format!("STATE.md not updated: {e}\n"),
+/// What happened to STATE.md, in a line or two (nothing when untouched).
+fn state_note(note: &lifecycle::StateNote) -> String {
+    match note {
+        lifecycle::StateNote::Untouched => String::new(),
+        lifecycle::StateNote::Recorded(o) => stored(o.clone(), false).text,
+        lifecycle::StateNote::NotUpdated(e) => format!("STATE.md not updated: {e}\n"),
     }
 }
 
@@ -479,32 +432,13 @@ fn prompt(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
 
 /// `gsd ralph stop`.
 fn stop(cwd: &Path) -> Result<Output, CliError> {
-    let root = find_root(cwd)?;
-    let lock = crate::ralph::state::lock(&root, crate::store::lock::default_timeout())
-        .map_err(crate::store::StoreError::from)?;
-    let (_, state) = load_loop(cwd)?;
-    let Some(mut st) = state.filter(LoopState::is_active) else {
-        return Err(CliError::input(
-            "no active Ralph loop in this project",
-            Some("`gsd ralph status` shows the last loop".into()),
-        ));
-    };
-    st.status = Status::Stopped;
-    st.heartbeat_at = crate::ralph::state::now();
-    st.save(&root)
-        .map_err(|e| CliError::input(format!("cannot write the loop state: {e}"), None))?;
-    drop(lock);
-    let line = format!(
-        "Ralph loop stopped on {} at iteration {}",
-        st.plan, st.iteration
-    );
-    let notes = match crate::ralph::history::record(&root, &st, &line) {
-        Ok(s) if s.is_empty() => String::new(),
-        Ok(s) => format!("{s}\n"),
-        Err(e) => format!("STATE.md not updated: {e}\n"),
-    };
+    let stopped = lifecycle::stop(cwd)?;
+    let st = &stopped.state;
     Ok(Output::ok(format!(
-        "stopped the Ralph loop on plan {} at iteration {}/{}; the next stop is allowed\n{notes}",
-        st.plan, st.iteration, st.max_iterations
+        "stopped the Ralph loop on plan {} at iteration {}/{}; the next stop is allowed\n{}",
+        st.plan,
+        st.iteration,
+        st.max_iterations,
+        state_note(&stopped.state_md)
     )))
 }

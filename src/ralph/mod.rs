@@ -6,6 +6,7 @@ pub mod guidance;
 pub mod history;
 pub mod hook;
 pub mod hook_io;
+pub mod lifecycle;
 pub mod run;
 pub mod settings;
 pub mod start;

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use git2::{ErrorCode, Index, IndexEntry, IndexTime, Oid, Repository, Signature};
+use git2::{ErrorCode, Repository, Signature};
 
 /// Why a commit could not be made.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -123,6 +123,17 @@ pub fn commit_paths(
         Err(e) if e.code() == ErrorCode::NotFound => return Ok(CommitOutcome::NotARepository),
         Err(e) => return Err(e.into()),
     };
+    commit_in(&repo, root, paths, message)
+}
+
+/// `commit_paths` in a repository already open (the transaction opened it
+/// to check its locks; opening it again reads every git config file again).
+pub fn commit_in(
+    repo: &Repository,
+    root: &Path,
+    paths: &[PathBuf],
+    message: &str,
+) -> Result<CommitOutcome, CommitError> {
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         return Ok(CommitOutcome::NotARepository);
     };
@@ -159,7 +170,7 @@ pub fn commit_paths(
     if gpgsign {
         return commit_with_cli(&workdir, &rel, message);
     }
-    Ok(commit_with_libgit2(&repo, &workdir, &rel, message)?)
+    Ok(commit_with_libgit2(repo, &workdir, &rel, message)?)
 }
 
 /// `p` with its links and `..` resolved: the file itself when it exists,
@@ -182,23 +193,6 @@ fn tracked(repo: &Repository, p: &Path) -> bool {
         .is_some_and(|i| i.get_path(p, 0).is_some())
 }
 
-fn entry_for(path: &Path, mode: u32, id: Oid, size: u32) -> IndexEntry {
-    IndexEntry {
-        ctime: IndexTime::new(0, 0),
-        mtime: IndexTime::new(0, 0),
-        dev: 0,
-        ino: 0,
-        mode,
-        uid: 0,
-        gid: 0,
-        file_size: size,
-        id,
-        flags: 0,
-        flags_extended: 0,
-        path: path.to_string_lossy().replace('\\', "/").into_bytes(),
-    }
-}
-
 fn file_mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     match std::fs::metadata(path) {
@@ -218,25 +212,34 @@ fn commit_with_libgit2(
         Err(e) if e.code() == ErrorCode::UnbornBranch || e.code() == ErrorCode::NotFound => None,
         Err(e) => return Err(e),
     };
-    // HEAD's tree plus exactly the touched files, in a private index.
-    let mut tree_index = Index::new()?;
-    if let Some(p) = &parent {
-        tree_index.read_tree(&p.tree()?)?;
-    }
+    // HEAD's tree with exactly the touched paths replaced: only the trees
+    // on those paths are read and rewritten (a whole-tree index would read
+    // every folder of the repository on each commit).
+    let baseline = match &parent {
+        Some(p) => p.tree()?,
+        None => repo.find_tree(repo.treebuilder(None)?.write()?)?,
+    };
+    let mut update = git2::build::TreeUpdateBuilder::new();
     for p in rel {
         let abs = workdir.join(p);
+        let git_path = p.to_string_lossy().replace('\\', "/");
         match std::fs::read(&abs) {
             Ok(bytes) => {
                 let id = repo.blob(&bytes)?;
-                tree_index.add(&entry_for(p, file_mode(&abs), id, bytes.len() as u32))?;
+                let mode = if file_mode(&abs) == 0o100755 {
+                    git2::FileMode::BlobExecutable
+                } else {
+                    git2::FileMode::Blob
+                };
+                update.upsert(git_path.as_str(), id, mode);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let _ = tree_index.remove_path(p);
+                update.remove(git_path.as_str());
             }
             Err(e) => return Err(git2::Error::from_str(&e.to_string())),
         }
     }
-    let tree_id = tree_index.write_tree_to(repo)?;
+    let tree_id = update.create_updated(repo, &baseline)?;
     if let Some(p) = &parent
         && p.tree_id() == tree_id
     {
@@ -274,15 +277,18 @@ fn index_to_worktree(
 }
 
 /// What committing in `root` would meet.
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RepoState {
     /// Not inside a git work tree: nothing will be committed.
     None,
     /// Another git process holds this lock file (the index's, HEAD's or the
     /// branch's): the commit would fail after the files were written.
     Locked(PathBuf),
-    /// Ready; HEAD's commit (`None` on an unborn branch).
-    Ready { head: Option<String> },
+    /// Ready: the open repository, and HEAD's commit (`None` on an unborn
+    /// branch).
+    Ready {
+        repo: Box<Repository>,
+        head: Option<String>,
+    },
 }
 
 /// The git lock files a commit of gsd's takes: the index, HEAD, the branch
@@ -318,7 +324,10 @@ pub fn repository_state(root: &Path) -> RepoState {
         .ok()
         .and_then(|h| h.target())
         .map(|o| o.to_string());
-    RepoState::Ready { head }
+    RepoState::Ready {
+        repo: Box::new(repo),
+        head,
+    }
 }
 
 /// Remove git lock files created at or after `since` (by a gsd process

@@ -39,8 +39,13 @@ pub enum Op {
         to: PathBuf,
         blob: String,
     },
-    /// Replace `path` (a link's target, never the link) with `text`.
-    Write { path: PathBuf, text: String },
+    /// Replace `path` (a link's target, never the link) with `text`, while
+    /// it still holds the blob `before` (`None`: the file is new).
+    Write {
+        path: PathBuf,
+        before: Option<String>,
+        text: String,
+    },
 }
 
 /// A whole change set as recorded before it is applied.
@@ -91,13 +96,35 @@ pub fn path(root: &Path) -> PathBuf {
 }
 
 /// Write the journal durably: after this returns, a crash replays it.
+///
+/// The file is rewritten in place (truncate, write, `fdatasync`), not
+/// renamed into place: no temp file and no folder sync on each write (the
+/// folder is synced once, when the file is first made). A process killed
+/// while writing leaves a torn record, which [`read`] tells apart — a
+/// prefix of the JSON object never parses — and which is harmless, since
+/// nothing is applied before this returns.
 pub fn write(root: &Path, record: &Record) -> std::io::Result<()> {
+    use std::io::Write as _;
     super::lock::ensure_gsd_dir(root)?;
     let text = serde_json::to_vec(record).map_err(std::io::Error::other)?;
-    super::atomic::write(&path(root), &text)
+    let p = path(root);
+    let created = !p.exists();
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .open(&p)?;
+    f.write_all(&text)?;
+    f.sync_data()?;
+    if created && let Ok(d) = std::fs::File::open(root.join(".gsd")) {
+        d.sync_all()?;
+    }
+    Ok(())
 }
 
-/// The journal left by an interrupted change, if any.
+/// The journal left by an interrupted change, if any: `None` when there is
+/// none, it is empty (the last change finished), or its record is torn (the
+/// process died while writing it, before changing anything).
 pub fn read(root: &Path) -> Result<Option<Record>, JournalError> {
     let p = path(root);
     let bytes = match std::fs::read(&p) {
@@ -110,20 +137,31 @@ pub fn read(root: &Path) -> Result<Option<Record>, JournalError> {
             });
         }
     };
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|e| JournalError::Unreadable {
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_slice::<Record>(&bytes) {
+        Ok(r) => Ok(Some(r)),
+        // Cut short: the object never closed.
+        Err(e) if e.is_eof() => Ok(None),
+        Err(e) => Err(JournalError::Unreadable {
             path: p.display().to_string(),
             message: e.to_string(),
-        })
+        }),
+    }
 }
 
-/// Drop the journal once its change is applied and committed. Not synced:
-/// a removal lost to a power cut only replays a finished change, which
-/// changes nothing (every operation is idempotent and the commit is found).
+/// Whether a change is pending (cheap: one `stat`).
+pub fn pending(root: &Path) -> bool {
+    std::fs::metadata(path(root)).is_ok_and(|m| m.len() > 0)
+}
+
+/// Empty the journal once its change is applied and committed. Not synced:
+/// an emptying lost to a power cut only replays a finished change, and a
+/// replay writes nothing whose file no longer holds what it expects.
 pub fn remove(root: &Path) -> std::io::Result<()> {
-    match std::fs::remove_file(path(root)) {
-        Ok(()) => Ok(()),
+    match std::fs::OpenOptions::new().write(true).open(path(root)) {
+        Ok(f) => f.set_len(0),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
     }
@@ -145,6 +183,11 @@ pub enum JournalError {
     },
     #[error("the journal {path} is not a gsd journal ({message})")]
     Unreadable { path: String, message: String },
+    /// A file of the interrupted change holds neither what the change
+    /// found nor what it wrote: someone edited it since. Replaying would
+    /// overwrite their edit, so nothing more is replayed.
+    #[error("{path} changed since the interrupted gsd change; not replaying over it")]
+    Diverged { path: String },
 }
 
 #[cfg(test)]
@@ -172,6 +215,7 @@ mod tests {
                 },
                 Op::Write {
                     path: "a".into(),
+                    before: None,
                     text: "z".into(),
                 },
             ],
@@ -179,7 +223,13 @@ mod tests {
         write(d.path(), &rec).unwrap();
         assert_eq!(read(d.path()).unwrap(), Some(rec.clone()));
         assert_eq!(rec.touched(), vec![PathBuf::from("a"), PathBuf::from("b")]);
+        assert!(pending(d.path()));
         remove(d.path()).unwrap();
+        assert_eq!(read(d.path()).unwrap(), None);
+        assert!(!pending(d.path()));
+        // A record cut short while being written is no record.
+        let whole = serde_json::to_vec(&rec).unwrap();
+        std::fs::write(path(d.path()), &whole[..whole.len() / 2]).unwrap();
         assert_eq!(read(d.path()).unwrap(), None);
         // `printf x | git hash-object --stdin`: the journal agrees with git.
         assert_eq!(blob_id(b"x"), "c1b0730e0133447badcfd47fd144e254807b06e1");

@@ -118,6 +118,7 @@ impl Transaction {
         }
         let mut commit = policy == CommitPolicy::Commit;
         let mut head = None;
+        let mut repo = None;
         if commit {
             match super::commit::repository_state(root) {
                 super::commit::RepoState::None => commit = false,
@@ -127,7 +128,10 @@ impl Transaction {
                     }
                     .into());
                 }
-                super::commit::RepoState::Ready { head: h } => head = h,
+                super::commit::RepoState::Ready { repo: r, head: h } => {
+                    head = h;
+                    repo = Some(r);
+                }
             }
         }
         let record = Record {
@@ -140,7 +144,7 @@ impl Transaction {
         };
         journal::write(root, &record).map_err(|e| io(&journal::path(root), e))?;
         replay(&record, false)?;
-        finish(root, &record, false)
+        finish(root, &record, false, repo.as_deref())
     }
 }
 
@@ -185,6 +189,7 @@ fn ops_for(set: &ChangeSet, real: &[&FileChange]) -> Result<Vec<Op>, StoreError>
         })?;
         ops.push(Op::Write {
             path: super::refuse::write_target(&c.path),
+            before: c.before.as_deref().map(journal::blob_id),
             text,
         });
     }
@@ -218,7 +223,19 @@ fn replay(record: &Record, checked: bool) -> Result<(), StoreError> {
                     std::fs::rename(from, to).map_err(|e| io(from, e))?;
                 }
             }
-            Op::Write { path, text } => {
+            Op::Write { path, before, text } => {
+                if checked {
+                    let now = std::fs::read(path).ok().map(|b| journal::blob_id(&b));
+                    if now.as_deref() == Some(journal::blob_id(text.as_bytes()).as_str()) {
+                        continue; // written before the crash
+                    }
+                    if now != *before {
+                        return Err(journal::JournalError::Diverged {
+                            path: path.display().to_string(),
+                        }
+                        .into());
+                    }
+                }
                 super::atomic::write(path, text.as_bytes()).map_err(|e| io(path, e))?;
             }
         }
@@ -243,7 +260,12 @@ fn replay(record: &Record, checked: bool) -> Result<(), StoreError> {
 
 /// Commit what `record` touched (unless the commit was made before a crash:
 /// then only git's index is brought up to it), and drop the journal.
-fn finish(root: &Path, record: &Record, recovering: bool) -> Result<StoreOutcome, StoreError> {
+fn finish(
+    root: &Path,
+    record: &Record,
+    recovering: bool,
+    repo: Option<&git2::Repository>,
+) -> Result<StoreOutcome, StoreError> {
     let touched = record.touched();
     let rel: Vec<PathBuf> = touched
         .iter()
@@ -259,11 +281,12 @@ fn finish(root: &Path, record: &Record, recovering: bool) -> Result<StoreOutcome
         .then(|| super::commit::made_after(root, record.head.as_deref(), &record.message))
         .flatten()
     {
-        super::commit::refresh_index(root, &rel).map_err(StoreError::Commit)?;
+        super::commit::refresh_index(root, &rel)?;
         CommitOutcome::Committed { id, signed: false }
+    } else if let Some(repo) = repo {
+        super::commit::commit_in(repo, root, &rel, &record.message)?
     } else {
-        super::commit::commit_paths(root, &rel, &record.message, CommitPolicy::Commit)
-            .map_err(StoreError::Commit)?
+        super::commit::commit_paths(root, &rel, &record.message, CommitPolicy::Commit)?
     };
     journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
     Ok(StoreOutcome {
@@ -282,7 +305,7 @@ pub fn recover_pending(root: &Path) -> Result<Option<Recovery>, StoreError> {
     if gsd.is_dir() && !gsd.join(".gitignore").exists() {
         super::lock::ensure_gsd_dir(root).map_err(|e| io(&gsd, e))?;
     }
-    if !journal::path(root).exists() && stray_temps(&gsd).is_empty() {
+    if !journal::pending(root) && stray_temps(&gsd).is_empty() {
         return Ok(None);
     }
     let _lock = PlanningLock::acquire(root, super::lock::default_timeout())?;
@@ -291,7 +314,7 @@ pub fn recover_pending(root: &Path) -> Result<Option<Recovery>, StoreError> {
 
 /// `recover_pending` with the lock already held.
 fn recover_locked(root: &Path) -> Result<Option<Recovery>, StoreError> {
-    // A journal whose own write was interrupted is only a temp file.
+    // Temp files in .gsd/ belong to no live change (the lock is held).
     for t in stray_temps(&root.join(".gsd")) {
         let _ = std::fs::remove_file(t);
     }
@@ -310,7 +333,13 @@ fn recover_locked(root: &Path) -> Result<Option<Recovery>, StoreError> {
         // committing (after its journal): nobody else can hold them.
         super::commit::remove_locks_since(root, started);
     }
-    replay(&record, true)?;
+    // A change whose commit was made is complete on disk: replaying it
+    // could only overwrite what was edited since.
+    let committed = record.commit
+        && super::commit::made_after(root, record.head.as_deref(), &record.message).is_some();
+    if !committed {
+        replay(&record, true)?;
+    }
     // A killed atomic write leaves its temp file beside its target.
     let dirs: std::collections::BTreeSet<&Path> = record.touched_dirs().into_iter().collect();
     for d in dirs {
@@ -318,7 +347,7 @@ fn recover_locked(root: &Path) -> Result<Option<Recovery>, StoreError> {
             let _ = std::fs::remove_file(t);
         }
     }
-    let out = finish(root, &record, true)?;
+    let out = finish(root, &record, true, None)?;
     Ok(Some(Recovery {
         message: record.message.clone(),
         files: out.changed.len(),
