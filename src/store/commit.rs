@@ -157,7 +157,7 @@ pub fn commit_in(
     }
     let ignored: Vec<String> = rel
         .iter()
-        .filter(|p| repo.is_path_ignored(p).unwrap_or(false) && !tracked(&repo, p))
+        .filter(|p| repo.is_path_ignored(p).unwrap_or(false) && !tracked(repo, p))
         .map(|p| p.display().to_string())
         .collect();
     if !ignored.is_empty() {
