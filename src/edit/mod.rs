@@ -30,7 +30,7 @@ pub enum EditError {
     #[error("phase {value} does not exist")]
     #[diagnostic(
         code(gsd::edit::unknown_phase),
-        help("phases: {}", list_or_none(phases))
+        help("phases: {}", crate::model::list_or_none(phases))
     )]
     UnknownPhase { value: String, phases: Vec<String> },
     #[error("`{field}` holds {expected}; `{value}` is not one")]
@@ -80,14 +80,6 @@ fn field_hint(suggestion: &Option<String>, known: &[String]) -> String {
     match suggestion {
         Some(s) => format!("did you mean `{s}`?"),
         None => format!("fields: {}", known.join(", ")),
-    }
-}
-
-fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join(", ")
     }
 }
 

@@ -144,6 +144,28 @@ fn new_rows(ws: &Workspace, rm: &Roadmap, ids: &[PhaseId]) -> String {
     rows
 }
 
+/// Where a progress table keeps plan counts, status and completion date
+/// (by header, in whatever order and wording the table has).
+struct Columns {
+    plans: Option<usize>,
+    status: Option<usize>,
+    date: Option<usize>,
+}
+
+fn columns(table: &crate::model::roadmap::ProgressTable) -> Columns {
+    let lower: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
+    Columns {
+        plans: col(&|c| c.contains("plans")),
+        status: col(&|c| c.contains("status")),
+        date: col(&|c| c.contains("completed") || c.contains("date")),
+    }
+}
+
 /// `roadmap update-progress`: every row's plan counts, status and date
 /// from disk; active phases missing from the table get a row. A completion
 /// date already written is kept, so a rerun changes nothing.
@@ -163,15 +185,11 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
         );
         return Ok(vec![Edit::new(Span::empty(text.len()), section)]);
     };
-    let lower: Vec<String> = table
-        .columns
-        .iter()
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
-    let plans_col = col(&|c| c.contains("plans"));
-    let status_col = col(&|c| c.contains("status"));
-    let date_col = col(&|c| c.contains("completed") || c.contains("date"));
+    let Columns {
+        plans: plans_col,
+        status: status_col,
+        date: date_col,
+    } = columns(table);
     let mut edits = Vec::new();
     let mut seen: Vec<PhaseId> = Vec::new();
     for row in &table.rows {
@@ -519,14 +537,11 @@ pub fn plan_added(
     let total = total + 1;
     let mut edits = Vec::new();
     if let Some(table) = &rm.progress {
-        let lower: Vec<String> = table
-            .columns
-            .iter()
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
-        let plans_col = col(&|c| c.contains("plans"));
-        let status_col = col(&|c| c.contains("status"));
+        let Columns {
+            plans: plans_col,
+            status: status_col,
+            ..
+        } = columns(table);
         if let Some(row) = table
             .rows
             .iter()

@@ -24,3 +24,12 @@ pub use index::PhaseIndex;
 pub use plan::Plan;
 pub use task::Task;
 pub use workspace::Workspace;
+
+/// A list for a hint: `a, b, c`, or `none`.
+pub fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
+}

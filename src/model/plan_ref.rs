@@ -71,7 +71,10 @@ fn candidates_hint(candidates: &[(String, String)]) -> String {
 /// No phase folder fits a query.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
 #[error("no phase matches `{query}`")]
-#[diagnostic(code(gsd::phase_not_found), help("phases: {}", if known.is_empty() { "none".to_owned() } else { known.join(", ") }))]
+#[diagnostic(
+    code(gsd::phase_not_found),
+    help("phases: {}", super::list_or_none(known))
+)]
 pub struct PhaseLookupError {
     pub query: String,
     /// The current phases' IDs.

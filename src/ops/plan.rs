@@ -8,14 +8,6 @@ use crate::store::FileChange;
 
 use super::{Change, OpError};
 
-fn list(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join(", ")
-    }
-}
-
 pub fn new(ws: &Workspace, phase: &str, spec: &PlanSpec) -> Result<Change, OpError> {
     let r = Renderer::new(Some(&ws.planning));
     let (rel, id, text) = render(&r, ws, phase, spec).map_err(|e| match e {
@@ -25,7 +17,7 @@ pub fn new(ws: &Workspace, phase: &str, spec: &PlanSpec) -> Result<Change, OpErr
         ),
         PlanNewError::UnknownDependency(d, plans) => OpError::invalid(
             format!("depends_on names {d}, which is not a plan of this phase"),
-            Some(format!("plans: {}", list(&plans))),
+            Some(format!("plans: {}", crate::model::list_or_none(&plans))),
         ),
         PlanNewError::Render(e) => e.into(),
     })?;
