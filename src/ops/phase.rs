@@ -27,12 +27,14 @@ fn parse_id(ws: &Workspace, phase: &str) -> Result<PhaseId, OpError> {
 
 /// `phase add NAME`: a new last phase of the current milestone.
 pub fn add(ws: &Workspace, name: &str) -> Result<Change, OpError> {
+    roadmap_of(ws)?;
     let new = edit::roadmap::add_phase(ws, name)?;
     new_phase(ws, new, &format!("docs(roadmap): add phase {{}}: {name}"))
 }
 
 /// `phase insert AFTER NAME`: a decimal phase after AFTER.
 pub fn insert(ws: &Workspace, after: &str, name: &str) -> Result<Change, OpError> {
+    roadmap_of(ws)?;
     let new = edit::roadmap::insert_phase(ws, after, name)?;
     new_phase(
         ws,
@@ -81,6 +83,7 @@ fn new_phase(
 /// `phase remove N`: delete its folder, renumber the later phases (folders,
 /// files, references) and lower STATE's total.
 pub fn remove(ws: &Workspace, phase: &str, force: bool) -> Result<Change, OpError> {
+    roadmap_of(ws)?;
     let id = PhaseId::parse(phase).ok_or_else(|| EditError::UnknownPhase {
         value: phase.to_owned(),
         phases: Vec::new(),
