@@ -354,6 +354,9 @@ fn bad_input_is_denied_not_a_crash() {
         "not json",
         "[1,2]",
         "{\"tool_name\":\"Bash\",\"tool_input\":{}}",
+        // A field of the wrong type: the typed input refuses it, so the
+        // guard denies (a tool name that is not text could be anything).
+        "{\"tool_name\":7,\"tool_input\":{\"command\":\"sudo id\"}}",
     ] {
         let r = guard_raw(t.path(), raw);
         assert!(r.is_some(), "{raw:?} was let through");

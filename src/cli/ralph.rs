@@ -382,29 +382,7 @@ fn guard(cwd: &Path) -> Output {
     let config = root
         .as_deref()
         .and_then(|r| std::fs::read_to_string(r.join(".planning/config.json")).ok());
-    let decision = match (
-        serde_json::from_str::<serde_json::Value>(&raw),
-        config
-            .as_deref()
-            .map(crate::model::config::Config::parse)
-            .transpose(),
-    ) {
-        (Err(e), _) => {
-            crate::ralph::guard::Decision::Deny(format!("the PreToolUse input is not JSON ({e})"))
-        }
-        (_, Err(e)) => crate::ralph::guard::Decision::Deny(format!(
-            ".planning/config.json cannot be read (line {}: {}); fix it to use this tool",
-            e.line, e.message
-        )),
-        (Ok(input), Ok(cfg)) => {
-            match crate::ralph::guard::Policy::from_json(
-                cfg.as_ref().and_then(|c| c.get("ralph.guard")),
-            ) {
-                Ok(policy) => crate::ralph::guard::decide(&policy, &input, cwd),
-                Err(e) => crate::ralph::guard::Decision::Deny(e),
-            }
-        }
-    };
+    let decision = crate::ralph::guard::handle(&raw, config.as_deref(), cwd);
     Output::ok(
         crate::ralph::guard::reply(&decision)
             .map(|s| s + "\n")

@@ -51,8 +51,8 @@ pub struct HookInput {
 impl HookInput {
     /// Parse a hook's stdin; anything that is not a JSON object reads as an
     /// input with no fields (the handler then allows and stays silent).
-    pub fn parse(raw: &str) -> Result<HookInput, String> {
-        serde_json::from_str(raw).map_err(|e| e.to_string())
+    pub fn parse(raw: &str) -> Result<HookInput, serde_json::Error> {
+        serde_json::from_str(raw)
     }
 
     /// The session, when it says which it is.

@@ -172,7 +172,7 @@ pub fn stop(cwd: &Path) -> Result<Stopped, LoopError> {
     let loop_lock = lock(&root, crate::store::lock::default_timeout())?;
     let mut st = match LoopState::load(&root) {
         None => return Err(LoopError::NoActiveLoop),
-        Some(Err(e)) => return Err(LoopError::BadState(e)),
+        Some(Err(e)) => return Err(LoopError::BadState(e.to_string())),
         Some(Ok(s)) if !s.is_active() => return Err(LoopError::NoActiveLoop),
         Some(Ok(s)) => s,
     };

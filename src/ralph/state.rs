@@ -131,9 +131,9 @@ pub fn now() -> String {
 }
 
 impl LoopState {
-    pub fn load(root: &Path) -> Option<Result<LoopState, String>> {
+    pub fn load(root: &Path) -> Option<Result<LoopState, serde_json::Error>> {
         let text = std::fs::read_to_string(path(root)).ok()?;
-        Some(serde_json::from_str(&text).map_err(|e| e.to_string()))
+        Some(serde_json::from_str(&text))
     }
 
     pub fn save(&self, root: &Path) -> std::io::Result<()> {

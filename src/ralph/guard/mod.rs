@@ -14,21 +14,20 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::ralph::hook_io::HookInput;
+
 pub use policy::{Decision, Policy};
 
 /// Decide one PreToolUse call. `input` is the hook's stdin.
-pub fn decide(policy: &Policy, input: &Value, fallback_cwd: &Path) -> Decision {
-    if !input.is_object() {
-        return Decision::Deny("the PreToolUse input is not a JSON object".into());
-    }
+pub fn decide(policy: &Policy, input: &HookInput, fallback_cwd: &Path) -> Decision {
     let cwd = input
-        .get("cwd")
-        .and_then(Value::as_str)
+        .cwd
+        .as_deref()
         .map(Path::new)
         .filter(|p| p.is_absolute())
         .unwrap_or(fallback_cwd);
-    let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
-    let ti = input.get("tool_input").unwrap_or(&Value::Null);
+    let tool = input.tool_name.as_deref().unwrap_or("");
+    let ti = input.tool_input.as_ref().unwrap_or(&Value::Null);
     let field = |k: &str| ti.get(k).and_then(Value::as_str);
     match tool {
         "Bash" => match field("command") {
@@ -44,6 +43,41 @@ pub fn decide(policy: &Policy, input: &Value, fallback_cwd: &Path) -> Decision {
         }
         "Grep" | "Glob" => field("path").map_or(Decision::Allow, |p| policy.check_path(p, cwd)),
         _ => Decision::Allow,
+    }
+}
+
+/// One PreToolUse event, from the hook's stdin and the project's
+/// config.json text: the decision, failing closed — input that is not a
+/// JSON object, or a config or policy that cannot be read, denies and says
+/// why.
+pub fn handle(raw: &str, config: Option<&str>, fallback_cwd: &Path) -> Decision {
+    let value: Value = match serde_json::from_str(raw) {
+        Ok(v) => v,
+        Err(e) => return Decision::Deny(format!("the PreToolUse input is not JSON ({e})")),
+    };
+    if !value.is_object() {
+        return Decision::Deny("the PreToolUse input is not a JSON object".into());
+    }
+    let input: HookInput = match serde_json::from_value(value) {
+        Ok(i) => i,
+        Err(e) => {
+            return Decision::Deny(format!(
+                "the PreToolUse input has a field of the wrong type ({e})"
+            ));
+        }
+    };
+    let cfg = match config.map(crate::model::config::Config::parse).transpose() {
+        Ok(c) => c,
+        Err(e) => {
+            return Decision::Deny(format!(
+                ".planning/config.json cannot be read (line {}: {}); fix it to use this tool",
+                e.line, e.message
+            ));
+        }
+    };
+    match Policy::from_json(cfg.as_ref().and_then(|c| c.get("ralph.guard"))) {
+        Ok(policy) => decide(&policy, &input, fallback_cwd),
+        Err(e) => Decision::Deny(e),
     }
 }
 
