@@ -241,8 +241,10 @@ fn phase_remove_on_750_files() {
         0x9E37_79B9_7F4A_7C15,
     );
     // The kills landed inside the change, not only before or after it, and
-    // some inside the window the journal covers.
-    assert!(t.killed_running > runs() / 2);
+    // some inside the window the journal covers. (A quarter, not a half: the
+    // reference time is taken while other tests run, so a quiet machine
+    // finishes some runs before their kill.)
+    assert!(t.killed_running > runs() / 4, "{} kills inside", t.killed_running);
     assert!(t.recovered > 0, "no run needed recovery");
 }
 
