@@ -244,7 +244,11 @@ fn phase_remove_on_750_files() {
     // some inside the window the journal covers. (A quarter, not a half: the
     // reference time is taken while other tests run, so a quiet machine
     // finishes some runs before their kill.)
-    assert!(t.killed_running > runs() / 4, "{} kills inside", t.killed_running);
+    assert!(
+        t.killed_running > runs() / 4,
+        "{} kills inside",
+        t.killed_running
+    );
     assert!(t.recovered > 0, "no run needed recovery");
 }
 
