@@ -500,13 +500,19 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
                     }
                     // No phase before it: the next one takes its number.
                     None => {
-                        let next = ws.roadmap.as_ref().and_then(|rm| {
+                        let Some(next) = ws.roadmap.as_ref().and_then(|rm| {
                             rm.phases
                                 .iter()
                                 .find(|d| m.map(&d.id) == Mapped::To(pos.phase.clone()))
                                 .map(|d| d.name.clone())
-                        });
-                        (pos.phase.clone(), next)
+                        }) else {
+                            // The last phase: STATE.md would point at nothing.
+                            return Err(EditError::Other(format!(
+                                "phase {} is the only phase left and STATE.md's current phase; add another phase first",
+                                pos.phase.unpadded()
+                            )));
+                        };
+                        (pos.phase.clone(), Some(next))
                     }
                 },
                 Mapped::To(new) => (new, name_of(&pos.phase)),
