@@ -284,7 +284,13 @@ pub fn set_field(
 /// The edit that moves STATE.md's `Phase: X of N` total by `delta` (a
 /// phase added or inserted: +1), when the position shows a total.
 pub fn shift_total(state: &State, delta: i64) -> Option<crate::doc::Edit> {
-    let f = state.body_field("currentPhase")?;
+    shift_of(state, "currentPhase", delta)
+}
+
+/// The edit that moves the `of N` total of field `field` (`Phase: 1 of 6`,
+/// `Plan: 2 of 3`) by `delta`, when the value shows a total.
+pub fn shift_of(state: &State, field: &str, delta: i64) -> Option<crate::doc::Edit> {
+    let f = state.body_field(field)?;
     let at = f.value.find(" of ")? + " of ".len();
     let digits = f.value[at..].bytes().take_while(u8::is_ascii_digit).count();
     let n: i64 = f.value[at..at + digits].parse().ok()?;

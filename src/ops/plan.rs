@@ -46,27 +46,12 @@ pub fn new(ws: &Workspace, phase: &str, spec: &PlanSpec) -> Result<Change, OpErr
     // STATE's `Plan: X of N` counts the current phase's plans: one more.
     if let (Some(st), Some(phase_id)) = (&ws.state, crate::model::PhaseId::parse(phase))
         && st.current_phase().is_some_and(|p| p.phase.same(&phase_id))
-        && let Some(f) = st.body_field("Plan")
-        && let Some(at) = f.value.find(" of ")
+        && let Some(edit) = crate::edit::state::shift_of(st, "Plan", 1)
     {
-        let start = at + " of ".len();
-        let digits = f.value[start..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        if let Ok(n) = f.value[start..start + digits].parse::<usize>() {
-            let value = format!(
-                "{}{}{}",
-                &f.value[..start],
-                n + 1,
-                &f.value[start + digits..]
-            );
-            let edit = crate::doc::Edit::new(f.value_span, value);
-            writes.push(super::rewrite(
-                &st.doc,
-                crate::edit::apply(st.doc.text(), &[edit])?,
-            ));
-        }
+        writes.push(super::rewrite(
+            &st.doc,
+            crate::edit::apply(st.doc.text(), &[edit])?,
+        ));
     }
     Ok(Change::writes(
         format!("docs({id}): new plan skeleton"),
