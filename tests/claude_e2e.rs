@@ -127,8 +127,12 @@ fn reinjected(req: &Value) -> Option<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn a_two_working_turns_then_a_kept_promise_completes() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let p = Project::start("10");
     let (s1, s2) = (p.path("work/step1.txt"), p.path("work/step2.txt"));
     let mock = MockModel::start(move |req| match assistant_turns(req) {
@@ -162,8 +166,12 @@ fn a_two_working_turns_then_a_kept_promise_completes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn b_a_promise_without_the_work_is_refused_with_the_check_output() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let p = Project::start("10");
     let (s1, s2) = (p.path("work/step1.txt"), p.path("work/step2.txt"));
     let mock = MockModel::start(move |req| match assistant_turns(req) {
@@ -193,8 +201,12 @@ fn b_a_promise_without_the_work_is_refused_with_the_check_output() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn c_a_second_session_in_the_same_project_is_never_blocked() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let p = Arc::new(Project::start("10"));
     let gate = Arc::new((Mutex::new(false), Condvar::new()));
     let (s1, s2, g) = (
@@ -266,8 +278,12 @@ fn c_a_second_session_in_the_same_project_is_never_blocked() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn d_the_iteration_cap_stops_the_loop() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let p = Project::start("2");
     let mock = MockModel::start(|req| {
         let k = assistant_turns(req);

@@ -515,8 +515,12 @@ fn session_of(counter: &AtomicUsize, req: &Value) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn claude_two_iterations_with_tools_and_a_commit_then_complete() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let t = step_project();
     let home = tempfile::tempdir().unwrap();
     let (s1, s2) = (
@@ -583,8 +587,12 @@ fn claude_two_iterations_with_tools_and_a_commit_then_complete() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn claude_doing_nothing_is_stuck() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let t = step_project();
     let home = tempfile::tempdir().unwrap();
     let mock = MockModel::start(|_| Reply::text("I have looked around; nothing to do yet."));
@@ -614,8 +622,12 @@ fn claude_doing_nothing_is_stuck() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn claude_making_progress_without_finishing_hits_max_iterations() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let t = step_project();
     let home = tempfile::tempdir().unwrap();
     let dir = t.path().join("work");
@@ -658,8 +670,12 @@ fn claude_making_progress_without_finishing_hits_max_iterations() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn claude_rate_limited_twice_is_retried_and_completes() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let t = step_project();
     std::fs::create_dir_all(t.path().join("work")).unwrap();
     std::fs::write(t.path().join("work/step1.txt"), "one\n").unwrap();
@@ -716,8 +732,12 @@ fn claude_rate_limited_twice_is_retried_and_completes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
 fn claude_is_denied_sudo_by_the_guard_and_sees_why() {
-    let Some(bin) = claude_bin() else { return };
+    let bin = claude_bin();
     let t = step_project();
     let o = gsd(t.path(), &["ralph", "install-hooks", "--guard"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
