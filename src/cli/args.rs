@@ -16,6 +16,20 @@ pub struct Cli {
     #[arg(short = 'C', global = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 
+    /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured under auto).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: crate::cli::style::ColorChoice,
+
+    /// Print nothing but errors; the exit code says the rest (for scripts).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -369,6 +383,13 @@ pub enum Command {
         #[command(subcommand)]
         command: FmCommand,
     },
+    /// Print a shell completion script (e.g. `source <(gsd completions bash)`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (e.g. `gsd man | man -l -`).
+    Man,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,7 +1,6 @@
 //! `gsd lint`.
 
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use crate::lint::{self, Options, RULES, Severity, output};
@@ -10,15 +9,25 @@ use crate::model::Workspace;
 use super::args::Format;
 use super::error::{CliError, did_you_mean};
 use super::output::Output;
+use super::style::Style;
 
-pub fn run(
-    cwd: &Path,
-    path: Option<PathBuf>,
-    format: Format,
-    deny_warnings: bool,
-    disable: Vec<String>,
-    list_rules: bool,
-) -> Result<Output, CliError> {
+/// `gsd lint`'s arguments.
+pub struct LintArgs {
+    pub path: Option<PathBuf>,
+    pub format: Format,
+    pub deny_warnings: bool,
+    pub disable: Vec<String>,
+    pub list_rules: bool,
+}
+
+pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError> {
+    let LintArgs {
+        path,
+        format,
+        deny_warnings,
+        disable,
+        list_rules,
+    } = args;
     if list_rules {
         let mut s = String::new();
         for r in RULES {
@@ -59,6 +68,7 @@ pub fn run(
     let docs = ws.documents();
     let files = docs.len() + ws.skipped.len();
     let text = match format {
+        _ if style.quiet => String::new(),
         Format::Json => {
             let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
             let _ = output::json::write(&diags, files, &mut out);
@@ -70,8 +80,7 @@ pub fn run(
         Format::Human => {
             let map: HashMap<&Path, &crate::model::Document> =
                 docs.iter().map(|d| (d.rel_path.as_path(), *d)).collect();
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            output::human::render(&diags, &map, color, files)
+            output::human::render(&diags, &map, style.stdout_color, files)
         }
     };
     let failing = diags.iter().any(|d| {

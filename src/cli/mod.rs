@@ -10,6 +10,7 @@ mod args;
 mod error;
 mod output;
 mod run_view;
+mod style;
 mod table;
 
 // One file per command group; none imports another.
@@ -17,6 +18,7 @@ mod compile;
 mod convert;
 mod fm;
 mod lint;
+mod meta;
 mod phase;
 mod plan;
 mod ralph;
@@ -43,6 +45,17 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    let style = style::Style::new(cli.color, cli.quiet);
+    style.install_error_handler();
+    // Commands about gsd itself need no planning tree.
+    let meta = match &cli.command {
+        Command::Completions { shell } => Some(meta::completions(*shell)),
+        Command::Man => Some(meta::man()),
+        _ => None,
+    };
+    if let Some(result) = meta {
+        return finish(result, style);
+    }
     let cwd = match &cli.dir {
         Some(d) => d.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -61,8 +74,10 @@ pub fn main() -> i32 {
             }
         }
     }
-    for n in &notes {
-        eprintln!("gsd: {n}");
+    if !style.quiet {
+        for n in &notes {
+            eprintln!("gsd: {n}");
+        }
     }
     let result = match cli.command {
         Command::Lint {
@@ -71,7 +86,17 @@ pub fn main() -> i32 {
             deny,
             disable,
             list_rules,
-        } => lint::run(&cwd, path, format, deny.is_some(), disable, list_rules),
+        } => lint::run(
+            &cwd,
+            lint::LintArgs {
+                path,
+                format,
+                deny_warnings: deny.is_some(),
+                disable,
+                list_rules,
+            },
+            style,
+        ),
         Command::Phase { command } => phase::run(&cwd, command),
         Command::Plan {
             command: Some(command),
@@ -115,16 +140,24 @@ pub fn main() -> i32 {
         Command::Research { command } => compile::research(&cwd, command),
         Command::Prd { out, format } => compile::prd(&cwd, out, format),
         Command::Fm { command } => fm::run(&cwd, command),
+        Command::Completions { .. } | Command::Man => unreachable!("answered above"),
     };
+    finish(result, style)
+}
+
+/// Print a command's answer (or its error) as the style says; the exit code.
+fn finish(result: Result<Output, CliError>, style: style::Style) -> i32 {
     match result {
         Ok(output) => {
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(output.text.as_bytes());
-            for n in &output.notes {
-                eprintln!("gsd: {n}");
-            }
-            for w in &output.warnings {
-                eprintln!("warning: {w}");
+            if !style.quiet {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(output.text.as_bytes());
+                for n in &output.notes {
+                    eprintln!("gsd: {n}");
+                }
+                for w in &output.warnings {
+                    eprintln!("warning: {w}");
+                }
             }
             output.code
         }
