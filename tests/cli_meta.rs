@@ -82,7 +82,7 @@ fn the_man_page_renders_without_warnings() {
     assert!(m.status.success(), "{}", stderr(&m));
     assert_eq!(stderr(&m), "");
     // man overstrikes bold text for a pipe ("N\x08N"); read the letters.
-    let text = stdout(&m).replace(|c: char| c == '\x08', "\u{0}");
+    let text = stdout(&m).replace('\x08', "\u{0}");
     let text = strip_overstrike(&text);
     for heading in [
         "NAME",
