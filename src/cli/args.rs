@@ -98,10 +98,27 @@ pub enum HookEvent {
     SessionStart,
 }
 
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum HookVia {
+    Settings,
+    Plugin,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum RalphCommand {
     /// The Claude Code hook handler (reads the hook JSON on stdin).
-    Hook { event: HookEvent },
+    Hook {
+        event: HookEvent,
+        /// Who registered this handler; `plugin` steps aside when a settings
+        /// file also runs gsd for the event (each stop is judged once).
+        #[arg(long, value_enum, default_value = "settings")]
+        via: HookVia,
+    },
+    /// Whether the installed hooks (settings files and plugin) will run this gsd.
+    Doctor {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
     /// Merge gsd's Stop, SubagentStop and SessionStart hooks into .claude/settings.json.
     InstallHooks {
         /// Use .claude/settings.local.json.

@@ -6,11 +6,11 @@ use crate::model::workspace::find_root;
 use std::fmt::Write as _;
 
 use crate::ralph::state::{LoopState, Status};
-use crate::ralph::{hook, lifecycle, settings};
+use crate::ralph::{doctor, hook, hook_command, lifecycle, settings};
 
 use crate::model::plan_ref;
 
-use super::args::{HookEvent, RalphCommand, StartRalphArgs};
+use super::args::{HookEvent, HookVia, RalphCommand, StartRalphArgs};
 use super::error::CliError;
 use super::output::{Output, stored};
 
@@ -23,12 +23,27 @@ fn settings_path(root: &Path, local: bool) -> PathBuf {
     })
 }
 
-/// The absolute path of this gsd binary: what the installed hooks run.
-fn gsd_binary() -> Result<String, CliError> {
-    std::env::current_exe()
-        .and_then(std::fs::canonicalize)
-        .map(|b| b.display().to_string())
-        .map_err(|e| CliError::input(format!("cannot find the gsd binary: {e}"), None))
+/// What the installed hooks run: `gsd` when PATH finds this binary, else its
+/// absolute path (with a warning when that path will not last).
+fn hook_command() -> Result<hook_command::HookCommand, CliError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::input(format!("cannot find the gsd binary: {e}"), None))?;
+    Ok(hook_command::choose(
+        &exe,
+        std::env::var_os("PATH").as_deref(),
+    ))
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from)
+}
+
+/// The line saying the plugin already registers gsd's hooks.
+fn plugin_note(id: &str, file: &Path) -> String {
+    format!(
+        "the gsd plugin ({id}, enabled in {}) already registers gsd's hooks; nothing installed in the settings\n",
+        file.display()
+    )
 }
 
 /// The project a hook or install is about: `CLAUDE_PROJECT_DIR`, else the
@@ -42,40 +57,56 @@ fn project_root(cwd: &Path) -> Option<PathBuf> {
 
 pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
     match cmd {
-        RalphCommand::Hook { event } => {
+        RalphCommand::Hook { event, via } => {
             let event = match event {
                 HookEvent::Stop => hook::HookEvent::Stop,
                 HookEvent::SubagentStop => hook::HookEvent::SubagentStop,
                 HookEvent::SessionStart => hook::HookEvent::SessionStart,
             };
-            let reply = hook::handle(
-                event,
-                project_root(cwd).as_deref(),
-                &mut std::io::stdin().lock(),
-            );
+            let root = project_root(cwd);
+            if via == HookVia::Plugin
+                && root.as_deref().is_some_and(|r| {
+                    hook_command::plugin_should_yield(r, home().as_deref(), event.name())
+                })
+            {
+                // The settings' handler judges this stop; no opinion here.
+                return Ok(Output::ok(""));
+            }
+            let reply = hook::handle(event, root.as_deref(), &mut std::io::stdin().lock());
             // Decisions travel as JSON; the exit code is always 0.
             Ok(Output::ok(reply.stdout()))
         }
         RalphCommand::Guard => Ok(guard(cwd)),
         RalphCommand::Run(args) => run_loop(cwd, *args),
+        RalphCommand::Doctor { json } => doctor(cwd, json.json),
         RalphCommand::InstallHooks { local, guard } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
             let path = settings_path(&root, local);
-            let changed = settings::install(&root, &path, &gsd_binary()?, guard)
+            if let (Some((id, file)), false) = (
+                hook_command::enabled_plugin(&root, home().as_deref()),
+                guard,
+            ) {
+                return Ok(Output::ok(plugin_note(&id, &file)));
+            }
+            let command = hook_command()?;
+            let changed = settings::install(&root, &path, &command.command, guard)
                 .map_err(|e| CliError::input(e.to_string(), None))?;
+            let mut out = Output::ok("");
+            out.warnings.extend(command.warning);
             let what = if guard {
                 "Stop, SubagentStop, SessionStart and PreToolUse (guard)"
             } else {
                 "Stop, SubagentStop and SessionStart"
             };
-            Ok(Output::ok(if changed {
+            out.text = if changed {
                 format!(
                     "installed gsd's {what} hooks in {} (backup in .gsd/settings-backup/)\n",
                     path.display()
                 )
             } else {
                 format!("{} already has gsd's hooks\n", path.display())
-            }))
+            };
+            Ok(out)
         }
         RalphCommand::Status { json } => status(cwd, json.json),
         RalphCommand::Stop => stop(cwd),
@@ -136,29 +167,81 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     };
     let options = start_options(&args.loop_args, args.guidance_cmd, args.guidance_limit)?;
     let root = find_root(cwd)?;
+    let command = hook_command()?;
     let started = lifecycle::start(
         cwd,
         lifecycle::StartRequest {
             plan: &id,
             options,
             settings: settings_path(&root, args.local),
-            gsd_bin: gsd_binary()?,
+            gsd_bin: command.command,
+            home: home(),
             force: args.force,
         },
     )?;
     let state = &started.state;
-    Ok(Output::ok(format!(
+    let hooks = match &started.hooks {
+        lifecycle::HooksFrom::Settings(p) => p.display().to_string(),
+        lifecycle::HooksFrom::Plugin { id, file } => {
+            format!("the gsd plugin ({id}, enabled in {})", file.display())
+        }
+    };
+    let mut out = Output::ok(format!(
         "Ralph loop started on plan {} ({} check(s), at most {} iterations, promise `{}`)\n{}hooks: {}\nloop state: .gsd/ralph/loop.json\n\nStart Claude Code in {} and give it the loop prompt:\n  claude \"$(gsd ralph prompt)\"\nThe loop ends when the checks pass after <promise>{}</promise>, or after {} iterations.\n",
         state.plan,
         state.checks.len(),
         state.max_iterations,
         state.promise,
         state_note(&started.state_md),
-        started.settings.display(),
+        hooks,
         started.root.display(),
         state.promise,
         state.max_iterations,
-    )))
+    ));
+    if matches!(started.hooks, lifecycle::HooksFrom::Settings(_)) {
+        out.warnings.extend(command.warning);
+    }
+    Ok(out)
+}
+
+/// `gsd ralph doctor`: exit 1 when a hook would not run this gsd.
+fn doctor(cwd: &Path, json: bool) -> Result<Output, CliError> {
+    let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let report = doctor::diagnose(
+        &root,
+        home().as_deref(),
+        std::env::var_os("PATH").as_deref(),
+    );
+    let code = if report.healthy() { 0 } else { 1 };
+    if json {
+        return Ok(Output::json(&serde_json::to_value(&report).expect("json")).with_code(code));
+    }
+    let mut s = format!("this gsd: {}\n", report.version);
+    if report.registrations.is_empty() {
+        s.push_str("hooks: none installed\n");
+    }
+    for c in &report.registrations {
+        let r = &c.registration;
+        let _ = writeln!(
+            s,
+            "{:<13} {:<38} {} → {}",
+            r.event,
+            r.file.display(),
+            r.command,
+            match (&c.resolved, &c.version) {
+                (Some(p), Some(v)) => format!("{} ({v})", p.display()),
+                (Some(p), None) => format!("{} (does not run)", p.display()),
+                (None, _) => "not found".to_owned(),
+            }
+        );
+    }
+    if report.healthy() {
+        s.push_str("ok: every hook runs this gsd\n");
+    }
+    for p in &report.problems {
+        let _ = writeln!(s, "problem: {p}");
+    }
+    Ok(Output::ok(s).with_code(code))
 }
 
 /// What happened to STATE.md, in a line or two (nothing when untouched).

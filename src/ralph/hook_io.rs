@@ -18,6 +18,18 @@ pub enum HookEvent {
     PreToolUse,
 }
 
+impl HookEvent {
+    /// The event's name as Claude Code's settings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookEvent::Stop => "Stop",
+            HookEvent::SubagentStop => "SubagentStop",
+            HookEvent::SessionStart => "SessionStart",
+            HookEvent::PreToolUse => "PreToolUse",
+        }
+    }
+}
+
 /// A hook's stdin.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HookInput {

@@ -84,8 +84,18 @@ pub enum StateNote {
 pub struct Started {
     pub root: PathBuf,
     pub state: LoopState,
-    pub settings: PathBuf,
+    pub hooks: HooksFrom,
     pub state_md: StateNote,
+}
+
+/// Where the loop's hooks come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HooksFrom {
+    /// Installed (or already there) in this settings file.
+    Settings(PathBuf),
+    /// The gsd plugin `id`, enabled in `file`: nothing installed, so the
+    /// handlers are not registered twice.
+    Plugin { id: String, file: PathBuf },
 }
 
 /// How to start a loop.
@@ -96,6 +106,8 @@ pub struct StartRequest<'a> {
     pub settings: PathBuf,
     /// What the installed hooks run.
     pub gsd_bin: String,
+    /// The user's home (its `.claude/settings.json` may enable the plugin).
+    pub home: Option<PathBuf>,
     /// Replace an active loop.
     pub force: bool,
 }
@@ -133,10 +145,18 @@ pub fn start(cwd: &Path, req: StartRequest<'_>) -> Result<Started, LoopError> {
         path: ".gsd/ralph/loop.json".into(),
         message: e.to_string(),
     })?;
-    settings::install(&root, &req.settings, &req.gsd_bin, false).map_err(|e| LoopError::Write {
-        path: req.settings.display().to_string(),
-        message: e.to_string(),
-    })?;
+    let hooks = match super::hook_command::enabled_plugin(&root, req.home.as_deref()) {
+        Some((id, file)) => HooksFrom::Plugin { id, file },
+        None => {
+            settings::install(&root, &req.settings, &req.gsd_bin, false).map_err(|e| {
+                LoopError::Write {
+                    path: req.settings.display().to_string(),
+                    message: e.to_string(),
+                }
+            })?;
+            HooksFrom::Settings(req.settings)
+        }
+    };
     drop(loop_lock);
     let state_md = if ws.state.is_none() {
         StateNote::Untouched
@@ -152,7 +172,7 @@ pub fn start(cwd: &Path, req: StartRequest<'_>) -> Result<Started, LoopError> {
     };
     Ok(Started {
         root,
-        settings: req.settings,
+        hooks,
         state,
         state_md,
     })

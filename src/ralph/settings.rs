@@ -62,7 +62,7 @@ pub fn has_guard(text: &str) -> bool {
 }
 
 /// Whether a handler is one of gsd's (any gsd binary path).
-fn is_ours(handler: &Value) -> bool {
+pub fn is_ours(handler: &Value) -> bool {
     let args: Vec<&str> = handler
         .get("args")
         .and_then(Value::as_array)
