@@ -1,0 +1,95 @@
+//! The CI and pre-commit recipes, run by the real tools from PyPI
+//! (`.ci/pytools` installs them; `.ci/test` names them in GSD_PRE_COMMIT and
+//! GSD_CHECK_JSONSCHEMA): `action.yml` validates against the GitHub Actions
+//! schema, and `pre-commit try-repo` runs the `gsd-lint` hook on a sample
+//! repository, failing a broken tree and passing a fixed one.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::*;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tool(var: &str) -> PathBuf {
+    PathBuf::from(
+        std::env::var_os(var)
+            .unwrap_or_else(|| panic!("{var} is set (this test is ignored without it)")),
+    )
+}
+
+fn check_action(file: &Path) -> Output {
+    Command::new(tool("GSD_CHECK_JSONSCHEMA"))
+        .args(["--builtin-schema", "vendor.github-actions"])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    not(gsd_check_jsonschema),
+    ignore = "needs check-jsonschema from PyPI in GSD_CHECK_JSONSCHEMA (bash .ci/test installs it)"
+)]
+fn action_yml_validates_against_the_github_actions_schema() {
+    let o = check_action(&repo().join("action.yml"));
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    // The validator does reject a broken action (a composite step without `shell`).
+    let text = std::fs::read_to_string(repo().join("action.yml")).unwrap();
+    let broken = text.replacen("      shell: bash\n", "", 1);
+    assert_ne!(broken, text);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("action.yml"), broken).unwrap();
+    let o = check_action(&dir.path().join("action.yml"));
+    assert!(
+        !o.status.success(),
+        "a step without shell passed: {}",
+        stdout(&o)
+    );
+}
+
+/// A sample repository whose `.planning/` is a copy of `fixture`, committed.
+fn sample(fixture: &str) -> tempfile::TempDir {
+    let t = repo_of(fixture);
+    git(t.path(), &["add", "-A"]);
+    t
+}
+
+fn try_repo(sample: &Path, home: &Path) -> Output {
+    Command::new(tool("GSD_PRE_COMMIT"))
+        .args(["try-repo"])
+        .arg(repo())
+        .args(["gsd-lint", "--all-files", "--color", "never"])
+        .current_dir(sample)
+        .env("PRE_COMMIT_HOME", home)
+        // pre-commit builds the hook with `cargo install`; one build folder
+        // for every run keeps it to one compile per source change.
+        .env("CARGO_TARGET_DIR", repo().join("target/pre-commit"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    not(gsd_pre_commit),
+    ignore = "needs pre-commit from PyPI in GSD_PRE_COMMIT (bash .ci/test installs it)"
+)]
+fn pre_commit_fails_a_broken_tree_and_passes_a_fixed_one() {
+    let home = tempfile::tempdir().unwrap();
+    let broken = sample("all-rules");
+    let o = try_repo(broken.path(), home.path());
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(out.contains("gsd lint") && out.contains("Failed"), "{out}");
+    assert!(out.contains("error(s)"), "gsd's findings are shown: {out}");
+
+    let fixed = sample("clean");
+    let o = try_repo(fixed.path(), home.path());
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("gsd lint") && out.contains("Passed"), "{out}");
+}
