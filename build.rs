@@ -15,6 +15,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("GSD_PRE_COMMIT", "gsd_pre_commit"),
     ("GSD_CHECK_JSONSCHEMA", "gsd_check_jsonschema"),
     ("GSD_CHROMIUM", "gsd_chromium"),
+    ("GSD_DOT", "gsd_dot"),
 ];
 
 fn main() {

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod convert;
 pub mod doc;
 pub mod edit;
+pub mod export;
 pub mod lint;
 pub mod model;
 pub mod ops;

@@ -44,6 +44,10 @@ const ALLOWED: &[(&str, &str)] = &[
         "the project folder, before its lock can exist",
     ),
     ("ops/mod.rs", "write_output: --out outside .planning/"),
+    (
+        "export/mod.rs",
+        "the exported site, refused inside .planning/",
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -99,6 +99,25 @@ pub enum HookEvent {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum GraphFormat {
+    Mermaid,
+    Dot,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// A static site (no network use): the roadmap with milestones and
+    /// progress bars, one page per phase with its plans and graph.
+    Html {
+        /// The folder to write (new, empty, or a previous export).
+        out: PathBuf,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum HookVia {
     Settings,
     Plugin,
@@ -399,6 +418,19 @@ pub enum Command {
     Fm {
         #[command(subcommand)]
         command: FmCommand,
+    },
+    /// Export the planning tree as something to look at.
+    Export {
+        #[command(subcommand)]
+        command: ExportCommand,
+    },
+    /// The plans of each phase as a dependency graph by wave.
+    Graph {
+        /// Only this phase (`5`, `05`, or its folder name).
+        #[arg(long)]
+        phase: Option<String>,
+        #[arg(long, value_enum, default_value = "mermaid")]
+        format: GraphFormat,
     },
     /// Print a shell completion script (e.g. `source <(gsd completions bash)`).
     Completions {

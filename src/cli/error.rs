@@ -32,6 +32,10 @@ pub enum CliError {
     #[diagnostic(transparent)]
     Phase(#[from] crate::model::plan_ref::PhaseLookupError),
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Export(crate::export::ExportError),
+
     #[error("{file} does not exist")]
     #[diagnostic(code(gsd::file_not_found), help("{hint}"))]
     FileNotFound { file: String, hint: String },

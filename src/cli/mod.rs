@@ -16,6 +16,7 @@ mod table;
 // One file per command group; none imports another.
 mod compile;
 mod convert;
+mod export;
 mod fm;
 mod lint;
 mod meta;
@@ -140,6 +141,10 @@ pub fn main() -> i32 {
         Command::Research { command } => compile::research(&cwd, command),
         Command::Prd { out, format } => compile::prd(&cwd, out, format),
         Command::Fm { command } => fm::run(&cwd, command),
+        Command::Export {
+            command: args::ExportCommand::Html { out, json },
+        } => export::html(&cwd, out, json.json),
+        Command::Graph { phase, format } => export::graph(&cwd, phase, format),
         Command::Completions { .. } | Command::Man => unreachable!("answered above"),
     };
     finish(result, style)

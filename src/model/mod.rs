@@ -3,11 +3,13 @@
 //! Each value remembers the span it came from, so a change is an edit.
 
 pub mod config;
+pub mod deps;
 pub mod document;
 pub mod ids;
 pub mod index;
 pub mod milestone;
 pub mod plan;
+pub mod plan_graph;
 pub mod plan_ref;
 pub mod project;
 pub mod reading;

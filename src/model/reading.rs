@@ -43,6 +43,9 @@ pub struct PhaseReading {
     /// none), and not backlog: what counts toward progress.
     pub active: bool,
     pub backlog: bool,
+    /// The phase folder it was matched to (the export links its page).
+    #[serde(skip)]
+    pub dir: Option<std::path::PathBuf>,
     #[serde(skip)]
     pub phase_id: PhaseId,
     #[serde(skip)]
@@ -195,6 +198,7 @@ impl RoadmapReading {
                 archived,
                 active,
                 backlog,
+                dir: disk.map(|d| d.dir.clone()),
                 phase_id: id,
                 milestone_index: m,
             });

@@ -3,6 +3,7 @@
 //! the same name in `.planning/templates/`. Rendering never touches disk;
 //! callers decide where output goes.
 
+pub mod graph;
 pub mod init;
 pub mod plan_new;
 pub mod prd;
@@ -44,6 +45,14 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     (
         "ralph-prompt.md.j2",
         include_str!("../../templates/ralph-prompt.md.j2"),
+    ),
+    (
+        "export-index.html.j2",
+        include_str!("../../templates/export-index.html.j2"),
+    ),
+    (
+        "export-phase.html.j2",
+        include_str!("../../templates/export-phase.html.j2"),
     ),
 ];
 
@@ -114,6 +123,12 @@ impl Renderer {
 
     /// Render template `name` with `ctx`.
     pub fn render(&self, name: &str, ctx: impl serde::Serialize) -> Result<String, RenderError> {
+        self.prepare(name)?.render(ctx)
+    }
+
+    /// Template `name`, parsed once for rendering many times (the export
+    /// renders one page per phase).
+    pub fn prepare(&self, name: &str) -> Result<Prepared<'_>, RenderError> {
         let (name, text, origin) = self.source(name).ok_or_else(|| RenderError {
             name: name.to_owned(),
             message: "no such template".into(),
@@ -130,19 +145,45 @@ impl Renderer {
             .expect("the default delimiters are valid");
         env.set_syntax(syntax);
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-        let err = |e: minijinja::Error| RenderError {
-            name: name.to_owned(),
+        let mut prepared = Prepared {
+            env,
+            name,
+            text,
+            origin,
+        };
+        if let Err(e) = prepared.env.add_template(name, text) {
+            return Err(prepared.error(e));
+        }
+        Ok(prepared)
+    }
+}
+
+/// A parsed template (see [`Renderer::prepare`]).
+pub struct Prepared<'r> {
+    env: Environment<'r>,
+    name: &'r str,
+    text: &'r str,
+    origin: &'r Origin,
+}
+
+impl Prepared<'_> {
+    fn error(&self, e: minijinja::Error) -> RenderError {
+        RenderError {
+            name: self.name.to_owned(),
             message: e
                 .detail()
                 .map_or_else(|| e.kind().to_string(), |d| format!("{}: {d}", e.kind())),
             line: e.line(),
-            origin: origin.clone(),
-            source_text: text.to_owned(),
-        };
-        env.add_template(name, text).map_err(err)?;
-        env.get_template(name)
+            origin: self.origin.clone(),
+            source_text: self.text.to_owned(),
+        }
+    }
+
+    pub fn render(&self, ctx: impl serde::Serialize) -> Result<String, RenderError> {
+        self.env
+            .get_template(self.name)
             .and_then(|t| t.render(minijinja::value::Serde(ctx)))
-            .map_err(err)
+            .map_err(|e| self.error(e))
     }
 }
 

@@ -7,48 +7,10 @@ use crate::lint::context::{Ctx, Sink};
 use crate::model::workspace::Phase;
 use crate::model::{Plan, PlanId};
 
-/// Resolve a `depends_on` entry to a plan: `05-03`, a full stem, or a bare
-/// plan number within the same phase.
+/// A `depends_on` entry's plan (the model's one resolution, shared with
+/// `gsd graph` and the HTML export).
 fn resolve<'a>(cx: &'a Ctx, phase: &'a Phase, entry: &str) -> Option<&'a Plan> {
-    let e = entry.trim().trim_matches(['"', '\'']);
-    // A plan named by its file (`10.01-PLAN.md`) or stem (`10.01`).
-    if let Some(p) = phase.plans.iter().find(|p| {
-        let name = p.doc.file_name();
-        name == e || name.strip_suffix("-PLAN.md") == Some(e)
-    }) {
-        return Some(p);
-    }
-    // A slugged reference (`53-agent-consolidation-01`): a phase folder's
-    // name, then the plan number (GSD writes these, #3602).
-    if let Some(p) = cx.ws.phases.iter().find_map(|ph| {
-        let n: u64 = e
-            .strip_prefix(ph.dir_name.as_str())?
-            .strip_prefix('-')?
-            .parse()
-            .ok()?;
-        ph.plans
-            .iter()
-            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n))
-    }) {
-        return Some(p);
-    }
-    if !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) {
-        let n: u64 = e.parse().ok()?;
-        return phase
-            .plans
-            .iter()
-            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n));
-    }
-    let id = PlanId::parse(e)?;
-    phase
-        .plans
-        .iter()
-        .find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id)))
-        .or_else(|| {
-            cx.ws
-                .all_plans()
-                .find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id)))
-        })
+    crate::model::deps::resolve(cx.ws, phase, entry)
 }
 
 fn same_phase_index(phase: &Phase, target: &Plan) -> Option<usize> {
