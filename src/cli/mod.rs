@@ -5,7 +5,7 @@
 // process, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
-// Shared pieces: arguments, errors, output and tables.
+// Shared pieces: arguments, errors, output, style (colour, -q) and tables.
 mod args;
 mod error;
 mod output;
