@@ -133,7 +133,9 @@ fn ralph_history_has_no_write_code_of_its_own() {
 #[test]
 fn no_cli_command_file_imports_another() {
     let cli = Path::new(SRC).join("cli");
-    let shared = ["mod", "args", "error", "output", "run_view", "style", "table"];
+    let shared = [
+        "mod", "args", "error", "output", "run_view", "style", "table",
+    ];
     let commands: Vec<String> = std::fs::read_dir(&cli)
         .unwrap()
         .flatten()

@@ -10,7 +10,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use common::claude_cli::claude_bin;
@@ -102,7 +102,7 @@ impl Setup {
         let prompt = stdout(&self.gsd(&["ralph", "prompt"]));
         let mut c = common::claude_cli::claude_command(claude, p, self.home.path(), &mock.url);
         c.env("PATH", &self.path);
-        let o = run_with(c, &prompt);
+        let o = common::claude_cli::run_prompt(c, &prompt, LIMIT);
         assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
         mock.requests()
     }
@@ -119,20 +119,6 @@ impl Setup {
             .map(|it| it["result"].as_str().unwrap().to_owned())
             .collect()
     }
-}
-
-/// `common::claude_cli::run_claude`'s flags on a command that already carries its PATH.
-fn run_with(mut c: Command, prompt: &str) -> Output {
-    c.args([
-        "-p",
-        prompt,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--permission-mode",
-        "acceptEdits",
-    ]);
-    wait_limited(c, LIMIT)
 }
 
 fn read_json(p: &Path) -> Value {

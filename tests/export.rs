@@ -451,3 +451,31 @@ fn chromium_renders_a_corpus_tree_without_errors() {
     let dom = look_at(&phase_page, "corpus-phase.png");
     assert_eq!(count(&dom, "<svg class=\"plan-graph\""), 1);
 }
+
+/// The export's pages come from templates a project can override, and a
+/// broken override is named with its line, like every template.
+#[test]
+fn an_ejected_export_template_is_used_and_a_broken_one_is_named() {
+    let t = tree("clean");
+    let o = gsd(t.path(), &["templates", "eject", "export-phase.html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let over = t.path().join(".planning/templates/export-phase.html.j2");
+    let text = read(&over).replace("<main>", "<main><p class=\"house\">Our style</p>");
+    std::fs::write(&over, text).unwrap();
+    let out = t.path().join("site");
+    assert_eq!(export(t.path(), &out).status.code(), Some(0));
+    assert!(read(&out.join("phases/02-api.html")).contains("<p class=\"house\">Our style</p>"));
+
+    std::fs::write(
+        &over,
+        "<html>\n{% for p in waves %}\n{{ p.wave }\n{% endfor %}\n",
+    )
+    .unwrap();
+    let o = export(t.path(), &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("export-phase.html.j2") && stderr(&o).contains("line 3"),
+        "{}",
+        stderr(&o)
+    );
+}

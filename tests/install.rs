@@ -2,30 +2,13 @@
 //! fresh root gives a `gsd` that runs, and the published package carries the
 //! sources and templates only.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// What the `cargo install` inside the test is built with: the release
-/// profile made quick (no LTO, no optimisation, many codegen units) and one
-/// build folder shared by tests/install.rs and tests/recipes.rs, so the suite
-/// compiles gsd once for both instead of two fat-LTO builds (5.8 min measured
-/// for the pre-commit run alone on 2 cores). The profile does not change what
-/// is being tested: the install path, the binary's name and what it runs.
-fn quick_release() -> [(&'static str, std::ffi::OsString); 5] {
-    [
-        (
-            "CARGO_TARGET_DIR",
-            repo().join("target/install-check").into_os_string(),
-        ),
-        ("CARGO_PROFILE_RELEASE_LTO", "off".into()),
-        ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0".into()),
-        ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256".into()),
-        ("CARGO_PROFILE_RELEASE_INCREMENTAL", "true".into()),
-    ]
 }
 
 #[test]
@@ -36,7 +19,7 @@ fn cargo_install_puts_a_working_gsd_in_the_root() {
         .arg(repo())
         .arg("--root")
         .arg(root.path())
-        .envs(quick_release())
+        .envs(common::quick_release())
         .output()
         .unwrap();
     assert!(

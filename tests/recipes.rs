@@ -15,25 +15,6 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// What the `cargo install` inside the test is built with: the release
-/// profile made quick (no LTO, no optimisation, many codegen units) and one
-/// build folder shared by tests/install.rs and tests/recipes.rs, so the suite
-/// compiles gsd once for both instead of two fat-LTO builds (5.8 min measured
-/// for the pre-commit run alone on 2 cores). The profile does not change what
-/// is being tested: the install path, the binary's name and what it runs.
-fn quick_release() -> [(&'static str, std::ffi::OsString); 5] {
-    [
-        (
-            "CARGO_TARGET_DIR",
-            repo().join("target/install-check").into_os_string(),
-        ),
-        ("CARGO_PROFILE_RELEASE_LTO", "off".into()),
-        ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0".into()),
-        ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256".into()),
-        ("CARGO_PROFILE_RELEASE_INCREMENTAL", "true".into()),
-    ]
-}
-
 fn tool(var: &str) -> PathBuf {
     PathBuf::from(
         std::env::var_os(var)
@@ -86,7 +67,7 @@ fn try_repo(sample: &Path, home: &Path) -> Output {
         .current_dir(sample)
         .env("PRE_COMMIT_HOME", home)
         // pre-commit builds the hook with `cargo install`.
-        .envs(quick_release())
+        .envs(common::quick_release())
         .output()
         .unwrap()
 }

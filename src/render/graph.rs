@@ -22,6 +22,25 @@ fn index(graphs: &[PhaseGraph]) -> HashMap<&str, (usize, usize)> {
     m
 }
 
+/// Every edge to draw: (from, to, crosses phases), as node names.
+fn edges(graphs: &[PhaseGraph]) -> Vec<(String, String, bool)> {
+    let at = index(graphs);
+    let mut out = Vec::new();
+    for (g, graph) in graphs.iter().enumerate() {
+        for (from, to) in graph.edges() {
+            out.push((node(g, from), node(g, to), false));
+        }
+        for (p, plan) in graph.plans.iter().enumerate() {
+            for ext in &plan.external {
+                if let Some(&(eg, ep)) = at.get(ext.as_str()) {
+                    out.push((node(eg, ep), node(g, p), true));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn title(g: &PhaseGraph) -> String {
     match &g.number {
         Some(n) => format!("Phase {n} · {}", g.phase),
@@ -51,7 +70,6 @@ pub fn mermaid(graphs: &[PhaseGraph]) -> String {
             .replace('<', "#lt;")
             .replace('>', "#gt;")
     };
-    let at = index(graphs);
     let mut s = String::from("flowchart LR\n");
     let mut done = Vec::new();
     for (g, graph) in graphs.iter().enumerate() {
@@ -75,17 +93,9 @@ pub fn mermaid(graphs: &[PhaseGraph]) -> String {
         }
         s.push_str("  end\n");
     }
-    for (g, graph) in graphs.iter().enumerate() {
-        for (from, to) in graph.edges() {
-            let _ = writeln!(s, "  {} --> {}", node(g, from), node(g, to));
-        }
-        for (p, plan) in graph.plans.iter().enumerate() {
-            for ext in &plan.external {
-                if let Some(&(eg, ep)) = at.get(ext.as_str()) {
-                    let _ = writeln!(s, "  {} -.-> {}", node(eg, ep), node(g, p));
-                }
-            }
-        }
+    for (from, to, across) in edges(graphs) {
+        let arrow = if across { "-.->" } else { "-->" };
+        let _ = writeln!(s, "  {from} {arrow} {to}");
     }
     if !done.is_empty() {
         s.push_str("  classDef done fill:#d3f9d8,stroke:#2b8a3e\n");
@@ -110,7 +120,6 @@ pub fn dot(graphs: &[PhaseGraph]) -> String {
         out.push('"');
         out
     };
-    let at = index(graphs);
     let mut s = String::from(
         "digraph gsd {\n  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f1f3f5\", fontname=\"sans-serif\"];\n",
     );
@@ -145,17 +154,9 @@ pub fn dot(graphs: &[PhaseGraph]) -> String {
         }
         s.push_str("  }\n");
     }
-    for (g, graph) in graphs.iter().enumerate() {
-        for (from, to) in graph.edges() {
-            let _ = writeln!(s, "  {} -> {};", node(g, from), node(g, to));
-        }
-        for (p, plan) in graph.plans.iter().enumerate() {
-            for ext in &plan.external {
-                if let Some(&(eg, ep)) = at.get(ext.as_str()) {
-                    let _ = writeln!(s, "  {} -> {} [style=dashed];", node(eg, ep), node(g, p));
-                }
-            }
-        }
+    for (from, to, across) in edges(graphs) {
+        let style = if across { " [style=dashed]" } else { "" };
+        let _ = writeln!(s, "  {from} -> {to}{style};");
     }
     s.push_str("}\n");
     s

@@ -46,7 +46,12 @@ pub fn run_claude(
     prompt: &str,
     limit: Duration,
 ) -> Output {
-    let mut c = claude_command(bin, dir, home, url);
+    run_prompt(claude_command(bin, dir, home, url), prompt, limit)
+}
+
+/// `claude -p PROMPT` with stream-json output and edits accepted, on a
+/// command already set up (environment, folder), within `limit`.
+pub fn run_prompt(mut c: Command, prompt: &str, limit: Duration) -> Output {
     c.args([
         "-p",
         prompt,
