@@ -14,7 +14,7 @@ use std::process::Output;
 use std::time::Duration;
 
 use common::claude_cli::claude_bin;
-use common::mock_model::{MockModel, Reply, assistant_turns, last_user_text};
+use common::mock_model::{MockModel, Reply, assistant_turns, first_user_text, last_user_text};
 use common::*;
 use serde_json::Value;
 
@@ -229,6 +229,56 @@ fn installed_both_ways_each_stop_is_judged_once() {
 
     let reqs = s.run_false_promise(&claude);
     assert_refused_once_then_completed(&s, &reqs);
+}
+
+/// The plugin's slash commands: `/gsd:ralph-start` starts the loop (its
+/// output and the loop prompt reach the model) and the loop completes;
+/// `/gsd:ralph-status` shows the finished loop and the doctor's verdict.
+#[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
+fn the_plugin_commands_start_a_loop_and_show_its_status() {
+    let claude = claude_bin();
+    let s = Setup::new();
+    s.install_plugin(&claude);
+    let p = s.project.path();
+    let (s1, s2) = (p.join("work/step1.txt"), p.join("work/step2.txt"));
+    let mock = MockModel::start(move |req| match assistant_turns(req) {
+        0 => Reply::write(&s1, "one\n"),
+        1 => Reply::write(&s2, "two\n"),
+        _ => Reply::text("Done. <promise>DONE</promise>"),
+    });
+    let mut c = common::claude_cli::claude_command(&claude, p, s.home.path(), &mock.url);
+    c.env("PATH", &s.path);
+    let o = common::claude_cli::run_prompt(c, "/gsd:ralph-start 02-02 --max-iterations 5", LIMIT);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let reqs = mock.requests();
+    let first = first_user_text(&reqs[0]);
+    assert!(
+        first.contains("Ralph loop started on plan 02-02"),
+        "{first}"
+    );
+    assert!(first.contains("hooks: the gsd plugin"), "{first}");
+    assert!(
+        first.contains("# Ralph loop: plan 02-02"),
+        "the loop prompt: {first}"
+    );
+    assert_eq!(s.loop_state()["status"], "complete");
+    assert_eq!(s.results(), ["complete"]);
+
+    let mock = MockModel::start(|_| Reply::text("The loop on 02-02 is complete."));
+    let mut c = common::claude_cli::claude_command(&claude, p, s.home.path(), &mock.url);
+    c.env("PATH", &s.path);
+    let o = common::claude_cli::run_prompt(c, "/gsd:ralph-status", LIMIT);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let shown = first_user_text(&mock.requests()[0]);
+    assert!(
+        shown.contains("02-02") && shown.contains("complete"),
+        "{shown}"
+    );
+    assert!(shown.contains("ok: every hook runs this gsd"), "{shown}");
 }
 
 /// The plugin's version is gsd's version (doctor compares them).
