@@ -469,6 +469,162 @@ fn the_budget_stops_the_run() {
     );
 }
 
+/// `gsd ralph report --json`: every total is the sum of the runs'
+/// `iteration_done` events, per task, plan, phase and overall.
+#[test]
+fn the_report_totals_are_the_sums_of_the_iterations() {
+    let t = step_project();
+    // Iteration 1 writes step 1, 2 does nothing, 3 writes step 2 and claims.
+    let agent = agent_script(
+        "cat > /dev/null; mkdir -p work\n\
+         case $GSD_ITERATION in\n\
+           1) echo one > work/step1.txt; c=0.5; i=100; o=10 ;;\n\
+           2) c=0.25; i=50; o=5 ;;\n\
+           *) echo two > work/step2.txt; c=0.125; i=30; o=3 ;;\n\
+         esac\n\
+         printf '{\"type\":\"result\",\"result\":\"%s\",\"total_cost_usd\":%s,\"usage\":{\"input_tokens\":%s,\"output_tokens\":%s}}\\n' \"$( [ $GSD_ITERATION -ge 3 ] && echo '<promise>DONE</promise>' || echo working)\" $c $i $o\n",
+    );
+    let (o, first) = run_plan(
+        t.path(),
+        &[
+            "--agent-cmd",
+            &agent,
+            "--allow-dirty",
+            "--stuck-threshold",
+            "5",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // A second run of the same plan, stopped by its budget.
+    let (o, second) = run_plan(
+        t.path(),
+        &[
+            "--force",
+            "--max-budget-usd",
+            "0.3",
+            "--allow-dirty",
+            "--agent-cmd",
+            &echo_agent("working"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+
+    let done: Vec<&Value> = first
+        .iter()
+        .chain(second.iter())
+        .filter(|e| e["event"] == "iteration_done")
+        .collect();
+    let sum = |f: &dyn Fn(&Value) -> f64| done.iter().map(|e| f(e)).sum::<f64>();
+    let usd = sum(&|e| e["cost_usd"].as_f64().unwrap());
+    let ms = sum(&|e| e["duration_ms"].as_f64().unwrap());
+    let tin = sum(&|e| e["tokens"]["input"].as_f64().unwrap());
+
+    let r = json(&gsd(t.path(), &["ralph", "report", "--json"]));
+    let total = &r["total"];
+    assert_eq!(total["iterations"].as_u64().unwrap() as usize, done.len());
+    assert!(
+        (total["cost_usd"].as_f64().unwrap() - usd).abs() < 1e-9,
+        "{r}"
+    );
+    assert_eq!(total["duration_ms"].as_f64().unwrap(), ms);
+    assert_eq!(total["input_tokens"].as_f64().unwrap(), tin);
+    assert_eq!(r["phases"].as_array().unwrap().len(), 1);
+    let phase = &r["phases"][0];
+    assert_eq!(phase["phase"], "02");
+    assert_eq!(phase["cost_usd"], total["cost_usd"]);
+    let plan = &phase["plans"][0];
+    assert_eq!(
+        (plan["plan"].as_str(), plan["loops"].as_u64()),
+        (Some("02-02"), Some(2))
+    );
+    assert_eq!(plan["outcome"], "failed: budget", "the last run's end");
+    // Task 1 took iteration 1; task 2 took iterations 2 and 3; the budget
+    // run completed no task.
+    let tasks = plan["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 2, "{plan}");
+    assert_eq!(tasks[0]["iterations"], 1);
+    assert_eq!(tasks[0]["cost_usd"], 0.5);
+    assert_eq!(tasks[1]["iterations"], 2);
+    assert_eq!(tasks[1]["cost_usd"], 0.375);
+    let parts = tasks
+        .iter()
+        .map(|t| t["cost_usd"].as_f64().unwrap())
+        .sum::<f64>()
+        + plan["no_task"]["cost_usd"].as_f64().unwrap();
+    assert!((parts - usd).abs() < 1e-9);
+    // The human table says the same.
+    let table = stdout(&gsd(t.path(), &["ralph", "report"]));
+    assert!(
+        table.contains("plan 02-02 (failed: budget)") && table.contains("total"),
+        "{table}"
+    );
+}
+
+#[test]
+fn no_runs_yet_is_said_plainly() {
+    let t = step_project();
+    let o = gsd(t.path(), &["ralph", "report"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("no runs recorded yet"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        json(&gsd(t.path(), &["ralph", "report", "--json"]))["total"]["iterations"],
+        0
+    );
+}
+
+/// `--notify CMD` runs on the run's end with the event on stdin and its kind
+/// in GSD_EVENT; a question is told as `question`.
+#[test]
+fn notify_runs_on_complete_and_on_a_question() {
+    let out = tempfile::tempdir().unwrap();
+    let notify = format!(
+        "cat > {0}/$GSD_EVENT.json; echo $GSD_EVENT >> {0}/kinds",
+        out.path().display()
+    );
+    let t = step_project();
+    let agent = agent_script(
+        "cat > /dev/null; mkdir -p work; echo one > work/step1.txt; echo two > work/step2.txt\n\
+         git add work; git commit -qm 'steps'\n\
+         echo '{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\",\"total_cost_usd\":0.5,\"usage\":{\"input_tokens\":3,\"output_tokens\":4}}'\n",
+    );
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", &agent, "--notify", &notify]);
+    assert_eq!(o.status.code(), Some(0));
+    let told: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("complete.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        &told,
+        last(&ev),
+        "the notify command got the complete event"
+    );
+
+    let t = step_project();
+    let (o, ev) = run_plan(
+        t.path(),
+        &[
+            "--agent-cmd",
+            &echo_agent("Should I use Postgres?"),
+            "--notify",
+            &notify,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(4));
+    let told: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("question.json")).unwrap())
+            .unwrap();
+    assert_eq!(told["reason"], "question");
+    assert_eq!(&told, last(&ev));
+    // Nothing else was notified: no iteration, no tool event.
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("kinds")).unwrap(),
+        "complete\nquestion\n"
+    );
+}
+
 // ---- with the real Claude Code CLI --------------------------------------------
 
 /// `gsd ralph run` driving the real `claude` against `mock`.

@@ -133,6 +133,12 @@ pub enum RalphCommand {
         #[arg(long, value_enum, default_value = "settings")]
         via: HookVia,
     },
+    /// Iterations, time, tokens and dollars per task, plan and phase, from
+    /// the event logs of `gsd ralph run`.
+    Report {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
     /// Whether the installed hooks (settings files and plugin) will run this gsd.
     Doctor {
         #[command(flatten)]
@@ -194,6 +200,10 @@ pub struct RunArgs {
     /// Continue a run stopped by Ctrl+C.
     #[arg(long)]
     pub resume: bool,
+    /// Run CMD (through `sh -c`) when the run completes, fails, is stuck or
+    /// asks a question: the event's JSON on stdin, its kind in GSD_EVENT.
+    #[arg(long, value_name = "CMD")]
+    pub notify: Option<String>,
     /// Any agent CLI: a command line that reads the prompt on stdin
     /// (GSD_SESSION_ID, GSD_MODEL, GSD_ITERATION, GSD_PLAN in its environment).
     #[arg(long)]

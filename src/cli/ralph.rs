@@ -79,6 +79,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
         RalphCommand::Guard => Ok(guard(cwd)),
         RalphCommand::Run(args) => run_loop(cwd, *args),
         RalphCommand::Doctor { json } => doctor(cwd, json.json),
+        RalphCommand::Report { json } => report(cwd, json.json),
         RalphCommand::InstallHooks { local, guard } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
             let path = settings_path(&root, local);
@@ -200,6 +201,61 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
     ));
     if matches!(started.hooks, lifecycle::HooksFrom::Settings(_)) {
         out.warnings.extend(command.warning);
+    }
+    Ok(out)
+}
+
+/// `gsd ralph report`.
+fn report(cwd: &Path, json: bool) -> Result<Output, CliError> {
+    let root = find_root(cwd)?;
+    let r = crate::ralph::report::report(&root);
+    if json {
+        return Ok(Output::json(&serde_json::to_value(&r).expect("json")));
+    }
+    let row = |s: &mut String, what: &str, c: &crate::ralph::report::Cost| {
+        let _ = writeln!(
+            s,
+            "{what:<40} {:>5} {:>9} {:>10} {:>9} {:>9.4}",
+            c.iterations,
+            format!("{:.1}s", c.duration_ms as f64 / 1000.0),
+            c.input_tokens,
+            c.output_tokens,
+            c.cost_usd
+        );
+    };
+    let mut s = format!(
+        "{:<40} {:>5} {:>9} {:>10} {:>9} {:>9}\n",
+        "", "iter", "time", "tokens in", "out", "USD"
+    );
+    if r.phases.is_empty() {
+        return Ok(Output::ok(
+            "no runs recorded yet (`gsd ralph run` logs to .gsd/ralph/logs/)\n",
+        ));
+    }
+    for ph in &r.phases {
+        row(&mut s, &format!("phase {}", ph.phase), &ph.cost);
+        for p in &ph.plans {
+            row(
+                &mut s,
+                &format!("  plan {} ({})", p.plan, p.outcome),
+                &p.cost,
+            );
+            for t in &p.tasks {
+                let name: String = t.name.chars().take(30).collect();
+                row(&mut s, &format!("    task {} {name}", t.index), &t.cost);
+            }
+            if p.no_task.iterations > 0 {
+                row(&mut s, "    no task completed", &p.no_task);
+            }
+        }
+    }
+    row(&mut s, "total", &r.total);
+    let mut out = Output::ok(s);
+    if r.unreadable_lines > 0 {
+        out.warnings.push(format!(
+            "{} log line(s) were not events and were skipped",
+            r.unreadable_lines
+        ));
     }
     Ok(out)
 }
@@ -436,6 +492,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         backoff: std::time::Duration::from_millis(args.backoff_ms),
         allow_dirty: args.allow_dirty,
         force: args.force,
+        notify: args.notify,
     };
     let sink = super::run_view::sink(args.headless, state.max_iterations);
     let code = run::run(

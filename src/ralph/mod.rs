@@ -9,6 +9,7 @@ pub mod hook;
 pub mod hook_command;
 pub mod hook_io;
 pub mod lifecycle;
+pub mod report;
 pub mod run;
 pub mod settings;
 pub mod start;

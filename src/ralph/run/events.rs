@@ -71,6 +71,66 @@ pub struct Emitter {
     loop_id: String,
     log: Option<PathBuf>,
     sink: Sink,
+    /// `--notify CMD`, run on the events a person wants to hear about.
+    notify: Option<String>,
+}
+
+/// How long a notify command may take before it is killed: the run's end
+/// must not hang on a webhook.
+const NOTIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl EventKind {
+    /// The events `--notify` runs for: the run ended (complete, failed, which
+    /// includes a question for a human) or is stuck.
+    pub fn notifies(self) -> bool {
+        matches!(
+            self,
+            EventKind::Complete | EventKind::Failed | EventKind::Stuck
+        )
+    }
+}
+
+/// Run `cmd` through `sh -c` with the event line on stdin and `GSD_EVENT`
+/// set to its kind (`question` for a failure that asks a human). Its output
+/// goes to the iteration logs' folder, never to the event stream.
+fn notify(cmd: &str, event: &RunEvent, log_dir: Option<&std::path::Path>) {
+    use std::process::{Command, Stdio};
+    let kind = match (event.kind, event.fields["reason"].as_str()) {
+        (EventKind::Failed, Some("question")) => "question",
+        (k, _) => k.as_str(),
+    };
+    let out = log_dir
+        .and_then(|d| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(d.join("notify.log"))
+                .ok()
+        })
+        .map_or_else(Stdio::null, Stdio::from);
+    let Ok(mut child) = Command::new("sh")
+        .arg("-c")
+        .arg(cmd)
+        .env("GSD_EVENT", kind)
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = writeln!(stdin, "{}", event.line());
+    }
+    let until = std::time::Instant::now() + NOTIFY_TIMEOUT;
+    while std::time::Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 impl Emitter {
@@ -79,7 +139,14 @@ impl Emitter {
             loop_id: loop_id.to_owned(),
             log,
             sink,
+            notify: None,
         }
+    }
+
+    /// Also run `cmd` on the events that end or stall the run.
+    pub fn with_notify(mut self, cmd: Option<String>) -> Emitter {
+        self.notify = cmd;
+        self
     }
 
     /// Emit `kind` with its fields (an object): logged, then handed to the sink.
@@ -113,5 +180,8 @@ impl Emitter {
             let _ = writeln!(f, "{}", event.line());
         }
         (self.sink)(&event);
+        if let Some(cmd) = self.notify.as_deref().filter(|_| kind.notifies()) {
+            notify(cmd, &event, self.log.as_deref().and_then(|l| l.parent()));
+        }
     }
 }

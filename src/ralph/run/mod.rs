@@ -58,6 +58,9 @@ pub struct RunOptions {
     pub backoff: Duration,
     pub allow_dirty: bool,
     pub force: bool,
+    /// `--notify CMD`: run on complete, failed, stuck and question, with
+    /// the event's JSON on stdin.
+    pub notify: Option<String>,
 }
 
 /// What the CLI resolved before the run.
@@ -280,7 +283,8 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
     let _ = crate::store::lock::ensure_gsd_dir(root);
     let logs = root.join(".gsd/ralph/logs").join(&state.loop_id);
     let _ = std::fs::create_dir_all(&logs);
-    let em = Emitter::new(&state.loop_id, Some(logs.join("events.jsonl")), sink);
+    let em = Emitter::new(&state.loop_id, Some(logs.join("events.jsonl")), sink)
+        .with_notify(opts.notify.clone());
     problems.extend(preflight::check(root, opts, resumed));
     let mut r = Runner {
         root,
