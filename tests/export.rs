@@ -479,3 +479,65 @@ fn an_ejected_export_template_is_used_and_a_broken_one_is_named() {
         stderr(&o)
     );
 }
+
+/// `gsd plan list --wave N --pending --json`: what a CI matrix runs, with
+/// the same waves `gsd graph` computes.
+#[test]
+fn plan_list_by_wave_gives_a_ci_matrix() {
+    let t = tree("clean");
+    let dir = t.path().join(".planning/phases/02-api");
+    for (n, deps) in [("02", "[02-01]"), ("03", "[]"), ("04", "[02-02]")] {
+        std::fs::write(
+            dir.join(format!("02-{n}-PLAN.md")),
+            format!("---\nphase: 02-api\nplan: {n}\ntype: execute\ndepends_on: {deps}\n---\n\n<objective>\nPlan {n}.\n</objective>\n"),
+        )
+        .unwrap();
+    }
+    let ids = |args: &[&str]| -> Vec<String> {
+        let o = gsd(t.path(), args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        json(&o)["plans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        ids(&["plan", "list", "--phase", "2", "--wave", "1", "--json"]),
+        ["02-01", "02-03"]
+    );
+    assert_eq!(
+        ids(&["plan", "list", "--phase", "2", "--wave", "2", "--json"]),
+        ["02-02"]
+    );
+    assert_eq!(
+        ids(&["plan", "list", "--phase", "2", "--wave", "3", "--json"]),
+        ["02-04"]
+    );
+    // Phase 1's plans have summaries: nothing pending there.
+    assert_eq!(
+        ids(&["plan", "list", "--phase", "1", "--pending", "--json"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(ids(&["plan", "list", "--phase", "1", "--json"]).len(), 2);
+    let graph = json(&gsd(
+        t.path(),
+        &["graph", "--phase", "2", "--format", "json"],
+    ));
+    for p in graph["phases"][0]["plans"].as_array().unwrap() {
+        let listed = json(&gsd(t.path(), &["plan", "list", "--phase", "2", "--json"]));
+        let row = listed["plans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == p["id"])
+            .unwrap()
+            .clone();
+        assert_eq!(
+            row["run_wave"], p["wave"],
+            "plan list and graph agree on {}",
+            p["id"]
+        );
+    }
+}

@@ -507,6 +507,13 @@ pub enum PlanCommand {
         /// Only this phase.
         #[arg(long)]
         phase: Option<String>,
+        /// Only plans that run in this wave (the frontmatter's `wave`, else
+        /// one after the latest dependency's), e.g. for a CI matrix.
+        #[arg(long)]
+        wave: Option<u32>,
+        /// Only plans without a summary yet.
+        #[arg(long)]
+        pending: bool,
         #[command(flatten)]
         json: JsonFlag,
     },

@@ -74,11 +74,34 @@ pub fn run(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
             })?;
             Ok(stored(o, write.json))
         }
-        PlanCommand::List { phase, json } => {
+        PlanCommand::List {
+            phase,
+            wave,
+            pending,
+            json,
+        } => {
             let ws = Workspace::discover(cwd)?;
             let only = match &phase {
                 Some(id) => Some(plan_ref::find_phase(&ws, id)?),
                 None => None,
+            };
+            // The wave each plan runs in, as `gsd graph` and the runner see
+            // it: one graph per phase, by plan file.
+            let waves: std::collections::HashMap<&Path, u32> = ws
+                .phases
+                .iter()
+                .filter(|ph| only.is_none_or(|o| std::ptr::eq(*ph, o)))
+                .flat_map(|ph| {
+                    let g = crate::model::plan_graph::phase_graph(&ws, ph);
+                    ph.plans
+                        .iter()
+                        .zip(g.plans)
+                        .map(|(p, n)| (p.doc.path(), n.wave))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let run_wave = |e: &plan_ref::PlanEntry| -> Option<u32> {
+                waves.get(e.at.plan.doc.path()).copied()
             };
             let rows: Vec<Value> = plan_ref::plan_entries(&ws)
                 .iter()
@@ -86,10 +109,18 @@ pub fn run(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
                     Some(ph) => e.at.phase.is_some_and(|p| std::ptr::eq(p, ph)),
                     None => true,
                 })
-                .map(|e| {
+                .filter_map(|e| {
+                    let w = run_wave(e);
+                    if wave.is_some() && w != wave {
+                        return None;
+                    }
                     let mut v = plan_summary_json(&ws, e.at.phase, e.at.plan);
+                    if pending && v["has_summary"] == true {
+                        return None;
+                    }
                     v["id"] = json!(e.id);
-                    v
+                    v["run_wave"] = json!(w);
+                    Some(v)
                 })
                 .collect();
             if json.json {
