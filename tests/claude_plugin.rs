@@ -255,6 +255,12 @@ fn the_plugin_commands_start_a_loop_and_show_its_status() {
     let o = common::claude_cli::run_prompt(c, "/gsd:ralph-start 02-02 --max-iterations 5", LIMIT);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let reqs = mock.requests();
+    assert!(
+        !reqs.is_empty(),
+        "the model was never asked:\n{}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
     let first = first_user_text(&reqs[0]);
     assert!(
         first.contains("Ralph loop started on plan 02-02"),
@@ -273,12 +279,21 @@ fn the_plugin_commands_start_a_loop_and_show_its_status() {
     c.env("PATH", &s.path);
     let o = common::claude_cli::run_prompt(c, "/gsd:ralph-status", LIMIT);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        !mock.requests().is_empty(),
+        "the model was never asked:\n{}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
     let shown = first_user_text(&mock.requests()[0]);
     assert!(
         shown.contains("02-02") && shown.contains("complete"),
         "{shown}"
     );
-    assert!(shown.contains("ok: every hook runs this gsd"), "{shown}");
+    assert!(
+        shown.contains("hooks: 3 gsd handler(s), each runs this gsd"),
+        "{shown}"
+    );
 }
 
 /// The plugin's version is gsd's version (doctor compares them).

@@ -576,6 +576,90 @@ fn no_runs_yet_is_said_plainly() {
     );
 }
 
+/// A stream-json agent that hits a usage limit resetting `secs` from now
+/// on its first attempt, and does the work on the next.
+fn usage_limited_agent(secs: i64, marker: &Path) -> String {
+    agent_script(&format!(
+        "cat > /dev/null\n\
+         if [ ! -e {m} ]; then touch {m}\n\
+           echo '{{\"type\":\"rate_limit_event\",\"rate_limit_info\":{{\"status\":\"rejected\",\"resetsAt\":'$(( $(date +%s) + {secs} ))',\"rateLimitType\":\"five_hour\"}}}}'\n\
+           echo '{{\"type\":\"result\",\"is_error\":true,\"api_error_status\":429,\"result\":\"You have hit your 5-hour limit\",\"total_cost_usd\":0}}'\n\
+           exit 1\n\
+         fi\n\
+         mkdir -p work; echo one > work/step1.txt; echo two > work/step2.txt; git add work; git commit -qm steps\n\
+         echo '{{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\",\"total_cost_usd\":0.1}}'\n",
+        m = marker.display()
+    ))
+}
+
+fn ts_ms(e: &Value) -> i64 {
+    e["ts"]
+        .as_str()
+        .unwrap()
+        .parse::<jiff::Timestamp>()
+        .unwrap()
+        .as_millisecond()
+}
+
+/// A usage limit with a reset time 2 s ahead: the run waits until then and
+/// runs the same iteration again; a reset past `--max-wait` pauses the run.
+#[test]
+fn a_usage_limit_is_waited_out_and_the_same_iteration_runs_again() {
+    let t = step_project();
+    let marker = t.path().join(".git/limit-hit");
+    let (o, ev) = run_plan(t.path(), &["--agent-cmd", &usage_limited_agent(2, &marker)]);
+    expect_run(
+        &o,
+        &ev,
+        &[
+            "started",
+            "iteration",
+            "usage_limit",
+            "iteration",
+            "commit",
+            "task_complete",
+            "task_complete",
+            "iteration_done",
+            "verification",
+            "complete",
+        ],
+        0,
+    );
+    let limit = &ev[2];
+    assert_eq!(limit["n"], 1);
+    assert_eq!(limit["limit"], "five_hour");
+    let wait = limit["wait_ms"].as_i64().unwrap();
+    assert!((1000..=3100).contains(&wait), "{limit}");
+    assert_eq!(ev[3]["n"], 1, "the same iteration again");
+    let waited = ts_ms(&ev[3]) - ts_ms(limit);
+    assert!(waited >= wait - 50, "waited {waited} ms of {wait}");
+    assert_eq!(last(&ev)["iterations"], 1);
+
+    let t = step_project();
+    let marker = t.path().join(".git/limit-hit");
+    let (o, ev) = run_plan(
+        t.path(),
+        &[
+            "--max-wait",
+            "60",
+            "--agent-cmd",
+            &usage_limited_agent(3600, &marker),
+        ],
+    );
+    expect_failure(
+        &o,
+        &ev,
+        3,
+        "usage_limit",
+        "later than --max-wait allows (60 s)",
+    );
+    let status = json(&gsd(t.path(), &["ralph", "status", "--json"]));
+    assert_eq!(
+        status["loop"]["status"], "paused",
+        "--resume continues after the reset"
+    );
+}
+
 /// `--notify CMD` runs on the run's end with the event on stdin and its kind
 /// in GSD_EVENT; a question is told as `question`.
 #[test]
@@ -626,6 +710,73 @@ fn notify_runs_on_complete_and_on_a_question() {
 }
 
 // ---- with the real Claude Code CLI --------------------------------------------
+
+/// The real CLI, logged in (an OAuth token, so it reads the usage-limit
+/// headers), is told its 5-hour limit resets 3 s from now: gsd waits about
+/// 3 s and the same iteration completes.
+#[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
+fn claude_at_its_usage_limit_is_waited_out_and_completes() {
+    let bin = claude_bin();
+    let t = step_project();
+    let home = tempfile::tempdir().unwrap();
+    let resets_at = jiff::Timestamp::now().as_second() + 3;
+    let (s1, s2) = (
+        t.path().join("work/step1.txt"),
+        t.path().join("work/step2.txt"),
+    );
+    let limited = Arc::new(AtomicUsize::new(0));
+    let l = limited.clone();
+    let mock = MockModel::start(move |req| {
+        if l.fetch_add(1, Ordering::SeqCst) == 0 {
+            return Reply::UsageLimit { resets_at };
+        }
+        match assistant_turns(req) {
+            0 => Reply::write(&s1, "one\n"),
+            1 => Reply::write(&s2, "two\n"),
+            _ => Reply::text("Both written. <promise>DONE</promise>"),
+        }
+    });
+    let mut args = vec![
+        "02-02",
+        "--headless",
+        "--claude",
+        bin.to_str().unwrap(),
+        "--allow-dirty",
+    ];
+    args.extend(["--stuck-threshold", "3"]);
+    let mut c = run_cmd(t.path(), &args);
+    c.env("HOME", home.path())
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("ANTHROPIC_BASE_URL", &mock.url)
+        .env("CLAUDE_CODE_OAUTH_TOKEN", "sk-ant-oat01-mock")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0");
+    let o = run(c);
+    let ev = events(&o);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    let limit = ev
+        .iter()
+        .find(|e| e["event"] == "usage_limit")
+        .expect("a usage_limit event");
+    assert_eq!(limit["limit"], "five_hour");
+    let wait = limit["wait_ms"].as_i64().unwrap();
+    assert!((1500..=4100).contains(&wait), "about 3 s: {limit}");
+    let next = ev
+        .iter()
+        .skip_while(|e| e["event"] != "usage_limit")
+        .find(|e| e["event"] == "iteration")
+        .unwrap();
+    assert_eq!(next["n"], 1, "the same iteration again");
+    assert!(ts_ms(next) - ts_ms(limit) >= wait - 50);
+    assert_eq!(last(&ev)["event"], "complete");
+}
 
 /// `gsd ralph run` driving the real `claude` against `mock`.
 fn claude_run(bin: &Path, t: &Path, home: &Path, mock: &MockModel, extra: &[&str]) -> Output {

@@ -236,6 +236,11 @@ pub struct RunArgs {
     /// Retries of an iteration on rate limits and overload.
     #[arg(long, default_value_t = 5)]
     pub retries: u32,
+    /// The longest wait, in seconds, for an agent's usage limit to reset
+    /// (then the same iteration runs again); a later reset ends the run,
+    /// paused for `--resume`.
+    #[arg(long, default_value_t = 6 * 3600, value_name = "SECS")]
+    pub max_wait: u64,
     /// The first retry's delay in milliseconds (doubling, plus jitter).
     #[arg(long, default_value_t = 5000)]
     pub backoff_ms: u64,

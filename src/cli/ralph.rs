@@ -334,10 +334,24 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
             )
         });
     };
+    // A hook-driven loop is only as good as its hooks: the doctor's verdict.
+    let hooks = (!st.runner).then(|| {
+        let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+        doctor::diagnose(
+            &root,
+            home().as_deref(),
+            std::env::var_os("PATH").as_deref(),
+        )
+    });
     if json_out {
         let mut v = serde_json::to_value(&st).map_err(|e| CliError::input(e.to_string(), None))?;
         v.as_object_mut().map(|o| o.remove("prompt"));
-        return Ok(Output::json(&serde_json::json!({ "loop": v })));
+        let hooks = hooks.map(|h| {
+            serde_json::json!({ "registrations": h.registrations.len(), "problems": h.problems })
+        });
+        return Ok(Output::json(
+            &serde_json::json!({ "loop": v, "hooks": hooks }),
+        ));
     }
     let mut out = String::new();
     let _ = writeln!(
@@ -383,6 +397,18 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
                 format!(" (failed: {})", it.failed_checks.join(", "))
             };
             let _ = writeln!(out, "  {:>3}  {}  {}{failed}", it.n, it.at, it.result);
+        }
+    }
+    if let Some(h) = hooks {
+        if h.healthy() {
+            let _ = writeln!(
+                out,
+                "hooks: {} gsd handler(s), each runs this gsd",
+                h.registrations.len()
+            );
+        }
+        for p in &h.problems {
+            let _ = writeln!(out, "hooks: problem: {p} (`gsd ralph doctor`)");
         }
     }
     Ok(Output::ok(out))
@@ -489,6 +515,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         iteration_timeout: std::time::Duration::from_secs(args.iteration_timeout.max(1)),
         max_budget_usd: args.max_budget_usd,
         retries: args.retries,
+        max_wait: std::time::Duration::from_secs(args.max_wait),
         backoff: std::time::Duration::from_millis(args.backoff_ms),
         allow_dirty: args.allow_dirty,
         force: args.force,

@@ -83,6 +83,13 @@ fn human(kind: EventKind, v: &Value, max: u32) -> String {
             v["attempt"],
             v["delay_ms"].as_f64().unwrap_or(0.0) / 1000.0
         ),
+        EventKind::UsageLimit => format!(
+            "   usage limit ({}) reached: waiting {:.0} s until {} to run iteration {} again",
+            v["limit"].as_str().unwrap_or("agent"),
+            v["wait_ms"].as_f64().unwrap_or(0.0) / 1000.0,
+            v["resets_at"].as_str().unwrap_or("?"),
+            v["n"]
+        ),
         EventKind::IterationDone => format!(
             "   done in {:.1} s, ${:.4}, {} files changed{}",
             v["duration_ms"].as_f64().unwrap_or(0.0) / 1000.0,

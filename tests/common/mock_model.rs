@@ -24,6 +24,10 @@ pub enum Reply {
     },
     /// An HTTP error with the API's error body (429 rate limit, 529 overloaded).
     Error { status: u16, kind: String },
+    /// A subscription usage limit: 429 with the unified rate-limit headers
+    /// the API sends, rejecting until `resets_at` (Unix seconds). Claude Code
+    /// reads them when logged in (`CLAUDE_CODE_OAUTH_TOKEN`).
+    UsageLimit { resets_at: i64 },
 }
 
 impl Reply {
@@ -123,6 +127,33 @@ fn serve(mut req: tiny_http::Request, n: usize, log: &Mutex<Vec<Value>>, script:
     let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     log.lock().unwrap().push(v.clone());
     match script(&v) {
+        Reply::UsageLimit { resets_at } => {
+            let body = json!({"type": "error", "error": {"type": "rate_limit_error", "message": "mock usage limit"}});
+            let mut r = tiny_http::Response::from_string(body.to_string())
+                .with_status_code(429)
+                .with_header(
+                    tiny_http::Header::from_bytes("content-type", "application/json").unwrap(),
+                );
+            for (k, v) in [
+                ("anthropic-ratelimit-unified-status", "rejected".to_owned()),
+                ("anthropic-ratelimit-unified-reset", resets_at.to_string()),
+                (
+                    "anthropic-ratelimit-unified-5h-status",
+                    "rejected".to_owned(),
+                ),
+                (
+                    "anthropic-ratelimit-unified-5h-reset",
+                    resets_at.to_string(),
+                ),
+                (
+                    "anthropic-ratelimit-unified-representative-claim",
+                    "five_hour".to_owned(),
+                ),
+            ] {
+                r = r.with_header(tiny_http::Header::from_bytes(k, v.as_bytes()).unwrap());
+            }
+            let _ = req.respond(r);
+        }
         Reply::Error { status, kind } => {
             let body = json!({"type": "error", "error": {"type": kind, "message": format!("mock {kind}")}});
             respond(req, status, "application/json", body.to_string())
@@ -171,7 +202,7 @@ fn sse(n: usize, model: &str, reply: Reply) -> String {
             );
             "tool_use"
         }
-        Reply::Error { .. } => unreachable!("errors are not streamed"),
+        Reply::Error { .. } | Reply::UsageLimit { .. } => unreachable!("errors are not streamed"),
     };
     events.push(json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 20}}));
     events.push(json!({"type": "message_stop"}));

@@ -58,6 +58,9 @@ pub struct AgentOutcome {
     pub is_error: bool,
     pub api_error_status: Option<u64>,
     pub rate_limited: bool,
+    /// A usage limit (Claude Code's `rate_limit_event` with status
+    /// `rejected`): when it resets (Unix seconds) and which limit it is.
+    pub usage_limit: Option<UsageLimit>,
     pub cost_usd: f64,
     pub tokens_in: u64,
     pub tokens_out: u64,
@@ -66,6 +69,14 @@ pub struct AgentOutcome {
     pub first_non_json: Option<String>,
     pub stderr_tail: String,
     pub tool_uses: usize,
+}
+
+/// A subscription usage limit the agent hit, and when it resets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsageLimit {
+    pub resets_at: i64,
+    /// `five_hour`, `seven_day`, … as the CLI names it.
+    pub kind: Option<String>,
 }
 
 /// Run `cmd` in `cwd` with `prompt` on stdin. Tool calls are passed to
@@ -242,6 +253,21 @@ fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUs
                     out.tool_uses += 1;
                     on_tool(tool_use(block));
                 }
+            }
+        }
+        // Claude Code's structured word on a usage limit (subscription
+        // logins): `rejected` with the reset time; `allowed` and
+        // `allowed_warning` are only news.
+        Some("rate_limit_event") => {
+            let info = &v["rate_limit_info"];
+            if info["status"] == "rejected"
+                && let Some(at) = info["resetsAt"].as_i64()
+            {
+                out.rate_limited = true;
+                out.usage_limit = Some(UsageLimit {
+                    resets_at: at,
+                    kind: info["rateLimitType"].as_str().map(str::to_owned),
+                });
             }
         }
         Some("result") => {

@@ -54,6 +54,8 @@ pub struct RunOptions {
     pub max_budget_usd: Option<f64>,
     /// Retries of one iteration on rate limits and overload.
     pub retries: u32,
+    /// The longest wait for a usage limit to reset; a later reset ends the run.
+    pub max_wait: Duration,
     /// The first retry's delay; each next one doubles, plus jitter.
     pub backoff: Duration,
     pub allow_dirty: bool,
@@ -344,6 +346,8 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
         let model = model_for(plan, &r.state.tasks_done, opts.model.as_deref());
         let before = progress::snapshot(root);
         let mut attempt = 0u32;
+        // Rate-limit retries so far; a usage-limit wait is not one.
+        let mut rate_retries = 0u32;
         let iter_start = Instant::now();
         let (outcome, session) = loop {
             attempt += 1;
@@ -389,8 +393,35 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
             if out.interrupted {
                 return r.interrupted();
             }
+            if let Some(limit) = out.usage_limit.as_ref().filter(|_| !out.timed_out) {
+                // Wait for the reset (a second past it), then run the same
+                // iteration again.
+                let wait_ms = (limit.resets_at * 1000 + 1000
+                    - jiff::Timestamp::now().as_millisecond())
+                .max(0) as u64;
+                let resets_at = jiff::Timestamp::from_second(limit.resets_at)
+                    .map(|t| t.to_string())
+                    .unwrap_or_else(|_| limit.resets_at.to_string());
+                if wait_ms > opts.max_wait.as_millis() as u64 {
+                    let msg = format!(
+                        "the {} usage limit resets at {resets_at}, later than --max-wait allows ({} s); `gsd ralph run --resume` continues after it",
+                        limit.kind.as_deref().unwrap_or("agent's"),
+                        opts.max_wait.as_secs()
+                    );
+                    return r.failed("usage_limit", &msg, EXIT_FATAL, Status::Paused);
+                }
+                r.em.emit(
+                    EventKind::UsageLimit,
+                    json!({ "n": n, "resets_at": resets_at, "wait_ms": wait_ms, "limit": limit.kind }),
+                );
+                if !r.sleep(Duration::from_millis(wait_ms)) {
+                    return r.interrupted();
+                }
+                continue;
+            }
             if out.rate_limited && !out.timed_out {
-                if attempt > opts.retries {
+                rate_retries += 1;
+                if rate_retries > opts.retries {
                     let msg = format!(
                         "still rate limited (HTTP {}) after {} retries",
                         out.api_error_status.map_or("?".into(), |s| s.to_string()),
@@ -398,7 +429,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
                     );
                     return r.failed("rate_limited", &msg, EXIT_FATAL, Status::Failed);
                 }
-                let base = opts.backoff.as_millis() as u64 * (1u64 << (attempt - 1).min(10));
+                let base = opts.backoff.as_millis() as u64 * (1u64 << (rate_retries - 1).min(10));
                 let jitter = if base == 0 {
                     0
                 } else {
