@@ -258,7 +258,7 @@ fn research_refs_and_prd_with_citations() {
 fn templates_list_show_eject_and_broken_override() {
     let t = tree("research");
     let list = stdout(&gsd(t.path(), &["templates", "list"]));
-    assert_eq!(list.lines().count(), 11, "{list}");
+    assert_eq!(list.lines().count(), 12, "{list}");
     assert!(
         stdout(&gsd(t.path(), &["templates", "show", "PRD"])).starts_with("# {{ project.name }}")
     );

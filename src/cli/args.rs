@@ -190,7 +190,14 @@ pub enum AgentFormat {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The plan (`05-07`, a file name or a path); not needed with --resume.
-    pub plan: Option<String>,
+    /// Several plans run in wave order, like --phase.
+    #[arg(value_name = "PLAN")]
+    pub plans: Vec<String>,
+    /// Run every plan of phase N in wave order (from depends_on); each
+    /// completed plan gets its SUMMARY.md, STATE advances and the roadmap's
+    /// progress is updated.
+    #[arg(long, value_name = "N")]
+    pub phase: Option<String>,
     /// Print one JSON event per line on stdout (schema: `--schema`).
     #[arg(long)]
     pub headless: bool,

@@ -126,16 +126,6 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
     }
 }
 
-/// A loop with no checks would end on the model's word alone: refused.
-fn no_checks(plan: &str) -> String {
-    format!(
-        "plan {plan} declares no checks (no commands in <verify> or <verification>), so nothing could prove the loop done"
-    )
-}
-
-const NO_CHECKS_HINT: &str =
-    "add `<automated>CMD</automated>` to a task's <verify>, or pass --check CMD";
-
 /// A new loop's options from the flags every loop takes, checked.
 fn start_options(
     a: &super::args::LoopArgs,
@@ -417,7 +407,7 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
 /// `gsd ralph run`: resolve the plan and the loop state, then hand over to
 /// the runner, whose exit code is the command's.
 fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> {
-    use crate::ralph::run::{self, RunInput, RunOptions, agent::OutputFormat};
+    use crate::ralph::run::{self, RunInput};
     if args.schema {
         return Ok(Output::ok(run::events::SCHEMA.to_owned()));
     }
@@ -427,6 +417,9 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
             "--stuck-threshold must be at least 1",
             None,
         ));
+    }
+    if args.phase.is_some() || args.plans.len() > 1 {
+        return run_phase(cwd, &args, start_opts);
     }
     let ws = crate::model::Workspace::discover(cwd)?;
     let root = ws.root.clone();
@@ -455,7 +448,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         let id = st.plan_path.clone();
         (Some(st), id, true)
     } else {
-        let Some(id) = args.plan.clone() else {
+        let Some(id) = args.plans.first().cloned() else {
             return Err(CliError::input(
                 "`gsd ralph run` needs a plan",
                 Some("gsd ralph run 05-07 --headless".into()),
@@ -473,54 +466,18 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         (None, id, false)
     };
     let plan = plan_ref::find_plan(&ws, cwd, &plan_id)?.at.plan;
-    let rel = ws.rel(plan.doc.path()).to_path_buf();
     let state = match state {
-        Some(s) => s,
+        Some(s) => {
+            problems.extend(run::prepare::lint_errors(&ws, ws.rel(plan.doc.path())));
+            s
+        }
         None => {
-            let r = crate::render::Renderer::new(Some(&ws.planning));
-            let mut s =
-                crate::ralph::start::new_loop(&r, plan, &rel.display().to_string(), &start_opts)?;
-            s.stuck_threshold = args.stuck_threshold;
-            if s.checks.is_empty() {
-                problems.push(format!("{}; {NO_CHECKS_HINT}", no_checks(&s.plan)));
-            }
+            let (s, found) = run::prepare::prepare(&ws, plan, &start_opts, args.stuck_threshold)?;
+            problems.extend(found);
             s
         }
     };
-    let diags = crate::lint::run(&ws, &crate::lint::Options::default());
-    for d in diags
-        .iter()
-        .filter(|d| d.file == rel && d.severity == crate::lint::Severity::Error)
-    {
-        problems.push(format!(
-            "the plan does not lint: {}:{} {} {}",
-            d.file.display(),
-            d.line,
-            d.code,
-            d.message
-        ));
-    }
-    let opts = RunOptions {
-        agent_cmd: args.agent_cmd,
-        agent_format: match args.agent_format {
-            super::args::AgentFormat::StreamJson => OutputFormat::StreamJson,
-            super::args::AgentFormat::Text => OutputFormat::Text,
-        },
-        claude_bin: args.claude_bin,
-        model: args.model,
-        permission_mode: args.permission_mode,
-        allowed_tools: args.allowed_tools,
-        max_iterations: state.max_iterations,
-        stuck_threshold: state.stuck_threshold,
-        iteration_timeout: std::time::Duration::from_secs(args.iteration_timeout.max(1)),
-        max_budget_usd: args.max_budget_usd,
-        retries: args.retries,
-        max_wait: std::time::Duration::from_secs(args.max_wait),
-        backoff: std::time::Duration::from_millis(args.backoff_ms),
-        allow_dirty: args.allow_dirty,
-        force: args.force,
-        notify: args.notify,
-    };
+    let opts = run_options(&args, state.max_iterations, state.stuck_threshold);
     let sink = super::run_view::sink(args.headless, state.max_iterations);
     let code = run::run(
         RunInput {
@@ -534,6 +491,84 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         sink,
     );
     Ok(Output::ok(String::new()).with_code(code))
+}
+
+/// The runner's options from the flags.
+fn run_options(
+    args: &super::args::RunArgs,
+    max_iterations: u32,
+    stuck_threshold: u32,
+) -> crate::ralph::run::RunOptions {
+    use crate::ralph::run::agent::OutputFormat;
+    crate::ralph::run::RunOptions {
+        agent_cmd: args.agent_cmd.clone(),
+        agent_format: match args.agent_format {
+            super::args::AgentFormat::StreamJson => OutputFormat::StreamJson,
+            super::args::AgentFormat::Text => OutputFormat::Text,
+        },
+        claude_bin: args.claude_bin.clone(),
+        model: args.model.clone(),
+        permission_mode: args.permission_mode.clone(),
+        allowed_tools: args.allowed_tools.clone(),
+        max_iterations,
+        stuck_threshold,
+        iteration_timeout: std::time::Duration::from_secs(args.iteration_timeout.max(1)),
+        max_budget_usd: args.max_budget_usd,
+        retries: args.retries,
+        max_wait: std::time::Duration::from_secs(args.max_wait),
+        backoff: std::time::Duration::from_millis(args.backoff_ms),
+        allow_dirty: args.allow_dirty,
+        force: args.force,
+        notify: args.notify.clone(),
+    }
+}
+
+/// `gsd ralph run --phase N` / `gsd ralph run ID ID…`: the plans by wave.
+fn run_phase(
+    cwd: &Path,
+    args: &super::args::RunArgs,
+    start: crate::ralph::start::StartOptions,
+) -> Result<Output, CliError> {
+    use crate::ralph::run::phase::{PhaseError, PhaseRequest, Selection, run_phase};
+    if args.resume {
+        return Err(CliError::input(
+            "--resume continues one plan's run; run the phase again to go on (plans with a summary are skipped)",
+            None,
+        ));
+    }
+    let selection = match &args.phase {
+        Some(p) if args.plans.is_empty() => Selection::Phase(p.clone()),
+        Some(_) => {
+            return Err(CliError::input(
+                "give --phase N or plan IDs, not both",
+                None,
+            ));
+        }
+        None => Selection::Plans(args.plans.clone()),
+    };
+    let opts = run_options(args, start.max_iterations, args.stuck_threshold);
+    let sink = super::run_view::sink(args.headless, start.max_iterations);
+    let result = run_phase(
+        PhaseRequest {
+            cwd,
+            selection,
+            start,
+            stuck_threshold: args.stuck_threshold,
+            opts: &opts,
+        },
+        sink,
+    );
+    match result {
+        Ok((code, _)) => Ok(Output::ok(String::new()).with_code(code)),
+        Err(PhaseError::Workspace(e)) => Err(e.into()),
+        Err(PhaseError::Phase(e)) => Err(e.into()),
+        Err(PhaseError::Plan(e)) => Err(e.into()),
+        Err(PhaseError::Render(e)) => Err(e.into()),
+        Err(e @ PhaseError::Empty(_)) => Err(CliError::input(
+            e.to_string(),
+            Some("plan the phase first (`gsd plan new N`)".into()),
+        )),
+    }
 }
 
 /// `gsd ralph guard`: one PreToolUse decision. A guard that cannot read its

@@ -114,5 +114,42 @@ fn human(kind: EventKind, v: &Value, max: u32) -> String {
             }
             t
         }
+        EventKind::PlanSkipped => format!("- plan {} skipped: {}", s("plan"), s("reason")),
+        EventKind::PlanDone => {
+            let mut t = match v["result"].as_str() {
+                Some("complete") => format!(
+                    "✓ plan {} complete{}",
+                    s("plan"),
+                    v["summary"]
+                        .as_str()
+                        .map(|p| format!(", summary {p}"))
+                        .unwrap_or_default()
+                ),
+                _ => format!("✗ plan {} failed ({})", s("plan"), s("reason")),
+            };
+            for w in v["warnings"].as_array().into_iter().flatten() {
+                t.push_str(&format!("\n  warning: {}", w.as_str().unwrap_or("")));
+            }
+            t
+        }
+        EventKind::PhaseDone => {
+            let mut t = format!(
+                "phase run: {} plan(s): {} complete, {} already done, {} failed, {} skipped, {} not run",
+                v["plans"], v["complete"], v["done"], v["failed"], v["skipped"], v["not_run"]
+            );
+            for o in v["outcomes"].as_array().into_iter().flatten() {
+                t.push_str(&format!(
+                    "\n  {:<10} wave {:<3} {}{}",
+                    o["plan"].as_str().unwrap_or(""),
+                    o["wave"],
+                    o["result"].as_str().unwrap_or(""),
+                    o["reason"]
+                        .as_str()
+                        .map(|r| format!(": {r}"))
+                        .unwrap_or_default()
+                ));
+            }
+            t
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod phase;
 pub mod plan;
 pub mod roadmap;
 pub mod state;
+pub mod summary;
 
 use std::path::{Path, PathBuf};
 

@@ -47,6 +47,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/ralph-prompt.md.j2"),
     ),
     (
+        "SUMMARY.md.j2",
+        include_str!("../../templates/SUMMARY.md.j2"),
+    ),
+    (
         "export-index.html.j2",
         include_str!("../../templates/export-index.html.j2"),
     ),

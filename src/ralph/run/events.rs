@@ -29,6 +29,13 @@ pub enum EventKind {
     Stuck,
     Complete,
     Failed,
+    /// A plan of a phase run that was not run (already done, or a
+    /// dependency failed).
+    PlanSkipped,
+    /// A plan of a phase run ended (and, complete, was recorded).
+    PlanDone,
+    /// The phase run ended.
+    PhaseDone,
 }
 
 impl EventKind {
@@ -46,6 +53,9 @@ impl EventKind {
             EventKind::Stuck => "stuck",
             EventKind::Complete => "complete",
             EventKind::Failed => "failed",
+            EventKind::PlanSkipped => "plan_skipped",
+            EventKind::PlanDone => "plan_done",
+            EventKind::PhaseDone => "phase_done",
         }
     }
 }
@@ -87,7 +97,7 @@ impl EventKind {
     pub fn notifies(self) -> bool {
         matches!(
             self,
-            EventKind::Complete | EventKind::Failed | EventKind::Stuck
+            EventKind::Complete | EventKind::Failed | EventKind::Stuck | EventKind::PhaseDone
         )
     }
 }

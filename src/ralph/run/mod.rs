@@ -10,7 +10,10 @@
 
 pub mod agent;
 pub mod events;
+pub mod observed;
+pub mod phase;
 pub mod preflight;
+pub mod prepare;
 pub mod progress;
 
 use std::path::{Path, PathBuf};

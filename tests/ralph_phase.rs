@@ -1,0 +1,310 @@
+//! `gsd ralph run --phase N`: the plans of a phase in wave order, each a
+//! loop; a completed plan gets its SUMMARY.md (lint-clean), STATE advances
+//! and the roadmap's progress is updated, one commit each; a failing plan
+//! skips its dependants. With small shell agents (the real Claude Code CLI
+//! runs one plan in tests/ralph_run.rs).
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use common::*;
+use serde_json::Value;
+
+/// A plan of phase 13 whose one task writes `file` and checks it.
+fn plan(n: &str, wave: u32, deps: &str, file: &str) -> String {
+    format!(
+        r#"---
+phase: 13-work
+plan: {n}
+type: execute
+wave: {wave}
+depends_on: {deps}
+files_modified: [work/{file}]
+autonomous: true
+requirements: [API-01]
+must_haves:
+  truths: ["work/{file} is written"]
+---
+
+<objective>
+Write work/{file}.
+</objective>
+
+<tasks>
+<task type="auto">
+  <name>Task 1: Write {file}</name>
+  <files>work/{file}</files>
+  <action>Create work/{file}.</action>
+  <verify><automated>test -s work/{file}</automated></verify>
+  <done>work/{file} exists</done>
+</task>
+</tasks>
+"#
+    )
+}
+
+/// The clean fixture with phase 13 "Work" (after 12A): 13-01 and 13-02 in wave 1, 13-03
+/// in wave 2 depending on both.
+fn phase_project() -> tempfile::TempDir {
+    let t = repo_of("clean");
+    let o = gsd(t.path(), &["phase", "add", "Work"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("phase 13 added"), "{}", stdout(&o));
+    let dir = t.path().join(".planning/phases/13-work");
+    std::fs::write(dir.join("13-01-PLAN.md"), plan("01", 1, "[]", "a.txt")).unwrap();
+    std::fs::write(dir.join("13-02-PLAN.md"), plan("02", 1, "[]", "b.txt")).unwrap();
+    std::fs::write(
+        dir.join("13-03-PLAN.md"),
+        plan("03", 2, "[13-01, 13-02]", "c.txt"),
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(dir.join(".gitkeep"));
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "phase 13 plans"]);
+    // The phase being executed, as STATE.md says it.
+    let o = gsd(t.path(), &["state", "set", "currentPhase", "13"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    t
+}
+
+/// An agent that writes its plan's file and commits, except for the plans
+/// listed in `idle`, for which it does nothing.
+fn agent(idle: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("gsd-phase-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("agent-{}.sh", idle.join("-")));
+    let idle_case = if idle.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "  {}) echo '{{\"type\":\"result\",\"result\":\"thinking\",\"total_cost_usd\":0.01}}'; exit 0 ;;\n",
+            idle.join("|")
+        )
+    };
+    std::fs::write(
+        &path,
+        format!(
+            "cat > /dev/null\ncase $GSD_PLAN in\n{idle_case}  13-01) f=a.txt ;;\n  13-02) f=b.txt ;;\n  *) f=c.txt ;;\nesac\n\
+             mkdir -p work; echo $GSD_PLAN > work/$f; git add work; git commit -qm \"work: $GSD_PLAN\"\n\
+             echo '{{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\",\"total_cost_usd\":0.02,\"usage\":{{\"input_tokens\":7,\"output_tokens\":3}}}}'\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {}", path.display())
+}
+
+fn run_phase(dir: &Path, extra: &[&str]) -> (Output, Vec<Value>) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(dir)
+        .args([
+            "ralph",
+            "run",
+            "--headless",
+            "--stuck-threshold",
+            "2",
+            "--max-iterations",
+            "4",
+        ])
+        .args(extra)
+        .env("GIT_AUTHOR_NAME", "agent")
+        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
+        .env("GIT_COMMITTER_NAME", "agent")
+        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+    let o = wait_limited(c, Duration::from_secs(180));
+    let ev = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}\n{}", stderr(&o))))
+        .collect();
+    (o, ev)
+}
+
+fn schema_check(ev: &[Value]) {
+    let schema: Value = serde_json::from_slice(
+        &Command::new(env!("CARGO_BIN_EXE_gsd"))
+            .args(["ralph", "run", "--schema"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    for e in ev {
+        let errors: Vec<String> = v.iter_errors(e).map(|x| x.to_string()).collect();
+        assert!(errors.is_empty(), "{e}\n{errors:?}");
+    }
+}
+
+#[test]
+fn a_phase_of_three_plans_in_two_waves_completes_and_is_recorded() {
+    let t = phase_project();
+    let (o, ev) = run_phase(t.path(), &["--phase", "13", "--agent-cmd", &agent(&[])]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    schema_check(&ev);
+    // Every event of a plan's run says which plan it belongs to.
+    let started: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["event"] == "started")
+        .map(|e| e["plan"].as_str().unwrap())
+        .collect();
+    assert_eq!(started, ["13-01", "13-02", "13-03"], "wave order");
+    assert!(
+        ev.iter()
+            .filter(|e| e["event"] != "phase_done"
+                && e["event"] != "plan_done"
+                && e["event"] != "plan_skipped")
+            .all(|e| e["plan"].is_string())
+    );
+    let done = ev.last().unwrap();
+    assert_eq!(done["event"], "phase_done");
+    assert_eq!(
+        (done["complete"].as_u64(), done["failed"].as_u64()),
+        (Some(3), Some(0))
+    );
+
+    for d in ev.iter().filter(|e| e["event"] == "plan_done") {
+        assert!(
+            d["summary"].is_string() && d.get("warnings").is_none(),
+            "{d}"
+        );
+    }
+    // Three summaries, lint-clean, saying what was observed.
+    let dir = t.path().join(".planning/phases/13-work");
+    for (n, f) in [("01", "a.txt"), ("02", "b.txt"), ("03", "c.txt")] {
+        let s = std::fs::read_to_string(dir.join(format!("13-{n}-SUMMARY.md"))).unwrap();
+        assert!(s.starts_with("---\nphase: 13-work\nplan: "), "{s}");
+        assert!(s.contains(&format!("work/{f}")), "files changed: {s}");
+        assert!(s.contains(&format!("work: 13-{n}")), "the commit: {s}");
+        assert!(s.contains("passed: `test -s"), "the checks: {s}");
+        assert!(s.contains("requirements-completed: [API-01]"), "{s}");
+    }
+    let (code, diags) = lint(t.path());
+    let on_summaries: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap_or("").contains("SUMMARY"))
+        .collect();
+    assert!(
+        on_summaries.is_empty(),
+        "summaries lint clean: {on_summaries:#?}"
+    );
+    assert_eq!(code, 0, "{diags:#?}");
+    // STATE and ROADMAP progress, one commit each per plan; the tree is clean.
+    let roadmap = std::fs::read_to_string(t.path().join(".planning/ROADMAP.md")).unwrap();
+    assert!(roadmap.contains("| 13. Work | 3/3 |"), "{roadmap}");
+    let log = git(t.path(), &["log", "--format=%s"]);
+    for n in ["13-01", "13-02", "13-03"] {
+        assert!(
+            log.contains(&format!("docs({n}): summary of plan {n}")),
+            "{log}"
+        );
+        assert!(log.contains(&format!("work: {n}")), "{log}");
+    }
+    assert_eq!(log.matches("docs(state): advance").count(), 3, "{log}");
+    let state = json(&gsd(t.path(), &["state", "--json"]));
+    assert_ne!(
+        state["body"]["Status"], "executing",
+        "STATE moved on: {state}"
+    );
+    assert_eq!(git(t.path(), &["status", "--porcelain"]), "");
+    let shown = git(t.path(), &["show", "--stat", "--format=", "HEAD"]);
+    assert!(
+        shown.contains("ROADMAP.md") && shown.lines().count() == 2,
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_failing_plan_skips_its_dependants_and_the_phase_names_it() {
+    let t = phase_project();
+    let (o, ev) = run_phase(
+        t.path(),
+        &["--phase", "13", "--agent-cmd", &agent(&["13-01"])],
+    );
+    schema_check(&ev);
+    assert_eq!(o.status.code(), Some(1), "stuck: {}", stdout(&o));
+    let done = ev.last().unwrap();
+    let results: Vec<(String, String)> = done["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["plan"].as_str().unwrap().into(),
+                x["result"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("13-01".into(), "failed".into()),
+            ("13-02".into(), "complete".into()),
+            ("13-03".into(), "skipped".into())
+        ]
+    );
+    assert_eq!(done["outcomes"][0]["reason"], "stuck");
+    assert_eq!(
+        done["outcomes"][2]["reason"],
+        "it depends on 13-01, which failed"
+    );
+    let dir = t.path().join(".planning/phases/13-work");
+    assert!(!dir.join("13-01-SUMMARY.md").exists());
+    assert!(dir.join("13-02-SUMMARY.md").exists());
+    assert!(!dir.join("13-03-SUMMARY.md").exists());
+    let table = stderr(&run_phase_human(t.path()));
+    assert!(
+        table.contains("13-02") && table.contains("already done"),
+        "{table}"
+    );
+}
+
+/// Run again without --headless: done plans are skipped, the rest run.
+fn run_phase_human(dir: &Path) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C").arg(dir).args([
+        "ralph",
+        "run",
+        "--phase",
+        "13",
+        "--stuck-threshold",
+        "1",
+        "--max-iterations",
+        "2",
+        "--agent-cmd",
+        &agent(&["13-01"]),
+    ]);
+    wait_limited(c, Duration::from_secs(120))
+}
+
+#[test]
+fn bad_selections_are_named() {
+    let t = phase_project();
+    let (o, _) = run_phase(t.path(), &["--phase", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains('9'), "{}", stderr(&o));
+    let (o, _) = run_phase(t.path(), &["--phase", "13", "13-01"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not both"), "{}", stderr(&o));
+    let (o, _) = run_phase(t.path(), &["--phase", "2.1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no plans to run"), "{}", stderr(&o));
+}
+
+/// Plan IDs across the selection run in wave order too.
+#[test]
+fn listed_plans_run_in_wave_order() {
+    let t = phase_project();
+    let (o, ev) = run_phase(t.path(), &["13-03", "13-02", "--agent-cmd", &agent(&[])]);
+    schema_check(&ev);
+    let order: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["event"] == "started")
+        .map(|e| e["plan"].as_str().unwrap())
+        .collect();
+    // 13-03 waits for 13-01, which is not selected and has no summary: it runs after 13-02.
+    assert_eq!(order, ["13-02", "13-03"], "{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
