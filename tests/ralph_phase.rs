@@ -308,3 +308,158 @@ fn listed_plans_run_in_wave_order() {
     assert_eq!(order, ["13-02", "13-03"], "{}", stdout(&o));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// An agent for the side-by-side tests: each wave-1 plan first waits (up
+/// to 5 s) until both wave-1 agents have started, so the plans only get
+/// done when they really run at the same time; then it writes its file
+/// (and, with `shared`, the same line of work/shared.txt) and commits.
+fn rendezvous_agent(meet: &Path, shared: bool) -> String {
+    let dir = std::env::temp_dir().join(format!("gsd-phase-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!(
+        "rv-{}-{shared}.sh",
+        meet.file_name().unwrap().to_string_lossy()
+    ));
+    let m = meet.display();
+    let shared_line = if shared {
+        "echo \"written by $GSD_PLAN\" > work/shared.txt; git add work/shared.txt\n"
+    } else {
+        ""
+    };
+    std::fs::write(
+        &path,
+        format!(
+            "cat > /dev/null\ncase $GSD_PLAN in\n  13-01) f=a.txt ;;\n  13-02) f=b.txt ;;\n  *) f=c.txt ;;\nesac\n\
+             if [ $f != c.txt ]; then\n  touch {m}/$GSD_PLAN\n  n=0\n  while [ $n -lt 100 ] && ! {{ [ -e {m}/13-01 ] && [ -e {m}/13-02 ]; }}; do sleep 0.05; n=$((n+1)); done\n\
+               if ! {{ [ -e {m}/13-01 ] && [ -e {m}/13-02 ]; }}; then echo '{{\"type\":\"result\",\"result\":\"alone\",\"total_cost_usd\":0}}'; exit 0; fi\nfi\n\
+             mkdir -p work; echo $GSD_PLAN > work/$f; git add work/$f\n{shared_line}git commit -qm \"work: $GSD_PLAN\"\n\
+             echo '{{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\",\"total_cost_usd\":0.02}}'\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {}", path.display())
+}
+
+fn worktrees(dir: &Path) -> usize {
+    git(dir, &["worktree", "list"]).lines().count()
+}
+
+#[test]
+fn two_independent_plans_run_side_by_side_in_worktrees_and_are_merged() {
+    let t = phase_project();
+    let meet = tempfile::tempdir().unwrap();
+    let (o, ev) = run_phase(
+        t.path(),
+        &[
+            "--phase",
+            "13",
+            "--parallel",
+            "2",
+            "--agent-cmd",
+            &rendezvous_agent(meet.path(), false),
+        ],
+    );
+    schema_check(&ev);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    let done = ev.last().unwrap();
+    assert_eq!(done["complete"], 3, "{done}");
+    let merged: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["event"] == "plan_done")
+        .filter_map(|e| e["merged"].as_str())
+        .collect();
+    assert_eq!(
+        merged,
+        ["fast-forward", "merge-commit"],
+        "13-01 fast-forwards, 13-02 merges"
+    );
+    // Both plans' work is on the current branch; no worktree or branch is left.
+    for f in ["a.txt", "b.txt", "c.txt"] {
+        assert!(t.path().join("work").join(f).is_file(), "{f}");
+    }
+    let log = git(t.path(), &["log", "--format=%s"]);
+    assert!(
+        log.contains("Merge plan 13-02 (gsd ralph run --parallel)"),
+        "{log}"
+    );
+    assert_eq!(worktrees(t.path()), 1);
+    assert_eq!(git(t.path(), &["branch", "--list", "gsd/ralph/*"]), "");
+    assert_eq!(git(t.path(), &["status", "--porcelain"]), "");
+    for n in ["01", "02", "03"] {
+        assert!(
+            t.path()
+                .join(format!(".planning/phases/13-work/13-{n}-SUMMARY.md"))
+                .is_file()
+        );
+    }
+    assert_eq!(lint(t.path()).0, 0);
+
+    // The same phase one plan at a time: the rendezvous never happens.
+    let t = phase_project();
+    let meet = tempfile::tempdir().unwrap();
+    let (o, _) = run_phase(
+        t.path(),
+        &[
+            "--phase",
+            "13",
+            "--agent-cmd",
+            &rendezvous_agent(meet.path(), false),
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "without --parallel the agents cannot meet"
+    );
+}
+
+#[test]
+fn two_plans_editing_one_line_merge_once_and_the_other_reports_the_conflict() {
+    let t = phase_project();
+    let meet = tempfile::tempdir().unwrap();
+    let (o, ev) = run_phase(
+        t.path(),
+        &[
+            "--phase",
+            "13",
+            "--parallel",
+            "2",
+            "--agent-cmd",
+            &rendezvous_agent(meet.path(), true),
+        ],
+    );
+    schema_check(&ev);
+    assert_eq!(o.status.code(), Some(5), "a merge conflict: {}", stdout(&o));
+    let done = ev.last().unwrap();
+    let by_plan = |p: &str| {
+        done["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["plan"] == p)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_plan("13-01")["result"], "complete");
+    let conflicted = by_plan("13-02");
+    assert_eq!(conflicted["result"], "failed");
+    assert_eq!(conflicted["exit_code"], 5);
+    let reason = conflicted["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("merge conflict in work/shared.txt") && reason.contains("gsd/ralph/13-02"),
+        "{reason}"
+    );
+    assert_eq!(by_plan("13-03")["result"], "skipped");
+    // The current branch has 13-01's line; 13-02's worktree and branch are kept.
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("work/shared.txt")).unwrap(),
+        "written by 13-01\n"
+    );
+    assert!(t.path().join(".gsd/wt-13-02/work/shared.txt").is_file());
+    assert_eq!(worktrees(t.path()), 2);
+    assert_eq!(
+        git(t.path(), &["status", "--porcelain"]),
+        "",
+        "no half-merged files"
+    );
+}

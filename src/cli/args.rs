@@ -198,6 +198,11 @@ pub struct RunArgs {
     /// progress is updated.
     #[arg(long, value_name = "N")]
     pub phase: Option<String>,
+    /// With --phase (or several plans): run up to N plans of a wave at once,
+    /// those whose files_modified do not overlap, each in its own git
+    /// worktree and branch, merged back when its checks pass.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub parallel: usize,
     /// Print one JSON event per line on stdout (schema: `--schema`).
     #[arg(long)]
     pub headless: bool,

@@ -520,6 +520,7 @@ fn run_options(
         allow_dirty: args.allow_dirty,
         force: args.force,
         notify: args.notify.clone(),
+        record_history: true,
     }
 }
 
@@ -555,6 +556,7 @@ fn run_phase(
             start,
             stuck_threshold: args.stuck_threshold,
             opts: &opts,
+            parallel: args.parallel,
         },
         sink,
     );

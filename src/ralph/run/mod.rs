@@ -15,6 +15,7 @@ pub mod phase;
 pub mod preflight;
 pub mod prepare;
 pub mod progress;
+pub mod worktree;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -66,6 +67,10 @@ pub struct RunOptions {
     /// `--notify CMD`: run on complete, failed, stuck and question, with
     /// the event's JSON on stdin.
     pub notify: Option<String>,
+    /// Record the loop's history in STATE.md at its end. Off for plans run
+    /// side by side in worktrees: their branches would all change the same
+    /// section and conflict when merged.
+    pub record_history: bool,
 }
 
 /// What the CLI resolved before the run.
@@ -183,6 +188,7 @@ fn asked_question(text: &str) -> bool {
 
 struct Runner<'a> {
     root: &'a Path,
+    record_history: bool,
     state: LoopState,
     em: Emitter,
     interrupt: Arc<AtomicBool>,
@@ -233,7 +239,7 @@ impl Runner<'_> {
         self.state.status = status;
         self.state.heartbeat_at = now();
         self.save();
-        if status != Status::Paused && !self.state.history.is_empty() {
+        if self.record_history && status != Status::Paused && !self.state.history.is_empty() {
             let _ = crate::ralph::history::record(
                 self.root,
                 &self.state,
@@ -293,6 +299,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
     problems.extend(preflight::check(root, opts, resumed));
     let mut r = Runner {
         root,
+        record_history: opts.record_history,
         state: LoopState {
             runner: true,
             ..state.clone()

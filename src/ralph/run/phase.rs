@@ -23,7 +23,7 @@ use crate::render::RenderError;
 
 use super::events::{Emitter, EventKind, RunEvent, Sink};
 use super::observed::{Observed, files_changed};
-use super::{EXIT_COMPLETE, EXIT_INTERRUPTED, RunInput, RunOptions, prepare};
+use super::{EXIT_COMPLETE, EXIT_INTERRUPTED, RunInput, RunOptions, prepare, worktree};
 
 /// Which plans to run.
 #[derive(Debug, Clone)]
@@ -53,6 +53,10 @@ pub struct PlanOutcome {
     /// completed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// How a plan run in its own worktree came back (`fast-forward`,
+    /// `merge-commit`, `up-to-date`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged: Option<&'static str>,
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -81,6 +85,9 @@ pub struct PhaseRequest<'a> {
     pub start: StartOptions,
     pub stuck_threshold: u32,
     pub opts: &'a RunOptions,
+    /// At most this many plans of one wave at once, each in its own
+    /// worktree (1: one after another, in place).
+    pub parallel: usize,
 }
 
 /// One plan to run: its file, ID, wave and the files of the selected plans
@@ -90,6 +97,10 @@ struct Item {
     id: String,
     wave: u32,
     deps: Vec<PathBuf>,
+    /// `files_modified`: plans of one wave that share none may run at once.
+    files: Vec<String>,
+    /// (phase rank, wave): items of one group may run side by side.
+    group: (usize, u32),
 }
 
 /// The selected plans in run order (phase order, then wave, then file).
@@ -137,6 +148,8 @@ fn select(ws: &Workspace, cwd: &Path, sel: &Selection) -> Result<Vec<Item>, Phas
                     path,
                     id: node.id.clone(),
                     wave: node.wave,
+                    files: plan.fm.files_modified.clone(),
+                    group: (rank, node.wave),
                     deps: node
                         .depends_on
                         .iter()
@@ -221,6 +234,268 @@ fn record(root: &Path, path: &Path, observed: &Observed, out: &mut PlanOutcome) 
     }
 }
 
+/// A fresh outcome for `item`.
+fn outcome(item: &Item) -> PlanOutcome {
+    PlanOutcome {
+        plan: item.id.clone(),
+        wave: item.wave,
+        result: "not_run",
+        exit_code: None,
+        reason: None,
+        summary: None,
+        warnings: Vec::new(),
+        merged: None,
+    }
+}
+
+/// Whether `item` runs: not when its file is gone, it has a summary, or a
+/// plan it depends on did not complete (then the outcome says why).
+fn gate(
+    ws: &Workspace,
+    items: &[Item],
+    outcomes: &[Option<PlanOutcome>],
+    item: &Item,
+) -> Option<PlanOutcome> {
+    let mut out = outcome(item);
+    let Some((phase, plan)) = find(ws, &item.path) else {
+        out.result = "skipped";
+        out.reason = Some("its plan file is gone".into());
+        return Some(out);
+    };
+    if phase.plan_has_summary(plan) {
+        out.result = "done";
+        out.reason = Some("it has a summary already".into());
+        return Some(out);
+    }
+    let blocked = item.deps.iter().find_map(|d| {
+        let at = items.iter().position(|it| &it.path == d)?;
+        let o = outcomes[at].as_ref()?;
+        (!matches!(o.result, "complete" | "done")).then(|| (o.plan.clone(), o.result))
+    });
+    let (dep, how) = blocked?;
+    out.result = "skipped";
+    out.reason = Some(format!(
+        "it depends on {dep}, which {}",
+        if how == "failed" {
+            "failed"
+        } else {
+            "did not run"
+        }
+    ));
+    Some(out)
+}
+
+/// Plans of one wave in batches that may run at once: at most `n` each,
+/// no two sharing a file in `files_modified` (first fit, in order).
+fn batches(ready: &[usize], items: &[Item], n: usize) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for &i in ready {
+        let fits = |b: &Vec<usize>| {
+            b.len() < n.max(1)
+                && b.iter()
+                    .all(|&j| !items[j].files.iter().any(|f| items[i].files.contains(f)))
+        };
+        match out.iter_mut().find(|b| fits(b)) {
+            Some(b) => b.push(i),
+            None => out.push(vec![i]),
+        }
+    }
+    out
+}
+
+/// A sink that tags each event with its plan, keeps it, and forwards it.
+fn plan_sink(tag: &str, seen: Rc<RefCell<Vec<RunEvent>>>, forward: Rc<Sink>) -> Sink {
+    let tag = tag.to_owned();
+    Box::new(move |e: &RunEvent| {
+        let e = tagged(e, &tag);
+        seen.borrow_mut().push(e.clone());
+        forward(&e);
+    })
+}
+
+fn tagged(e: &RunEvent, plan: &str) -> RunEvent {
+    let mut e = e.clone();
+    if let Some(o) = e.fields.as_object_mut() {
+        o.insert("plan".into(), json!(plan));
+    }
+    e
+}
+
+/// The outcome of a finished run: complete (then recorded in `root`) or
+/// failed with the reason its last event gave.
+fn finish(root: &Path, item: &Item, code: i32, events: &[RunEvent], out: &mut PlanOutcome) {
+    out.exit_code = Some(code);
+    if code == EXIT_COMPLETE {
+        out.result = "complete";
+        let mut observed = Observed::from_events(events);
+        observed.files = files_of(root, &observed);
+        record(root, &item.path, &observed, out);
+    } else {
+        out.result = "failed";
+        out.reason = events.iter().rev().find_map(|e| match e.kind {
+            EventKind::Stuck => Some("stuck".to_owned()),
+            EventKind::Failed => e.fields["reason"].as_str().map(str::to_owned),
+            _ => None,
+        });
+    }
+}
+
+/// Run one plan in the project itself.
+fn run_in_place(
+    req: &PhaseRequest<'_>,
+    root: &Path,
+    item: &Item,
+    shared: &Rc<Sink>,
+) -> Result<PlanOutcome, PhaseError> {
+    let ws = Workspace::discover(req.cwd)?;
+    let (_, plan) = find(&ws, &item.path).expect("gated: the plan exists");
+    let (state, problems) = prepare::prepare(&ws, plan, &req.start, req.stuck_threshold)?;
+    let seen: Rc<RefCell<Vec<RunEvent>>> = Rc::default();
+    let sink = plan_sink(&item.id, seen.clone(), shared.clone());
+    let code = super::run(
+        RunInput {
+            root,
+            plan,
+            state,
+            resumed: false,
+            problems,
+        },
+        req.opts,
+        sink,
+    );
+    drop(ws);
+    let mut out = outcome(item);
+    finish(root, item, code, &seen.borrow(), &mut out);
+    Ok(out)
+}
+
+/// Run a batch side by side, each plan in its own worktree, then merge each
+/// completed plan back (in the batch's order) and record it.
+fn run_side_by_side(
+    req: &PhaseRequest<'_>,
+    root: &Path,
+    batch: &[&Item],
+    shared: &Rc<Sink>,
+) -> Vec<PlanOutcome> {
+    let mut outs: Vec<PlanOutcome> = batch.iter().map(|it| outcome(it)).collect();
+    let mut trees: Vec<Option<worktree::Worktree>> = Vec::new();
+    for (k, item) in batch.iter().enumerate() {
+        match worktree::create(root, &item.id) {
+            Ok(w) => trees.push(Some(w)),
+            Err(e) => {
+                outs[k].result = "failed";
+                outs[k].reason = Some(format!(
+                    "no worktree: {e} (one from an earlier run? `git worktree list`)"
+                ));
+                trees.push(None);
+            }
+        }
+    }
+    let opts = RunOptions {
+        record_history: false,
+        ..req.opts.clone()
+    };
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, RunEvent)>();
+    let mut seen: Vec<Vec<RunEvent>> = vec![Vec::new(); batch.len()];
+    let codes: Vec<Option<i32>> = std::thread::scope(|s| {
+        let handles: Vec<_> = batch
+            .iter()
+            .zip(&trees)
+            .enumerate()
+            .map(|(k, (item, wt))| {
+                let tx = tx.clone();
+                let opts = &opts;
+                let wt = wt.as_ref().map(|w| w.path.clone());
+                let rel = item
+                    .path
+                    .strip_prefix(root)
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
+                s.spawn(move || -> Option<i32> {
+                    let wt = wt?;
+                    let ws = Workspace::discover(&wt).ok()?;
+                    let (_, plan) = find(&ws, &wt.join(&rel))?;
+                    let (state, problems) =
+                        prepare::prepare(&ws, plan, &req.start, req.stuck_threshold).ok()?;
+                    let sink: Sink = Box::new(move |e: &RunEvent| {
+                        let _ = tx.send((k, e.clone()));
+                    });
+                    Some(super::run(
+                        RunInput {
+                            root: &wt,
+                            plan,
+                            state,
+                            resumed: false,
+                            problems,
+                        },
+                        opts,
+                        sink,
+                    ))
+                })
+            })
+            .collect();
+        drop(tx);
+        for (k, e) in rx {
+            let e = tagged(&e, &batch[k].id);
+            shared(&e);
+            seen[k].push(e);
+        }
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    for (k, item) in batch.iter().enumerate() {
+        let Some(wt) = &trees[k] else { continue };
+        let Some(code) = codes[k] else {
+            outs[k].result = "failed";
+            outs[k].reason = Some("the plan could not be prepared in its worktree".into());
+            continue;
+        };
+        if code != EXIT_COMPLETE {
+            finish(root, item, code, &seen[k], &mut outs[k]);
+            outs[k]
+                .warnings
+                .push(format!("its worktree is kept at {}", wt.path.display()));
+            continue;
+        }
+        match worktree::merge(
+            root,
+            wt,
+            &format!("Merge plan {} (gsd ralph run --parallel)", item.id),
+        ) {
+            Ok(how) => {
+                outs[k].merged = Some(match how {
+                    worktree::Merged::UpToDate => "up-to-date",
+                    worktree::Merged::FastForward => "fast-forward",
+                    worktree::Merged::Commit => "merge-commit",
+                });
+                if let Err(e) = worktree::remove(root, wt) {
+                    outs[k].warnings.push(format!("worktree not removed: {e}"));
+                }
+                finish(root, item, code, &seen[k], &mut outs[k]);
+            }
+            Err(e) => {
+                outs[k].exit_code = Some(MERGE_CONFLICT);
+                outs[k].result = "failed";
+                outs[k].reason = Some(match &e {
+                    worktree::WorktreeError::Conflict { files, .. } => format!(
+                        "merge conflict in {}; the work is on branch {} in {}",
+                        files.join(", "),
+                        wt.branch,
+                        wt.path.display()
+                    ),
+                    other => format!("merge failed: {other}"),
+                });
+            }
+        }
+    }
+    outs
+}
+
+/// The exit code of a plan whose work could not be merged.
+pub const MERGE_CONFLICT: i32 = 5;
+
 /// Run the selected plans; returns the exit code and each plan's outcome.
 /// Every event goes to `sink` with the plan it belongs to.
 pub fn run_phase(req: PhaseRequest<'_>, sink: Sink) -> Result<(i32, Vec<PlanOutcome>), PhaseError> {
@@ -233,116 +508,64 @@ pub fn run_phase(req: PhaseRequest<'_>, sink: Sink) -> Result<(i32, Vec<PlanOutc
     let forward = shared.clone();
     let em = Emitter::new(&phase_id, None, Box::new(move |e: &RunEvent| forward(e)))
         .with_notify(req.opts.notify.clone());
-    let mut outcomes: Vec<PlanOutcome> = Vec::new();
+    let mut outcomes: Vec<Option<PlanOutcome>> = vec![None; items.len()];
     let mut code = EXIT_COMPLETE;
     let mut interrupted = false;
-    for item in &items {
-        let mut out = PlanOutcome {
-            plan: item.id.clone(),
-            wave: item.wave,
-            result: "not_run",
-            exit_code: None,
-            reason: None,
-            summary: None,
-            warnings: Vec::new(),
-        };
-        if interrupted {
-            outcomes.push(out);
-            continue;
-        }
-        let ws = Workspace::discover(req.cwd)?;
-        let Some((phase, plan)) = find(&ws, &item.path) else {
-            out.result = "skipped";
-            out.reason = Some("its plan file is gone".into());
-            em.emit(
-                EventKind::PlanSkipped,
-                json!({ "plan": item.id, "reason": out.reason }),
-            );
-            outcomes.push(out);
-            continue;
-        };
-        if phase.plan_has_summary(plan) {
-            out.result = "done";
-            out.reason = Some("it has a summary already".into());
-            em.emit(
-                EventKind::PlanSkipped,
-                json!({ "plan": item.id, "reason": out.reason }),
-            );
-            outcomes.push(out);
-            continue;
-        }
-        let blocked = item.deps.iter().find_map(|d| {
-            outcomes
+    let mut start = 0;
+    while start < items.len() {
+        let end = start
+            + items[start..]
                 .iter()
-                .zip(&items)
-                .find(|(_, it)| &it.path == d)
-                .filter(|(o, _)| !matches!(o.result, "complete" | "done"))
-                .map(|(o, _)| (o.plan.clone(), o.result))
-        });
-        if let Some((dep, how)) = blocked {
-            out.result = "skipped";
-            out.reason = Some(format!(
-                "it depends on {dep}, which {}",
-                match how {
-                    "failed" => "failed",
-                    _ => "did not run",
+                .take_while(|it| it.group == items[start].group)
+                .count();
+        let ws = Workspace::discover(req.cwd)?;
+        let mut ready = Vec::new();
+        for k in start..end {
+            if interrupted {
+                outcomes[k] = Some(outcome(&items[k]));
+                continue;
+            }
+            match gate(&ws, &items, &outcomes, &items[k]) {
+                Some(o) => {
+                    em.emit(
+                        EventKind::PlanSkipped,
+                        json!({ "plan": o.plan, "reason": o.reason }),
+                    );
+                    outcomes[k] = Some(o);
                 }
-            ));
-            em.emit(
-                EventKind::PlanSkipped,
-                json!({ "plan": item.id, "reason": out.reason }),
-            );
-            outcomes.push(out);
-            continue;
-        }
-        let (state, problems) = prepare::prepare(&ws, plan, &req.start, req.stuck_threshold)?;
-        let events: Rc<RefCell<Vec<RunEvent>>> = Rc::default();
-        let (seen, forward, tag) = (events.clone(), shared.clone(), item.id.clone());
-        let plan_sink: Sink = Box::new(move |e: &RunEvent| {
-            let mut e = e.clone();
-            if let Some(o) = e.fields.as_object_mut() {
-                o.insert("plan".into(), json!(tag));
+                None => ready.push(k),
             }
-            seen.borrow_mut().push(e.clone());
-            forward(&e);
-        });
-        let c = super::run(
-            RunInput {
-                root: &root,
-                plan,
-                state,
-                resumed: false,
-                problems,
-            },
-            req.opts,
-            plan_sink,
-        );
+        }
         drop(ws);
-        out.exit_code = Some(c);
-        let evs = events.borrow();
-        if c == EXIT_COMPLETE {
-            out.result = "complete";
-            let mut observed = Observed::from_events(&evs);
-            observed.files = files_of(&root, &observed);
-            record(&root, &item.path, &observed, &mut out);
-        } else {
-            out.result = "failed";
-            out.reason = evs.iter().rev().find_map(|e| match e.kind {
-                EventKind::Stuck => Some("stuck".to_owned()),
-                EventKind::Failed => e.fields["reason"].as_str().map(str::to_owned),
-                _ => None,
-            });
-            if code == EXIT_COMPLETE {
-                code = c;
+        for batch in batches(&ready, &items, req.parallel.max(1)) {
+            let outs = if interrupted {
+                batch.iter().map(|&k| outcome(&items[k])).collect()
+            } else if batch.len() == 1 {
+                vec![run_in_place(&req, &root, &items[batch[0]], &shared)?]
+            } else {
+                let refs: Vec<&Item> = batch.iter().map(|&k| &items[k]).collect();
+                run_side_by_side(&req, &root, &refs, &shared)
+            };
+            for (k, out) in batch.into_iter().zip(outs) {
+                if out.result != "not_run" {
+                    em.emit(
+                        EventKind::PlanDone,
+                        serde_json::to_value(&out).expect("json"),
+                    );
+                }
+                if out.result == "failed" {
+                    let c = out.exit_code.unwrap_or(super::EXIT_FATAL);
+                    if code == EXIT_COMPLETE {
+                        code = c;
+                    }
+                    interrupted |= c == EXIT_INTERRUPTED;
+                }
+                outcomes[k] = Some(out);
             }
-            interrupted = c == EXIT_INTERRUPTED;
         }
-        em.emit(
-            EventKind::PlanDone,
-            serde_json::to_value(&out).expect("json"),
-        );
-        outcomes.push(out);
+        start = end;
     }
+    let outcomes: Vec<PlanOutcome> = outcomes.into_iter().flatten().collect();
     let count = |r: &str| outcomes.iter().filter(|o| o.result == r).count();
     em.emit(
         EventKind::PhaseDone,
