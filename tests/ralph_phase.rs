@@ -463,3 +463,122 @@ fn two_plans_editing_one_line_merge_once_and_the_other_reports_the_conflict() {
         "no half-merged files"
     );
 }
+
+// ---- with the real Claude Code CLI --------------------------------------------
+
+/// The plan a request's loop prompt is about.
+fn plan_of(req: &Value) -> Option<String> {
+    let t = common::mock_model::first_user_text(req);
+    let at = t.find("# Ralph loop: plan ")? + "# Ralph loop: plan ".len();
+    Some(t[at..].split_whitespace().next()?.to_owned())
+}
+
+/// A phase of 3 plans in 2 waves with `--parallel 2` and the real CLI: the
+/// mock holds each wave-1 agent's first request until the other's has
+/// arrived, so both agents are alive at once, or the plans never finish.
+#[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
+fn claude_runs_a_phase_with_two_plans_side_by_side() {
+    use std::collections::BTreeSet;
+    use std::sync::{Arc, Condvar, Mutex};
+    let bin = common::claude_cli::claude_bin();
+    let t = phase_project();
+    let home = tempfile::tempdir().unwrap();
+    let met = Arc::new((Mutex::new(BTreeSet::<String>::new()), Condvar::new()));
+    let m = met.clone();
+    let mock = common::mock_model::MockModel::start(move |req| {
+        use common::mock_model::{Reply, assistant_turns};
+        let plan = plan_of(req).unwrap_or_default();
+        let file = match plan.as_str() {
+            "13-01" => "a.txt",
+            "13-02" => "b.txt",
+            _ => "c.txt",
+        };
+        if assistant_turns(req) == 0 {
+            if file != "c.txt" {
+                let (lock, cv) = &*m;
+                let mut seen = lock.lock().unwrap();
+                seen.insert(plan.clone());
+                cv.notify_all();
+                let (seen, _) = cv
+                    .wait_timeout_while(seen, Duration::from_secs(60), |s| s.len() < 2)
+                    .unwrap();
+                if seen.len() < 2 {
+                    return Reply::text("I am alone here.");
+                }
+            }
+            return Reply::bash(&format!(
+                "mkdir -p work && echo {plan} > work/{file} && git add work && git commit -qm 'work: {plan}'"
+            ));
+        }
+        Reply::text("Written and committed. <promise>DONE</promise>")
+    });
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(t.path())
+        .args([
+            "ralph",
+            "run",
+            "--phase",
+            "13",
+            "--parallel",
+            "2",
+            "--headless",
+            "--stuck-threshold",
+            "2",
+            "--max-iterations",
+            "3",
+            "--allowed-tool",
+            "Bash",
+            "--backoff-ms",
+            "20",
+            "--claude",
+        ])
+        .arg(&bin)
+        .env("HOME", home.path())
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("ANTHROPIC_BASE_URL", &mock.url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .env("GIT_AUTHOR_NAME", "agent")
+        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
+        .env("GIT_COMMITTER_NAME", "agent")
+        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+    let o = wait_limited(c, Duration::from_secs(240));
+    let ev: Vec<Value> = stdout(&o)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    schema_check(&ev);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        met.0.lock().unwrap().len(),
+        2,
+        "both wave-1 agents were alive at once"
+    );
+    let done = ev.last().unwrap();
+    assert_eq!(done["complete"], 3, "{done}");
+    for n in ["01", "02", "03"] {
+        assert!(
+            t.path()
+                .join(format!(".planning/phases/13-work/13-{n}-SUMMARY.md"))
+                .is_file()
+        );
+    }
+    let (code, diags) = lint(t.path());
+    assert_eq!(code, 0, "{diags:#?}");
+    let roadmap = std::fs::read_to_string(t.path().join(".planning/ROADMAP.md")).unwrap();
+    assert!(roadmap.contains("| 13. Work | 3/3 |"), "{roadmap}");
+    let log = git(t.path(), &["log", "--format=%s"]);
+    for n in ["13-01", "13-02", "13-03"] {
+        assert!(log.contains(&format!("work: {n}")), "{log}");
+    }
+    assert_eq!(worktrees(t.path()), 1, "no worktree left");
+    assert_eq!(git(t.path(), &["status", "--porcelain"]), "");
+}
