@@ -516,46 +516,7 @@ fn claude_runs_a_phase_with_two_plans_side_by_side() {
         }
         Reply::text("Written and committed. <promise>DONE</promise>")
     });
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
-    c.arg("-C")
-        .arg(t.path())
-        .args([
-            "ralph",
-            "run",
-            "--phase",
-            "13",
-            "--parallel",
-            "2",
-            "--headless",
-            "--stuck-threshold",
-            "2",
-            "--max-iterations",
-            "3",
-            "--allowed-tool",
-            "Bash",
-            "--backoff-ms",
-            "20",
-            "--claude",
-        ])
-        .arg(&bin)
-        .env("HOME", home.path())
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env("ANTHROPIC_BASE_URL", &mock.url)
-        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_MAX_RETRIES", "0")
-        .env("GIT_AUTHOR_NAME", "agent")
-        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
-        .env("GIT_COMMITTER_NAME", "agent")
-        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
-    let o = wait_limited(c, Duration::from_secs(240));
-    let ev: Vec<Value> = stdout(&o)
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    schema_check(&ev);
+    let (o, ev) = claude_phase(&bin, t.path(), home.path(), &mock, &["--parallel", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
     assert_eq!(
         met.0.lock().unwrap().len(),
@@ -581,4 +542,165 @@ fn claude_runs_a_phase_with_two_plans_side_by_side() {
     }
     assert_eq!(worktrees(t.path()), 1, "no worktree left");
     assert_eq!(git(t.path(), &["status", "--porcelain"]), "");
+    // The report adds up the iterations of all three plans, worktree runs included.
+    let report = json(&gsd(t.path(), &["ralph", "report", "--json"]));
+    let done: Vec<&Value> = ev
+        .iter()
+        .filter(|e| e["event"] == "iteration_done")
+        .collect();
+    assert_eq!(
+        report["total"]["iterations"].as_u64().unwrap() as usize,
+        done.len()
+    );
+    let usd: f64 = done.iter().map(|e| e["cost_usd"].as_f64().unwrap()).sum();
+    assert!(
+        (report["total"]["cost_usd"].as_f64().unwrap() - usd).abs() < 1e-9,
+        "{report}"
+    );
+    let ms: u64 = done
+        .iter()
+        .map(|e| e["duration_ms"].as_u64().unwrap())
+        .sum();
+    assert_eq!(report["total"]["duration_ms"].as_u64().unwrap(), ms);
+    let plans: Vec<&str> = report["phases"][0]["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["plan"].as_str().unwrap())
+        .collect();
+    assert_eq!(plans, ["13-01", "13-02", "13-03"]);
+}
+
+/// `gsd ralph run --phase 13 --headless EXTRA…` with the real CLI against `mock`.
+fn claude_phase(
+    bin: &Path,
+    dir: &Path,
+    home: &Path,
+    mock: &common::mock_model::MockModel,
+    extra: &[&str],
+) -> (Output, Vec<Value>) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(dir)
+        .args([
+            "ralph",
+            "run",
+            "--phase",
+            "13",
+            "--headless",
+            "--stuck-threshold",
+            "2",
+            "--max-iterations",
+            "3",
+            "--allowed-tool",
+            "Bash",
+            "--backoff-ms",
+            "20",
+            "--claude",
+        ])
+        .arg(bin)
+        .args(extra)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("ANTHROPIC_BASE_URL", &mock.url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .env("GIT_AUTHOR_NAME", "agent")
+        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
+        .env("GIT_COMMITTER_NAME", "agent")
+        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+    let o = wait_limited(c, Duration::from_secs(240));
+    let ev: Vec<Value> = stdout(&o)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    schema_check(&ev);
+    (o, ev)
+}
+
+/// With the real CLI: two wave-1 plans that write the same line run side by
+/// side; one merges, the other stops on the conflict with its worktree kept,
+/// and their dependant is skipped. Then a phase whose first plan never
+/// finishes: its dependant is skipped and the phase names it.
+#[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
+fn claude_conflicting_and_failing_plans_are_reported() {
+    use common::mock_model::{MockModel, Reply, assistant_turns};
+    let bin = common::claude_cli::claude_bin();
+    let home = tempfile::tempdir().unwrap();
+    let writer = |shared: bool, idle: &'static str| {
+        move |req: &Value| {
+            let plan = plan_of(req).unwrap_or_default();
+            if plan == idle {
+                return Reply::text("Still thinking about it.");
+            }
+            let file = match plan.as_str() {
+                "13-01" => "a.txt",
+                "13-02" => "b.txt",
+                _ => "c.txt",
+            };
+            if assistant_turns(req) == 0 {
+                let same = if shared {
+                    format!(" && echo 'by {plan}' > work/shared.txt")
+                } else {
+                    String::new()
+                };
+                return Reply::bash(&format!(
+                    "mkdir -p work && echo {plan} > work/{file}{same} && git add work && git commit -qm 'work: {plan}'"
+                ));
+            }
+            Reply::text("Done. <promise>DONE</promise>")
+        }
+    };
+
+    let t = phase_project();
+    let mock = MockModel::start(writer(true, "none"));
+    let (o, ev) = claude_phase(&bin, t.path(), home.path(), &mock, &["--parallel", "2"]);
+    assert_eq!(o.status.code(), Some(5), "{}\n{}", stdout(&o), stderr(&o));
+    let done = ev.last().unwrap();
+    let result = |p: &str| {
+        done["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["plan"] == p)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(result("13-01")["result"], "complete");
+    assert_eq!(result("13-02")["result"], "failed");
+    assert!(
+        result("13-02")["reason"]
+            .as_str()
+            .unwrap()
+            .contains("merge conflict in work/shared.txt")
+    );
+    assert_eq!(result("13-03")["result"], "skipped");
+    assert!(
+        t.path().join(".gsd/wt-13-02").is_dir(),
+        "the conflicting worktree is kept"
+    );
+
+    let t = phase_project();
+    let mock = MockModel::start(writer(false, "13-01"));
+    let (o, ev) = claude_phase(&bin, t.path(), home.path(), &mock, &[]);
+    assert_eq!(o.status.code(), Some(1), "stuck: {}", stdout(&o));
+    let done = ev.last().unwrap();
+    let results: Vec<&str> = done["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["failed", "complete", "skipped"]);
+    assert_eq!(
+        done["outcomes"][2]["reason"],
+        "it depends on 13-01, which failed"
+    );
 }

@@ -521,6 +521,7 @@ fn run_options(
         force: args.force,
         notify: args.notify.clone(),
         record_history: true,
+        log_root: None,
     }
 }
 

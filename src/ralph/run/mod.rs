@@ -71,6 +71,9 @@ pub struct RunOptions {
     /// side by side in worktrees: their branches would all change the same
     /// section and conflict when merged.
     pub record_history: bool,
+    /// The project whose `.gsd/ralph/logs/` gets this run's logs (the run's
+    /// own root when absent).
+    pub log_root: Option<PathBuf>,
 }
 
 /// What the CLI resolved before the run.
@@ -292,7 +295,11 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
     } = input;
     // `.gsd/` ignores itself, so the logs never dirty the work tree.
     let _ = crate::store::lock::ensure_gsd_dir(root);
-    let logs = root.join(".gsd/ralph/logs").join(&state.loop_id);
+    // A plan run in a worktree logs to the main project, so its record
+    // (`gsd ralph report`) outlives the worktree.
+    let log_root = opts.log_root.as_deref().unwrap_or(root);
+    let _ = crate::store::lock::ensure_gsd_dir(log_root);
+    let logs = log_root.join(".gsd/ralph/logs").join(&state.loop_id);
     let _ = std::fs::create_dir_all(&logs);
     let em = Emitter::new(&state.loop_id, Some(logs.join("events.jsonl")), sink)
         .with_notify(opts.notify.clone());

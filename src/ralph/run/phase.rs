@@ -393,6 +393,7 @@ fn run_side_by_side(
     }
     let opts = RunOptions {
         record_history: false,
+        log_root: Some(root.to_path_buf()),
         ..req.opts.clone()
     };
     let (tx, rx) = std::sync::mpsc::channel::<(usize, RunEvent)>();
