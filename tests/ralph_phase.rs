@@ -599,19 +599,8 @@ fn claude_phase(
             "--claude",
         ])
         .arg(bin)
-        .args(extra)
-        .env("HOME", home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env("ANTHROPIC_BASE_URL", &mock.url)
-        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_MAX_RETRIES", "0")
-        .env("GIT_AUTHOR_NAME", "agent")
-        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
-        .env("GIT_COMMITTER_NAME", "agent")
-        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+        .args(extra);
+    common::claude_cli::runner_env(&mut c, home, &mock.url);
     let o = wait_limited(c, Duration::from_secs(240));
     let ev: Vec<Value> = stdout(&o)
         .lines()

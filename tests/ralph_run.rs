@@ -749,15 +749,10 @@ fn claude_at_its_usage_limit_is_waited_out_and_completes() {
     ];
     args.extend(["--stuck-threshold", "3"]);
     let mut c = run_cmd(t.path(), &args);
-    c.env("HOME", home.path())
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env("ANTHROPIC_BASE_URL", &mock.url)
-        .env("CLAUDE_CODE_OAUTH_TOKEN", "sk-ant-oat01-mock")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_MAX_RETRIES", "0");
+    common::claude_cli::runner_env(&mut c, home.path(), &mock.url);
+    // Logged in with an OAuth token, the CLI reads the usage-limit headers.
+    c.env_remove("ANTHROPIC_API_KEY")
+        .env("CLAUDE_CODE_OAUTH_TOKEN", "sk-ant-oat01-mock");
     let o = run(c);
     let ev = events(&o);
     assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
@@ -792,18 +787,7 @@ fn claude_run(bin: &Path, t: &Path, home: &Path, mock: &MockModel, extra: &[&str
     ];
     args.extend_from_slice(extra);
     let mut c = run_cmd(t, &args);
-    c.env("HOME", home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env("ANTHROPIC_BASE_URL", &mock.url)
-        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_MAX_RETRIES", "0")
-        .env("GIT_AUTHOR_NAME", "agent")
-        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
-        .env("GIT_COMMITTER_NAME", "agent")
-        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+    common::claude_cli::runner_env(&mut c, home, &mock.url);
     run(c)
 }
 

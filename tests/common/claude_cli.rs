@@ -63,3 +63,21 @@ pub fn run_prompt(mut c: Command, prompt: &str, limit: Duration) -> Output {
     ]);
     super::wait_limited(c, limit)
 }
+
+/// The environment `gsd ralph run` needs to drive the real CLI against the
+/// mock at `url`: its own HOME, no user configuration, no retries of its
+/// own (the runner retries), and a git identity for the agent's commits.
+pub fn runner_env(c: &mut Command, home: &Path, url: &str) {
+    c.env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("ANTHROPIC_BASE_URL", url)
+        .env("ANTHROPIC_API_KEY", "sk-ant-mock")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_MAX_RETRIES", "0")
+        .env("GIT_AUTHOR_NAME", "agent")
+        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
+        .env("GIT_COMMITTER_NAME", "agent")
+        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+}
