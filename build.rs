@@ -16,6 +16,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("GSD_CHECK_JSONSCHEMA", "gsd_check_jsonschema"),
     ("GSD_CHROMIUM", "gsd_chromium"),
     ("GSD_DOT", "gsd_dot"),
+    ("GSD_TMUX", "gsd_tmux"),
 ];
 
 fn main() {

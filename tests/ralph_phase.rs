@@ -693,3 +693,85 @@ fn claude_conflicting_and_failing_plans_are_reported() {
         "it depends on 13-01, which failed"
     );
 }
+
+// ---- the dashboard, in a real terminal ----------------------------------------
+
+fn tmux(args: &[&str]) -> Output {
+    Command::new(
+        std::env::var_os("GSD_TMUX").expect("GSD_TMUX is set (this test is ignored without it)"),
+    )
+    .args(args)
+    .output()
+    .unwrap()
+}
+
+/// Poll the pane until `ready` holds for its text (at most `secs`).
+fn pane_until(session: &str, secs: u64, ready: impl Fn(&str) -> bool) -> String {
+    let until = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let text = stdout(&tmux(&["capture-pane", "-p", "-t", session]));
+        if ready(&text) || std::time::Instant::now() > until {
+            return text;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `--dashboard` in tmux: the live board lists the plans with their status
+/// while agents work, `l` opens the selected plan's log, and at the end the
+/// terminal is given back with the board as plain lines.
+#[test]
+#[cfg_attr(
+    not(gsd_tmux),
+    ignore = "needs tmux in GSD_TMUX (bash .ci/test installs it)"
+)]
+fn the_dashboard_runs_in_a_terminal_and_shows_each_plan() {
+    let t = phase_project();
+    // A slow agent: a second per plan, so the board is seen mid-run.
+    let agent = agent(&[]).replace("sh ", "");
+    let slow = format!("{agent}.slow.sh");
+    std::fs::write(
+        &slow,
+        format!("sleep 1\n{}", std::fs::read_to_string(&agent).unwrap()),
+    )
+    .unwrap();
+    let session = format!("gsd-dash-{}", std::process::id());
+    let cmd = format!(
+        "cd {} && GIT_AUTHOR_NAME=agent GIT_AUTHOR_EMAIL=a@example.com GIT_COMMITTER_NAME=agent GIT_COMMITTER_EMAIL=a@example.com {} ralph run --phase 13 --dashboard --stuck-threshold 2 --agent-cmd 'sh {slow}'; echo EXIT=$?; sleep 60",
+        t.path().display(),
+        env!("CARGO_BIN_EXE_gsd"),
+    );
+    let o = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "110",
+        "-y",
+        "30",
+        &cmd,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let live = pane_until(&session, 30, |p| {
+        p.contains("running") && p.contains("13-03")
+    });
+    let _ = tmux(&["send-keys", "-t", &session, "l"]);
+    let with_log = pane_until(&session, 10, |p| p.contains("log of 13-01"));
+    let end = pane_until(&session, 60, |p| p.contains("EXIT="));
+    let _ = tmux(&["kill-session", "-t", &session]);
+    assert!(live.contains("plan       wave status"), "{live}");
+    assert!(live.contains("13-01") && live.contains("running"), "{live}");
+    assert!(live.contains("↑/↓ select"), "{live}");
+    assert!(with_log.contains("log of 13-01"), "{with_log}");
+    assert!(end.contains("EXIT=0"), "{end}");
+    assert!(end.contains("phase run finished: 3 complete"), "{end}");
+    assert!(end.contains("13-03      wave 2   complete"), "{end}");
+    for n in ["01", "02", "03"] {
+        assert!(
+            t.path()
+                .join(format!(".planning/phases/13-work/13-{n}-SUMMARY.md"))
+                .is_file()
+        );
+    }
+}

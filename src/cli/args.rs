@@ -203,6 +203,10 @@ pub struct RunArgs {
     /// worktree and branch, merged back when its checks pass.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub parallel: usize,
+    /// With --phase (or several plans): a live dashboard on the terminal
+    /// (keys: ↑/↓ select, l log, s stop plan, p pause).
+    #[arg(long, conflicts_with = "headless")]
+    pub dashboard: bool,
     /// Print one JSON event per line on stdout (schema: `--schema`).
     #[arg(long)]
     pub headless: bool,

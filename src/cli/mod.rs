@@ -16,6 +16,7 @@ mod table;
 // One file per command group; none imports another.
 mod compile;
 mod convert;
+mod dashboard;
 mod export;
 mod fm;
 mod lint;

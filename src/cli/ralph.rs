@@ -531,7 +531,7 @@ fn run_phase(
     args: &super::args::RunArgs,
     start: crate::ralph::start::StartOptions,
 ) -> Result<Output, CliError> {
-    use crate::ralph::run::phase::{PhaseError, PhaseRequest, Selection, run_phase};
+    use crate::ralph::run::phase::{PhaseRequest, Selection, run_phase};
     if args.resume {
         return Err(CliError::input(
             "--resume continues one plan's run; run the phase again to go on (plans with a summary are skipped)",
@@ -549,7 +549,27 @@ fn run_phase(
         None => Selection::Plans(args.plans.clone()),
     };
     let opts = run_options(args, start.max_iterations, args.stuck_threshold);
-    let sink = super::run_view::sink(args.headless, start.max_iterations);
+    let board = if args.dashboard {
+        let plans = crate::ralph::run::phase::planned(cwd, &selection).map_err(phase_error)?;
+        let title = match &selection {
+            Selection::Phase(p) => format!("gsd ralph run --phase {p}"),
+            Selection::Plans(ids) => format!("gsd ralph run {}", ids.join(" ")),
+        };
+        let root = find_root(cwd)?;
+        let b = crate::ralph::run::board::Board::new(&title, &plans);
+        Some(super::dashboard::Dashboard::start(b, &root).map_err(|e| {
+            CliError::input(
+                format!("cannot start the dashboard: {e}"),
+                Some("run without --dashboard, or in a terminal".into()),
+            )
+        })?)
+    } else {
+        None
+    };
+    let sink = match &board {
+        Some(d) => d.sink(),
+        None => super::run_view::sink(args.headless, start.max_iterations),
+    };
     let result = run_phase(
         PhaseRequest {
             cwd,
@@ -561,16 +581,24 @@ fn run_phase(
         },
         sink,
     );
+    let shown = board.map(|d| d.finish()).unwrap_or_default();
     match result {
-        Ok((code, _)) => Ok(Output::ok(String::new()).with_code(code)),
-        Err(PhaseError::Workspace(e)) => Err(e.into()),
-        Err(PhaseError::Phase(e)) => Err(e.into()),
-        Err(PhaseError::Plan(e)) => Err(e.into()),
-        Err(PhaseError::Render(e)) => Err(e.into()),
-        Err(e @ PhaseError::Empty(_)) => Err(CliError::input(
+        Ok((code, _)) => Ok(Output::ok(shown).with_code(code)),
+        Err(e) => Err(phase_error(e)),
+    }
+}
+
+fn phase_error(e: crate::ralph::run::phase::PhaseError) -> CliError {
+    use crate::ralph::run::phase::PhaseError;
+    match e {
+        PhaseError::Workspace(e) => e.into(),
+        PhaseError::Phase(e) => e.into(),
+        PhaseError::Plan(e) => e.into(),
+        PhaseError::Render(e) => e.into(),
+        e @ PhaseError::Empty(_) => CliError::input(
             e.to_string(),
             Some("plan the phase first (`gsd plan new N`)".into()),
-        )),
+        ),
     }
 }
 

@@ -9,6 +9,7 @@
 //! by `gsd ralph stop`.
 
 pub mod agent;
+pub mod board;
 pub mod events;
 pub mod observed;
 pub mod phase;

@@ -175,6 +175,16 @@ fn select(ws: &Workspace, cwd: &Path, sel: &Selection) -> Result<Vec<Item>, Phas
     Ok(selected)
 }
 
+/// The plans a phase run would take, in order, with their waves (for a
+/// dashboard to list them before they start).
+pub fn planned(cwd: &Path, sel: &Selection) -> Result<Vec<(String, u32)>, PhaseError> {
+    let ws = Workspace::discover(cwd)?;
+    Ok(select(&ws, cwd, sel)?
+        .into_iter()
+        .map(|it| (it.id, it.wave))
+        .collect())
+}
+
 fn find<'w>(
     ws: &'w Workspace,
     path: &Path,
