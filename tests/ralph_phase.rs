@@ -288,6 +288,9 @@ fn bad_selections_are_named() {
     let (o, _) = run_phase(t.path(), &["--phase", "13", "13-01"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not both"), "{}", stderr(&o));
+    let (o, _) = run_phase(t.path(), &["13-01", "--parallel", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("are for a phase run"), "{}", stderr(&o));
     let (o, _) = run_phase(t.path(), &["--phase", "2.1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no plans to run"), "{}", stderr(&o));

@@ -421,6 +421,12 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
     if args.phase.is_some() || args.plans.len() > 1 {
         return run_phase(cwd, &args, start_opts);
     }
+    if args.dashboard || args.parallel > 1 {
+        return Err(CliError::input(
+            "--dashboard and --parallel are for a phase run",
+            Some("gsd ralph run --phase N --dashboard (or several plan IDs)".into()),
+        ));
+    }
     let ws = crate::model::Workspace::discover(cwd)?;
     let root = ws.root.clone();
     let existing = LoopState::load(&root);
