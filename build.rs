@@ -17,6 +17,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("GSD_CHROMIUM", "gsd_chromium"),
     ("GSD_DOT", "gsd_dot"),
     ("GSD_TMUX", "gsd_tmux"),
+    ("GSD_GEMINI", "gsd_gemini"),
 ];
 
 fn main() {

@@ -1068,3 +1068,87 @@ fn claude_is_denied_sudo_by_the_guard_and_sees_why() {
         "{result}"
     );
 }
+
+// ---- a second agent CLI: Gemini CLI, through its built-in adapter ------------
+
+/// `gsd ralph run --agent gemini` drives the real Gemini CLI against a
+/// scripted Gemini API: the first turn runs a shell command that writes both
+/// steps and commits, the second claims the promise; the adapter reads the
+/// tool call, the text and the token counts from Gemini's own stream-json.
+#[test]
+#[cfg_attr(
+    not(gsd_gemini),
+    ignore = "needs the Gemini CLI in GSD_GEMINI (bash .ci/test installs it)"
+)]
+fn gemini_completes_a_plan_through_its_adapter() {
+    use common::mock_gemini::{GeminiReply, MockGemini, model_turns};
+    let gemini = std::env::var("GSD_GEMINI").expect("GSD_GEMINI is set");
+    let t = step_project();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".gemini")).unwrap();
+    std::fs::write(
+        home.path().join(".gemini/settings.json"),
+        r#"{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}}}"#,
+    )
+    .unwrap();
+    let mock = MockGemini::start(|req| {
+        match model_turns(req) {
+        0 => GeminiReply::Shell(
+            "mkdir -p work && echo one > work/step1.txt && echo two > work/step2.txt && git add work && git commit -qm 'steps by gemini'".into(),
+        ),
+        _ => GeminiReply::Text("Both steps are written. <promise>DONE</promise>".into()),
+    }
+    });
+    let mut c = run_cmd(
+        t.path(),
+        &[
+            "02-02",
+            "--headless",
+            "--agent",
+            "gemini",
+            "--gemini",
+            &gemini,
+            "--model",
+            "gemini-2.5-pro",
+        ],
+    );
+    c.env("HOME", home.path())
+        .env("GEMINI_API_KEY", "mock-key")
+        .env("GOOGLE_GEMINI_BASE_URL", &mock.url)
+        .env("GIT_AUTHOR_NAME", "agent")
+        .env("GIT_AUTHOR_EMAIL", "agent@example.com")
+        .env("GIT_COMMITTER_NAME", "agent")
+        .env("GIT_COMMITTER_EMAIL", "agent@example.com");
+    let o = run(c);
+    let ev = events(&o);
+    expect_run(
+        &o,
+        &ev,
+        &[
+            "started",
+            "iteration",
+            "tool",
+            "commit",
+            "task_complete",
+            "task_complete",
+            "iteration_done",
+            "verification",
+            "complete",
+        ],
+        0,
+    );
+    assert_eq!(ev[1]["model"], "gemini-2.5-pro");
+    assert_eq!(ev[2]["type"], "bash");
+    assert_eq!(ev[2]["name"], "run_shell_command");
+    assert!(ev[2]["command"].as_str().unwrap().contains("step1.txt"));
+    assert_eq!(ev[3]["message"], "steps by gemini");
+    assert_eq!(
+        ev[6]["tokens"]["input"], 200,
+        "the adapter reads Gemini's token stats"
+    );
+    assert_eq!(ev[6]["tokens"]["output"], 10);
+    // The loop prompt reached the model, and the model the CLI was given.
+    let reqs = mock.requests();
+    assert_eq!(reqs.len(), 2);
+    assert!(reqs[0].to_string().contains("# Ralph loop: plan 02-02"));
+}

@@ -118,6 +118,14 @@ pub enum ExportCommand {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum AgentCli {
+    /// Claude Code (`claude`, or --claude PATH).
+    Claude,
+    /// Gemini CLI (`gemini`, or --gemini PATH; needs GEMINI_API_KEY).
+    Gemini,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum HookVia {
     Settings,
     Plugin,
@@ -230,6 +238,12 @@ pub struct RunArgs {
     /// The Claude Code binary of the default agent command.
     #[arg(long = "claude", default_value = "claude")]
     pub claude_bin: String,
+    /// The agent CLI with a built-in adapter to run (--agent-cmd runs any other).
+    #[arg(long, value_enum, default_value = "claude")]
+    pub agent: AgentCli,
+    /// The Gemini CLI binary for --agent gemini.
+    #[arg(long = "gemini", default_value = "gemini", value_name = "PATH")]
+    pub gemini_bin: String,
     /// The model when the task names none (a task's `model`, else this, else its category's default).
     #[arg(long)]
     pub model: Option<String>,

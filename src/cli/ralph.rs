@@ -508,11 +508,18 @@ fn run_options(
     use crate::ralph::run::agent::OutputFormat;
     crate::ralph::run::RunOptions {
         agent_cmd: args.agent_cmd.clone(),
-        agent_format: match args.agent_format {
-            super::args::AgentFormat::StreamJson => OutputFormat::StreamJson,
-            super::args::AgentFormat::Text => OutputFormat::Text,
+        agent_format: match (&args.agent_cmd, args.agent, args.agent_format) {
+            (Some(_), _, super::args::AgentFormat::Text) => OutputFormat::Text,
+            (Some(_), _, super::args::AgentFormat::StreamJson) => OutputFormat::StreamJson,
+            (None, super::args::AgentCli::Claude, _) => OutputFormat::StreamJson,
+            (None, super::args::AgentCli::Gemini, _) => OutputFormat::GeminiStreamJson,
         },
         claude_bin: args.claude_bin.clone(),
+        agent: match args.agent {
+            super::args::AgentCli::Claude => crate::ralph::run::AgentKind::Claude,
+            super::args::AgentCli::Gemini => crate::ralph::run::AgentKind::Gemini,
+        },
+        gemini_bin: args.gemini_bin.clone(),
         model: args.model.clone(),
         permission_mode: args.permission_mode.clone(),
         allowed_tools: args.allowed_tools.clone(),

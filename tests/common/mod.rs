@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod claude_cli;
+pub mod mock_gemini;
 pub mod mock_model;
 
 use std::path::{Path, PathBuf};

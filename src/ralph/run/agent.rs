@@ -21,8 +21,18 @@ use serde_json::Value;
 pub enum OutputFormat {
     /// Claude Code's `--output-format stream-json`: NDJSON with a `result`.
     StreamJson,
+    /// Gemini CLI's `--output-format stream-json`: `init`, `message` deltas,
+    /// `tool_use`, `tool_result` and a `result` with token stats.
+    GeminiStreamJson,
     /// Anything else: stdout is the final text.
     Text,
+}
+
+impl OutputFormat {
+    /// Whether stdout is JSON lines that must end in a result.
+    pub fn is_json(self) -> bool {
+        self != OutputFormat::Text
+    }
 }
 
 /// The command to start, fully built.
@@ -158,6 +168,7 @@ pub fn run(
                         text_out.push('\n');
                     }
                     OutputFormat::StreamJson => parse_line(&line, &mut out, on_tool),
+                    OutputFormat::GeminiStreamJson => parse_gemini_line(&line, &mut out, on_tool),
                 }
             }
             Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -284,6 +295,62 @@ fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUs
                 + u["cache_read_input_tokens"].as_u64().unwrap_or(0)
                 + u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
             out.tokens_out = u["output_tokens"].as_u64().unwrap_or(0);
+        }
+        _ => {}
+    }
+}
+
+/// Fold one line of Gemini CLI's stream-json into the outcome. The text
+/// comes in `message` deltas; tokens from the `result`'s stats. Gemini CLI
+/// reports no cost, so its iterations cost $0 here.
+fn parse_gemini_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUse)) {
+    if line.trim().is_empty() {
+        return;
+    }
+    let Ok(v) = serde_json::from_str::<Value>(line) else {
+        if out.first_non_json.is_none() {
+            out.first_non_json = Some(line.chars().take(200).collect());
+        }
+        return;
+    };
+    out.json_lines += 1;
+    match v["type"].as_str() {
+        Some("message") if v["role"] == "assistant" => {
+            let text = v["content"].as_str().unwrap_or("");
+            if v["delta"] == true {
+                out.final_text.push_str(text);
+            } else {
+                out.final_text = text.to_owned();
+            }
+        }
+        Some("tool_use") => {
+            out.tool_uses += 1;
+            let name = v["tool_name"].as_str().unwrap_or("").to_owned();
+            let p = &v["parameters"];
+            let s = |k: &str| p[k].as_str().map(str::to_owned);
+            let (kind, path, command) = match name.as_str() {
+                "run_shell_command" => ("bash", None, s("command")),
+                "write_file" | "replace" => ("write", s("file_path"), None),
+                "read_file"
+                | "read_many_files"
+                | "glob"
+                | "search_file_content"
+                | "list_directory" => ("read", s("file_path").or_else(|| s("path")), None),
+                _ => ("other", None, None),
+            };
+            on_tool(ToolUse {
+                kind,
+                name,
+                path,
+                command,
+            });
+        }
+        Some("result") => {
+            out.has_result = true;
+            out.is_error = v["status"] != "success";
+            let st = &v["stats"];
+            out.tokens_in = st["input_tokens"].as_u64().unwrap_or(0);
+            out.tokens_out = st["output_tokens"].as_u64().unwrap_or(0);
         }
         _ => {}
     }

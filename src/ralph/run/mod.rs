@@ -43,6 +43,15 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// An agent that fails this many iterations in a row ends the run.
 const MAX_AGENT_FAILURES: u32 = 3;
 
+/// The agent CLIs gsd has a built-in adapter for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentKind {
+    Claude,
+    /// Gemini CLI (npm @google/gemini-cli): `-o stream-json`, tools
+    /// approved with `--approval-mode yolo`, the prompt on stdin.
+    Gemini,
+}
+
 #[derive(Debug, Clone)]
 pub struct RunOptions {
     /// A whole agent command line (`--agent-cmd`); Claude Code when absent.
@@ -50,6 +59,10 @@ pub struct RunOptions {
     pub agent_format: OutputFormat,
     /// The `claude` binary of the default agent command.
     pub claude_bin: String,
+    /// Which agent CLI runs when there is no `agent_cmd`.
+    pub agent: AgentKind,
+    /// The `gemini` binary for `AgentKind::Gemini`.
+    pub gemini_bin: String,
     pub model: Option<String>,
     pub permission_mode: String,
     pub allowed_tools: Vec<String>,
@@ -147,6 +160,29 @@ fn build_command(
             args: args.to_vec(),
             env,
             format: opts.agent_format,
+        });
+    }
+    if opts.agent == AgentKind::Gemini {
+        // Gemini CLI appends `-p` to what stdin gave it: the loop prompt.
+        let mut args: Vec<String> = [
+            "--output-format",
+            "stream-json",
+            "--approval-mode",
+            "yolo",
+            "-p",
+            "Follow the instructions above.",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if let Some(m) = model {
+            args.extend(["--model".into(), m.to_owned()]);
+        }
+        return Ok(AgentCommand {
+            program: opts.gemini_bin.clone(),
+            args,
+            env,
+            format: OutputFormat::GeminiStreamJson,
         });
     }
     let mut args: Vec<String> = [
@@ -361,7 +397,13 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
             return EXIT_INTERRUPTED;
         }
         let n = r.state.iteration + 1;
-        let model = model_for(plan, &r.state.tasks_done, opts.model.as_deref());
+        // Claude's per-task and per-category models mean nothing to Gemini:
+        // it gets only a model asked for by name.
+        let model = if opts.agent == AgentKind::Gemini && opts.agent_cmd.is_none() {
+            opts.model.clone()
+        } else {
+            model_for(plan, &r.state.tasks_done, opts.model.as_deref())
+        };
         let before = progress::snapshot(root);
         let mut attempt = 0u32;
         // Rate-limit retries so far; a usage-limit wait is not one.
@@ -501,7 +543,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
                     "progress": progressed, "changed_files": after.changed_files }),
         );
         // Output that is not stream-json: no later iteration will be different.
-        if opts.agent_format == OutputFormat::StreamJson
+        if opts.agent_format.is_json()
             && outcome.json_lines == 0
             && let Some(line) = &outcome.first_non_json
         {
@@ -510,7 +552,7 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
         }
         let agent_failed = !outcome.timed_out
             && (outcome.exit_code != Some(0)
-                || (opts.agent_format == OutputFormat::StreamJson && !outcome.has_result));
+                || (opts.agent_format.is_json() && !outcome.has_result));
         agent_failures = if agent_failed { agent_failures + 1 } else { 0 };
         // The promise, checked by running the checks.
         let mut result = if progressed {

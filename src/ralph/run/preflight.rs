@@ -49,7 +49,17 @@ pub fn check(root: &Path, opts: &RunOptions, resumed: bool) -> Vec<String> {
 fn agent_problem(root: &Path, opts: &RunOptions) -> Option<String> {
     match &opts.agent_cmd {
         None => {
-            let cmd = format!("{} --version", shell_words::quote(&opts.claude_bin));
+            let (bin, install) = match opts.agent {
+                super::AgentKind::Claude => (
+                    &opts.claude_bin,
+                    "install Claude Code (npm i -g @anthropic-ai/claude-code), or pass --claude PATH or --agent-cmd",
+                ),
+                super::AgentKind::Gemini => (
+                    &opts.gemini_bin,
+                    "install Gemini CLI (npm i -g @google/gemini-cli), or pass --gemini PATH or --agent-cmd",
+                ),
+            };
+            let cmd = format!("{} --version", shell_words::quote(bin));
             let r = run(
                 &Check {
                     command: cmd,
@@ -61,8 +71,8 @@ fn agent_problem(root: &Path, opts: &RunOptions) -> Option<String> {
             );
             (!r.passed).then(|| {
                 format!(
-                    "the agent CLI `{} --version` did not run ({}): install Claude Code (npm i -g @anthropic-ai/claude-code), or pass --claude PATH or --agent-cmd",
-                    opts.claude_bin, r.reason
+                    "the agent CLI `{bin} --version` did not run ({}): {install}",
+                    r.reason
                 )
             })
         }
