@@ -287,7 +287,11 @@ fn bad_selections_are_named() {
     assert!(stderr(&o).contains('9'), "{}", stderr(&o));
     let (o, _) = run_phase(t.path(), &["--phase", "13", "13-01"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("not both"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("give one of --phase N, --milestone or plan IDs"),
+        "{}",
+        stderr(&o)
+    );
     let (o, _) = run_phase(t.path(), &["13-01", "--parallel", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("are for a phase run"), "{}", stderr(&o));
@@ -777,4 +781,92 @@ fn the_dashboard_runs_in_a_terminal_and_shows_each_plan() {
                 .is_file()
         );
     }
+}
+
+/// Ctrl+C during a phase pauses the plan that was running and runs no
+/// other; running the phase again resumes that same loop and goes on.
+#[test]
+fn an_interrupted_phase_resumes_the_paused_plan() {
+    let t = phase_project();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(t.path())
+        .args([
+            "ralph",
+            "run",
+            "--phase",
+            "13",
+            "--headless",
+            "--agent-cmd",
+            "sleep 60",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let logs = t.path().join(".gsd/ralph/logs");
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_dir(&logs)
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|d| d.path().join("iteration-001-attempt-1.log").exists())
+    {
+        assert!(std::time::Instant::now() < until, "no iteration started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let ev: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let paused = ev[0]["loop_id"].clone();
+    let done = ev.last().unwrap();
+    let results: Vec<&str> = done["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["failed", "not_run", "not_run"], "{done}");
+    // Again: 13-01 resumes its loop; the rest run.
+    let (o, ev) = run_phase(t.path(), &["--phase", "13", "--agent-cmd", &agent(&[])]);
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(ev[0]["resumed"], true, "{}", ev[0]);
+    assert_eq!(ev[0]["loop_id"], paused, "the same loop");
+    assert_eq!(ev.last().unwrap()["complete"], 3);
+}
+
+/// `--milestone` runs the current milestone's phases in roadmap order.
+#[test]
+fn the_milestone_runs_its_phases_in_order() {
+    let t = phase_project();
+    let (o, ev) = run_phase(t.path(), &["--milestone", "--agent-cmd", &agent(&[])]);
+    let done = ev.last().unwrap_or_else(|| panic!("{}", stderr(&o)));
+    let plans: Vec<&str> = done["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["plan"].as_str().unwrap())
+        .collect();
+    // Phase 1's plans are done already; 02-01 has no checks and fails; 13's run.
+    assert_eq!(
+        plans,
+        ["01-01", "01-02", "02-01", "13-01", "13-02", "13-03"],
+        "{done}"
+    );
+    let results: Vec<&str> = done["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        results,
+        ["done", "done", "failed", "complete", "complete", "complete"],
+        "{done}"
+    );
+    assert_eq!(o.status.code(), Some(3), "the failed plan's code");
 }

@@ -206,6 +206,9 @@ pub struct RunArgs {
     /// progress is updated.
     #[arg(long, value_name = "N")]
     pub phase: Option<String>,
+    /// Run every phase of the current milestone, in roadmap order, like --phase.
+    #[arg(long)]
+    pub milestone: bool,
     /// With --phase (or several plans): run up to N plans of a wave at once,
     /// those whose files_modified do not overlap, each in its own git
     /// worktree and branch, merged back when its checks pass.

@@ -418,7 +418,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
             None,
         ));
     }
-    if args.phase.is_some() || args.plans.len() > 1 {
+    if args.phase.is_some() || args.milestone || args.plans.len() > 1 {
         return run_phase(cwd, &args, start_opts);
     }
     if args.dashboard || args.parallel > 1 {
@@ -545,21 +545,16 @@ fn run_phase(
     start: crate::ralph::start::StartOptions,
 ) -> Result<Output, CliError> {
     use crate::ralph::run::phase::{PhaseRequest, Selection, run_phase};
-    if args.resume {
-        return Err(CliError::input(
-            "--resume continues one plan's run; run the phase again to go on (plans with a summary are skipped)",
-            None,
-        ));
-    }
-    let selection = match &args.phase {
-        Some(p) if args.plans.is_empty() => Selection::Phase(p.clone()),
-        Some(_) => {
+    let selection = match (&args.phase, args.milestone, args.plans.is_empty()) {
+        (Some(p), false, true) => Selection::Phase(p.clone()),
+        (None, true, true) => Selection::Milestone,
+        (None, false, false) => Selection::Plans(args.plans.clone()),
+        _ => {
             return Err(CliError::input(
-                "give --phase N or plan IDs, not both",
+                "give one of --phase N, --milestone or plan IDs",
                 None,
             ));
         }
-        None => Selection::Plans(args.plans.clone()),
     };
     let opts = run_options(args, start.max_iterations, args.stuck_threshold);
     let board = if args.dashboard {
@@ -567,6 +562,7 @@ fn run_phase(
         let title = match &selection {
             Selection::Phase(p) => format!("gsd ralph run --phase {p}"),
             Selection::Plans(ids) => format!("gsd ralph run {}", ids.join(" ")),
+            Selection::Milestone => "gsd ralph run --milestone".into(),
         };
         let root = find_root(cwd)?;
         let b = crate::ralph::run::board::Board::new(&title, &plans);

@@ -32,6 +32,9 @@ pub enum Selection {
     Phase(String),
     /// These plans, in wave order.
     Plans(Vec<String>),
+    /// Every phase of the current milestone (as `gsd roadmap` reads it),
+    /// in roadmap order, each by waves.
+    Milestone,
 }
 
 /// How one plan of the phase ended.
@@ -107,6 +110,16 @@ struct Item {
 fn select(ws: &Workspace, cwd: &Path, sel: &Selection) -> Result<Vec<Item>, PhaseError> {
     let phases: Vec<&crate::model::workspace::Phase> = match sel {
         Selection::Phase(q) => vec![find_phase(ws, q)?],
+        Selection::Milestone => {
+            let reading = crate::model::reading::RoadmapReading::new(ws);
+            reading
+                .phases
+                .iter()
+                .filter(|p| p.active && !p.backlog)
+                .filter_map(|p| p.dir.as_deref())
+                .filter_map(|d| ws.phases.iter().find(|ph| ph.dir == d))
+                .collect()
+        }
         Selection::Plans(ids) => {
             let mut v: Vec<&crate::model::workspace::Phase> = Vec::new();
             for id in ids {
@@ -120,7 +133,7 @@ fn select(ws: &Workspace, cwd: &Path, sel: &Selection) -> Result<Vec<Item>, Phas
         }
     };
     let wanted: Option<Vec<PathBuf>> = match sel {
-        Selection::Phase(_) => None,
+        Selection::Phase(_) | Selection::Milestone => None,
         Selection::Plans(ids) => Some(
             ids.iter()
                 .map(|id| find_plan(ws, cwd, id).map(|f| f.at.plan.doc.path().to_path_buf()))
@@ -169,6 +182,7 @@ fn select(ws: &Workspace, cwd: &Path, sel: &Selection) -> Result<Vec<Item>, Phas
         let what = match sel {
             Selection::Phase(q) => q.clone(),
             Selection::Plans(ids) => ids.join(" "),
+            Selection::Milestone => "the current milestone".into(),
         };
         return Err(PhaseError::Empty(what));
     }
@@ -359,7 +373,19 @@ fn run_in_place(
 ) -> Result<PlanOutcome, PhaseError> {
     let ws = Workspace::discover(req.cwd)?;
     let (_, plan) = find(&ws, &item.path).expect("gated: the plan exists");
-    let (state, problems) = prepare::prepare(&ws, plan, &req.start, req.stuck_threshold)?;
+    // A run of this plan paused by Ctrl+C goes on where it stopped.
+    let paused = crate::ralph::state::LoopState::load(root)
+        .and_then(Result::ok)
+        .filter(|s| {
+            s.runner
+                && s.status == crate::ralph::state::Status::Paused
+                && root.join(&s.plan_path) == item.path
+        });
+    let resumed = paused.is_some();
+    let (state, problems) = match paused {
+        Some(s) => (s, prepare::lint_errors(&ws, ws.rel(&item.path))),
+        None => prepare::prepare(&ws, plan, &req.start, req.stuck_threshold)?,
+    };
     let seen: Rc<RefCell<Vec<RunEvent>>> = Rc::default();
     let sink = plan_sink(&item.id, seen.clone(), shared.clone());
     let code = super::run(
@@ -367,7 +393,7 @@ fn run_in_place(
             root,
             plan,
             state,
-            resumed: false,
+            resumed,
             problems,
         },
         req.opts,
