@@ -802,7 +802,7 @@ fn an_interrupted_phase_resumes_the_paused_plan() {
         ])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
-    let mut child = c.spawn().unwrap();
+    let child = c.spawn().unwrap();
     let logs = t.path().join(".gsd/ralph/logs");
     let until = std::time::Instant::now() + Duration::from_secs(60);
     while !std::fs::read_dir(&logs)
