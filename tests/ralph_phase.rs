@@ -870,3 +870,74 @@ fn the_milestone_runs_its_phases_in_order() {
     );
     assert_eq!(o.status.code(), Some(3), "the failed plan's code");
 }
+
+/// Ctrl+C while two plans run side by side pauses both in their kept
+/// worktrees; running the phase again resumes both loops there, merges them
+/// and leaves no worktree.
+#[test]
+fn an_interrupted_parallel_batch_resumes_in_its_worktrees() {
+    let t = phase_project();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(t.path())
+        .args([
+            "ralph",
+            "run",
+            "--phase",
+            "13",
+            "--parallel",
+            "2",
+            "--headless",
+            "--agent-cmd",
+            "sleep 60",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = c.spawn().unwrap();
+    let logs = t.path().join(".gsd/ralph/logs");
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let started = || {
+        std::fs::read_dir(&logs)
+            .ok()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|d| d.path().join("iteration-001-attempt-1.log").exists())
+            .count()
+    };
+    while started() < 2 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the two plans did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_eq!(worktrees(t.path()), 3, "both worktrees are kept");
+    let (o, ev) = run_phase(
+        t.path(),
+        &[
+            "--phase",
+            "13",
+            "--parallel",
+            "2",
+            "--agent-cmd",
+            &agent(&[]),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    let resumed: Vec<bool> = ev
+        .iter()
+        .filter(|e| e["event"] == "started")
+        .map(|e| e["resumed"] == true)
+        .collect();
+    assert_eq!(
+        resumed,
+        [true, true, false],
+        "13-01 and 13-02 resume, 13-03 starts"
+    );
+    assert_eq!(ev.last().unwrap()["complete"], 3);
+    assert_eq!(worktrees(t.path()), 1);
+}

@@ -1147,6 +1147,9 @@ fn gemini_completes_a_plan_through_its_adapter() {
         "the adapter reads Gemini's token stats"
     );
     assert_eq!(ev[6]["tokens"]["output"], 10);
+    // Model and session as the CLI itself reported them.
+    assert_eq!(ev[6]["agent_model"], "gemini-2.5-pro");
+    assert!(ev[6]["agent_session"].as_str().is_some_and(|s| s.len() >= 32), "{}", ev[6]);
     // The loop prompt reached the model, and the model the CLI was given.
     let reqs = mock.requests();
     assert_eq!(reqs.len(), 2);

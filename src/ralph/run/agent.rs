@@ -79,6 +79,9 @@ pub struct AgentOutcome {
     pub first_non_json: Option<String>,
     pub stderr_tail: String,
     pub tool_uses: usize,
+    /// The model and session the agent itself reported at start.
+    pub reported_model: Option<String>,
+    pub reported_session: Option<String>,
 }
 
 /// A subscription usage limit the agent hit, and when it resets.
@@ -255,6 +258,10 @@ fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUs
     };
     out.json_lines += 1;
     match v["type"].as_str() {
+        Some("system") if v["subtype"] == "init" => {
+            out.reported_model = v["model"].as_str().map(str::to_owned);
+            out.reported_session = v["session_id"].as_str().map(str::to_owned);
+        }
         Some("assistant") => {
             if matches!(v["error"].as_str(), Some("rate_limit" | "overloaded")) {
                 out.rate_limited = true;
@@ -315,6 +322,10 @@ fn parse_gemini_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut
     };
     out.json_lines += 1;
     match v["type"].as_str() {
+        Some("init") => {
+            out.reported_model = v["model"].as_str().map(str::to_owned);
+            out.reported_session = v["session_id"].as_str().map(str::to_owned);
+        }
         Some("message") if v["role"] == "assistant" => {
             let text = v["content"].as_str().unwrap_or("");
             if v["delta"] == true {

@@ -540,7 +540,8 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
             json!({ "n": n, "duration_ms": iter_start.elapsed().as_millis() as u64, "cost_usd": outcome.cost_usd,
                     "tokens": { "input": outcome.tokens_in, "output": outcome.tokens_out },
                     "exit_code": outcome.exit_code, "timed_out": outcome.timed_out,
-                    "progress": progressed, "changed_files": after.changed_files }),
+                    "progress": progressed, "changed_files": after.changed_files,
+                    "agent_model": outcome.reported_model, "agent_session": outcome.reported_session }),
         );
         // Output that is not stream-json: no later iteration will be different.
         if opts.agent_format.is_json()

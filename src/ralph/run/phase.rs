@@ -364,6 +364,18 @@ fn finish(root: &Path, item: &Item, code: i32, events: &[RunEvent], out: &mut Pl
     }
 }
 
+/// The loop state of `root` when it is a `gsd ralph run` of `plan` paused
+/// by Ctrl+C (to resume it).
+fn paused_run(root: &Path, plan: &Path) -> Option<crate::ralph::state::LoopState> {
+    crate::ralph::state::LoopState::load(root)
+        .and_then(Result::ok)
+        .filter(|s| {
+            s.runner
+                && s.status == crate::ralph::state::Status::Paused
+                && root.join(&s.plan_path) == plan
+        })
+}
+
 /// Run one plan in the project itself.
 fn run_in_place(
     req: &PhaseRequest<'_>,
@@ -374,13 +386,7 @@ fn run_in_place(
     let ws = Workspace::discover(req.cwd)?;
     let (_, plan) = find(&ws, &item.path).expect("gated: the plan exists");
     // A run of this plan paused by Ctrl+C goes on where it stopped.
-    let paused = crate::ralph::state::LoopState::load(root)
-        .and_then(Result::ok)
-        .filter(|s| {
-            s.runner
-                && s.status == crate::ralph::state::Status::Paused
-                && root.join(&s.plan_path) == item.path
-        });
+    let paused = paused_run(root, &item.path);
     let resumed = paused.is_some();
     let (state, problems) = match paused {
         Some(s) => (s, prepare::lint_errors(&ws, ws.rel(&item.path))),
@@ -452,8 +458,15 @@ fn run_side_by_side(
                     let wt = wt?;
                     let ws = Workspace::discover(&wt).ok()?;
                     let (_, plan) = find(&ws, &wt.join(&rel))?;
-                    let (state, problems) =
-                        prepare::prepare(&ws, plan, &req.start, req.stuck_threshold).ok()?;
+                    let (state, problems, resumed) = match paused_run(&wt, &wt.join(&rel)) {
+                        Some(st) => (st, prepare::lint_errors(&ws, &rel), true),
+                        None => {
+                            let (st, p) =
+                                prepare::prepare(&ws, plan, &req.start, req.stuck_threshold)
+                                    .ok()?;
+                            (st, p, false)
+                        }
+                    };
                     let sink: Sink = Box::new(move |e: &RunEvent| {
                         let _ = tx.send((k, e.clone()));
                     });
@@ -462,7 +475,7 @@ fn run_side_by_side(
                             root: &wt,
                             plan,
                             state,
-                            resumed: false,
+                            resumed,
                             problems,
                         },
                         opts,

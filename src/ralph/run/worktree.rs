@@ -38,12 +38,17 @@ fn slug(id: &str) -> String {
         .collect()
 }
 
-/// A new worktree for plan `id` at the current HEAD.
+/// The worktree for plan `id`: the one an earlier run left (its plan was
+/// interrupted or failed; its work and paused loop are there), else a new
+/// one at the current HEAD.
 pub fn create(root: &Path, id: &str) -> Result<Worktree, WorktreeError> {
     let repo = Repository::open(root)?;
     let name = format!("gsd-ralph-{}", slug(id));
     let branch = format!("gsd/ralph/{}", slug(id));
     let path = root.join(".gsd").join(format!("wt-{}", slug(id)));
+    if repo.find_worktree(&name).is_ok() && path.join(".git").exists() {
+        return Ok(Worktree { path, branch, name });
+    }
     let head = repo.head()?.peel_to_commit()?;
     let b = repo.branch(&branch, &head, false)?;
     let r = b.into_reference();
