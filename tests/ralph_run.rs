@@ -1149,7 +1149,13 @@ fn gemini_completes_a_plan_through_its_adapter() {
     assert_eq!(ev[6]["tokens"]["output"], 10);
     // Model and session as the CLI itself reported them.
     assert_eq!(ev[6]["agent_model"], "gemini-2.5-pro");
-    assert!(ev[6]["agent_session"].as_str().is_some_and(|s| s.len() >= 32), "{}", ev[6]);
+    assert!(
+        ev[6]["agent_session"]
+            .as_str()
+            .is_some_and(|s| s.len() >= 32),
+        "{}",
+        ev[6]
+    );
     // The loop prompt reached the model, and the model the CLI was given.
     let reqs = mock.requests();
     assert_eq!(reqs.len(), 2);
