@@ -5,8 +5,10 @@
 // process, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
-// Shared pieces: arguments, errors, output, style (colour, -q) and tables.
+// Shared pieces: arguments, errors, output, style (colour, -q), tables and
+// the phase-run dashboard.
 mod args;
+mod dashboard;
 mod error;
 mod output;
 mod run_view;
@@ -16,7 +18,6 @@ mod table;
 // One file per command group; none imports another.
 mod compile;
 mod convert;
-mod dashboard;
 mod export;
 mod fm;
 mod lint;
