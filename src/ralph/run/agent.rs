@@ -245,18 +245,27 @@ fn tail_lines(s: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-/// Fold one stream-json line into the outcome.
-fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUse)) {
+/// One line of a JSON stream, counted; a line that is not JSON is kept (the
+/// first one) to say what the agent printed instead.
+fn json_line(line: &str, out: &mut AgentOutcome) -> Option<Value> {
     if line.trim().is_empty() {
-        return;
+        return None;
     }
     let Ok(v) = serde_json::from_str::<Value>(line) else {
         if out.first_non_json.is_none() {
             out.first_non_json = Some(line.chars().take(200).collect());
         }
-        return;
+        return None;
     };
     out.json_lines += 1;
+    Some(v)
+}
+
+/// Fold one stream-json line into the outcome.
+fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUse)) {
+    let Some(v) = json_line(line, out) else {
+        return;
+    };
     match v["type"].as_str() {
         Some("system") if v["subtype"] == "init" => {
             out.reported_model = v["model"].as_str().map(str::to_owned);
@@ -311,16 +320,9 @@ fn parse_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUs
 /// comes in `message` deltas; tokens from the `result`'s stats. Gemini CLI
 /// reports no cost, so its iterations cost $0 here.
 fn parse_gemini_line(line: &str, out: &mut AgentOutcome, on_tool: &mut dyn FnMut(ToolUse)) {
-    if line.trim().is_empty() {
-        return;
-    }
-    let Ok(v) = serde_json::from_str::<Value>(line) else {
-        if out.first_non_json.is_none() {
-            out.first_non_json = Some(line.chars().take(200).collect());
-        }
+    let Some(v) = json_line(line, out) else {
         return;
     };
-    out.json_lines += 1;
     match v["type"].as_str() {
         Some("init") => {
             out.reported_model = v["model"].as_str().map(str::to_owned);
