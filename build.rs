@@ -18,6 +18,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("GSD_DOT", "gsd_dot"),
     ("GSD_TMUX", "gsd_tmux"),
     ("GSD_GEMINI", "gsd_gemini"),
+    ("GSD_SDK", "gsd_sdk"),
 ];
 
 fn main() {

@@ -14,4 +14,5 @@ pub mod model;
 pub mod ops;
 pub mod ralph;
 pub mod render;
+pub mod sdk;
 pub mod store;

@@ -480,6 +480,11 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "mermaid")]
         format: GraphFormat,
     },
+    /// gsd as `gsd-sdk`: answer GSD's workflow queries (`gsd sdk query state.load`).
+    Sdk {
+        #[command(subcommand)]
+        command: SdkCommand,
+    },
     /// Print a shell completion script (e.g. `source <(gsd completions bash)`).
     Completions {
         #[arg(value_enum)]
@@ -715,4 +720,38 @@ impl WriteFlags {
             no_commit: self.no_commit,
         }
     }
+}
+
+/// `gsd sdk …`.
+#[derive(Debug, Subcommand)]
+pub enum SdkCommand {
+    /// Answer one `gsd-sdk query` call: `gsd sdk query config-get workflow.research`.
+    /// Same resolution, JSON and exit codes as gsd-sdk 1.42.3; commands gsd does
+    /// not cover go to the real gsd-sdk unless `--no-fallback` (or
+    /// GSD_SDK_FALLBACK=off). Also `--pick FIELD`, `--project-dir DIR`, `--cwd DIR`.
+    Query {
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "COMMAND"
+        )]
+        argv: Vec<String>,
+    },
+    /// Put a `gsd-sdk` link to gsd in DIR (default ~/.local/bin), which must come
+    /// before npm's gsd-sdk on PATH; `--uninstall` removes it.
+    InstallShim {
+        dir: Option<PathBuf>,
+        #[arg(long)]
+        uninstall: bool,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
+    /// Which of GSD's own `gsd-sdk query` calls gsd answers, counted in an
+    /// installed get-shit-done-cc package (workflows, commands, agents).
+    Coverage {
+        /// The package folder, e.g. $(npm root -g)/get-shit-done-cc.
+        package: PathBuf,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
 }

@@ -36,6 +36,14 @@ pub enum CliError {
     #[diagnostic(transparent)]
     Export(crate::export::ExportError),
 
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Shim(#[from] crate::sdk::shim::ShimError),
+
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    SdkPackage(#[from] crate::sdk::coverage::NotAPackage),
+
     #[error("{file} does not exist")]
     #[diagnostic(code(gsd::file_not_found), help("{hint}"))]
     FileNotFound { file: String, hint: String },

@@ -26,6 +26,7 @@ mod phase;
 mod plan;
 mod ralph;
 mod roadmap;
+mod sdk;
 mod state;
 mod verify;
 
@@ -41,6 +42,16 @@ pub use output::Output;
 
 /// Run the CLI and return the process exit code.
 pub fn main() -> i32 {
+    // Started as `gsd-sdk` (the shim `gsd sdk install-shim` links): answer
+    // GSD's workflow queries with gsd-sdk's own argv and output.
+    let argv: Vec<String> = std::env::args().collect();
+    if argv
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .is_some_and(|n| n == "gsd-sdk")
+    {
+        return sdk::multicall(&argv[1..]);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -82,7 +93,14 @@ pub fn main() -> i32 {
             eprintln!("gsd: {n}");
         }
     }
+    if let Command::Sdk {
+        command: args::SdkCommand::Query { argv },
+    } = &cli.command
+    {
+        return sdk::query(&cwd, argv);
+    }
     let result = match cli.command {
+        Command::Sdk { command } => sdk::run(command),
         Command::Lint {
             path,
             format,

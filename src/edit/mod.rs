@@ -4,6 +4,7 @@
 //! byte: CRLF, comments, key order, quoting, blank lines.
 
 pub mod frontmatter;
+pub mod json;
 pub mod progress;
 pub mod renumber;
 pub mod roadmap;

@@ -7,6 +7,7 @@
 //! tree under it, compute, then show the diff (`--dry-run`) or apply and
 //! commit. `src/cli` only parses, calls these and renders the outcome.
 
+pub mod config;
 pub mod convert;
 pub mod fm;
 pub mod init;

@@ -91,6 +91,41 @@ pub fn patch(ws: &Workspace, pairs: &[String]) -> Result<Change, OpError> {
     )
 }
 
+/// What `patch_shown` did: the change, the fields it set, and the fields
+/// STATE.md does not show (left alone, not an error).
+#[derive(Debug, Clone)]
+pub struct Patched {
+    pub change: Change,
+    pub updated: Vec<String>,
+    pub missing: Vec<String>,
+}
+
+/// Set each `(field, value)` STATE.md shows, in one change; fields it
+/// does not show are reported, not refused (gsd-sdk's `state.patch`).
+pub fn patch_shown(ws: &Workspace, pairs: &[(String, String)]) -> Result<Patched, OpError> {
+    let st = state_of(ws)?;
+    let mut edits = Vec::new();
+    let mut parts = Vec::new();
+    let (mut updated, mut missing) = (Vec::new(), Vec::new());
+    for (k, v) in pairs {
+        match edit::state::set_field(ws, st, k, v) {
+            Ok(ch) => {
+                parts.push(said(&ch));
+                edits.extend(ch.edits);
+                updated.push(k.clone());
+            }
+            Err(EditError::UnknownField { .. }) => missing.push(k.clone()),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let message = format!("docs(state): {}", parts.join(", "));
+    Ok(Patched {
+        change: change(ws, st, &edits, &parts, message)?,
+        updated,
+        missing,
+    })
+}
+
 /// A state use case made of several field changes (`advance`, `sync`,
 /// `record-session`): one change, one commit.
 pub fn fields(

@@ -1,0 +1,149 @@
+//! `gsd sdk …` and the `gsd-sdk` multicall name: print what `crate::sdk`
+//! answers, byte for byte as gsd-sdk would (stdout, stderr lines, exit code).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::sdk::{self, coverage, shim};
+
+use super::args::SdkCommand;
+use super::error::CliError;
+use super::output::Output;
+
+/// Print an answer; its exit code.
+fn print(a: &sdk::Answer) -> i32 {
+    let _ = std::io::stdout().lock().write_all(a.stdout.as_bytes());
+    for l in &a.stderr {
+        eprintln!("{l}");
+    }
+    a.exit
+}
+
+/// `gsd sdk query ARGV…`.
+pub fn query(cwd: &Path, argv: &[String]) -> i32 {
+    print(&sdk::query(&sdk::parse_argv(argv, cwd)))
+}
+
+/// The binary was started as `gsd-sdk`: `query` is answered here, every
+/// other gsd-sdk command (`run`, `init`, `auto`) goes to the real gsd-sdk.
+pub fn multicall(args: &[String]) -> i32 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match args.first().map(String::as_str) {
+        Some("query") => query(&cwd, &args[1..]),
+        Some("-v" | "--version") if sdk::fallback::real_gsd_sdk().is_none() => {
+            println!(
+                "gsd-sdk v1.42.3 (answered by gsd {})",
+                env!("CARGO_PKG_VERSION")
+            );
+            0
+        }
+        _ => match sdk::fallback::real_gsd_sdk() {
+            Some(real) => std::process::Command::new(&real)
+                .args(args)
+                .status()
+                .ok()
+                .and_then(|s| s.code())
+                .unwrap_or(1),
+            None => {
+                eprintln!(
+                    "Error: gsd answers `gsd-sdk query …`; `gsd-sdk {}` needs the real gsd-sdk (npm install -g get-shit-done-cc)",
+                    args.join(" ")
+                );
+                1
+            }
+        },
+    }
+}
+
+/// `gsd sdk install-shim` and `coverage`.
+pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
+    match cmd {
+        SdkCommand::Query { .. } => unreachable!("printed by `query`"),
+        SdkCommand::InstallShim {
+            dir,
+            uninstall,
+            json,
+        } => {
+            let me = std::env::current_exe().map_err(|e| CliError::FileNotFound {
+                file: "the gsd binary".into(),
+                hint: e.to_string(),
+            })?;
+            let o = if uninstall {
+                shim::uninstall(dir.as_deref(), &me)?
+            } else {
+                shim::install(dir.as_deref(), &me)?
+            };
+            if json.json {
+                let mut v = serde_json::to_value(&o).unwrap_or_default();
+                v["active"] = serde_json::Value::Bool(o.active());
+                return Ok(Output::json(&v));
+            }
+            let mut s = String::new();
+            let verb = match (uninstall, o.changed) {
+                (false, true) => "linked",
+                (false, false) => "already linked",
+                (true, true) => "removed",
+                (true, false) => "no shim at",
+            };
+            let _ = writeln!(s, "{verb} {} → {}", o.link.display(), o.target.display());
+            let mut out = Output::ok(s);
+            match (&o.first_on_path, uninstall) {
+                (Some(first), false) if !o.active() => out.warnings.push(format!(
+                    "`gsd-sdk` on PATH is still {}: put {} before its folder on PATH",
+                    first.display(),
+                    o.link.parent().unwrap_or(Path::new(".")).display()
+                )),
+                (None, false) => out.warnings.push(format!(
+                    "{} is not on PATH: add it so GSD's workflows find gsd-sdk",
+                    o.link.parent().unwrap_or(Path::new(".")).display()
+                )),
+                _ => {}
+            }
+            if !uninstall
+                && o.active()
+                && let Some(npm) = &o.npm_gsd_sdk
+            {
+                out.text
+                    .push_str(&format!("gsd-sdk now runs gsd; {} is shadowed and still answers what gsd does not cover\n", npm.display()));
+            }
+            Ok(out)
+        }
+        SdkCommand::Coverage { package, json } => {
+            let c = coverage::scan(&package)?;
+            if json.json {
+                let mut v = serde_json::to_value(&c).unwrap_or_default();
+                v["percent"] = serde_json::json!((c.percent() * 10.0).round() / 10.0);
+                return Ok(Output::json(&v));
+            }
+            let mut s = String::new();
+            let _ = writeln!(
+                s,
+                "get-shit-done-cc {}: {} calls to {} commands; gsd answers {} ({:.1}%)\n",
+                c.version.as_deref().unwrap_or("?"),
+                c.calls,
+                c.rows.len(),
+                c.covered_calls,
+                c.percent()
+            );
+            let _ = writeln!(s, "| command | calls | covered |\n|---|---:|---|");
+            for r in &c.rows {
+                let _ = writeln!(
+                    s,
+                    "| `{}` | {} | {} |",
+                    r.command,
+                    r.calls,
+                    if r.covered { "yes" } else { "no" }
+                );
+            }
+            if !c.unresolved.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "\n{} `gsd-sdk query` mentions name no command (prose or placeholders)",
+                    c.unresolved.len()
+                );
+            }
+            Ok(Output::ok(s))
+        }
+    }
+}

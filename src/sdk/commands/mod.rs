@@ -1,0 +1,58 @@
+//! The commands gsd answers itself, grouped by what they touch. Each is a
+//! [`super::registry::Handler`]: a resolved call in, a reply or a
+//! classified error out.
+
+pub mod commit;
+pub mod config;
+pub mod fm;
+pub mod roadmap;
+pub mod state;
+pub mod text;
+
+use crate::model::workspace::Scope;
+use crate::ops::{self, Applied, Change, OpError, WriteOptions};
+
+use super::{Call, SdkError};
+
+/// Run a write use case the way gsd-sdk's writes behave: written through
+/// the transaction (lock, refusals, atomic rename), not committed — the
+/// workflow's next `commit` call names the files it commits. Returns the
+/// paths that changed.
+pub fn write(
+    call: &Call,
+    plan: impl FnOnce(&crate::model::Workspace) -> Result<Change, OpError>,
+) -> Result<Vec<String>, SdkError> {
+    store(call, plan).map_err(op_error)
+}
+
+/// `write` with the use case's own error, for handlers that answer some
+/// errors (a field STATE.md lacks) as data.
+pub fn store(
+    call: &Call,
+    plan: impl FnOnce(&crate::model::Workspace) -> Result<Change, OpError>,
+) -> Result<Vec<String>, OpError> {
+    let opts = WriteOptions {
+        dry_run: false,
+        no_commit: true,
+    };
+    let outcome = ops::run_at(call.project, opts, Scope::Index, plan)?;
+    Ok(match outcome.applied {
+        Applied::Stored { outcome, .. } => outcome.changed,
+        Applied::DryRun { files, .. } => files,
+    })
+}
+
+/// A use case's error as gsd-sdk would classify it, with gsd's message.
+pub fn op_error(e: OpError) -> SdkError {
+    let message = match &e {
+        OpError::Invalid {
+            message,
+            help: Some(h),
+        } => format!("{message} ({h})"),
+        _ => e.to_string(),
+    };
+    match e {
+        OpError::Invalid { .. } => SdkError::validation(message),
+        _ => SdkError::execution(message),
+    }
+}

@@ -1,0 +1,8 @@
+//! Views of the tree the way gsd-sdk 1.42.3 reports it, for JSON parity:
+//! its line-based frontmatter reading, its flattened legacy config, and
+//! the data tables it ships (model catalog, config key schema). Each view
+//! is derived from gsd's own reading or the file text; nothing here writes.
+
+pub mod config;
+pub mod fm_lines;
+pub mod roadmap_text;

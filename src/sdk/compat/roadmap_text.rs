@@ -1,0 +1,316 @@
+//! ROADMAP.md the way gsd-sdk 1.42.3 reads it: regular expressions over the
+//! text, scoped to the "current milestone" slice it cuts out. Workflows
+//! read `roadmap.get-phase` and `roadmap.analyze` in this shape, so parity
+//! means the same slice, the same phase headings and the same disk counts.
+//! The patterns use lookahead, hence `fancy_regex`; JavaScript's `.`,
+//! `\s` and case folding agree with it on everything a roadmap holds.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use fancy_regex::Regex;
+
+/// A pattern that is known to compile (they are all literals or escaped).
+pub fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| Regex::new("$^").expect("the empty pattern compiles"))
+}
+
+macro_rules! lazy_re {
+    ($name:ident, $pat:expr) => {
+        fn $name() -> &'static Regex {
+            static R: OnceLock<Regex> = OnceLock::new();
+            R.get_or_init(|| re($pat))
+        }
+    };
+}
+
+lazy_re!(details_block, r"(?i)<details\b[^>]*>[\s\S]*?</details>");
+lazy_re!(heading_23, r"(?m)^#{2,3}\s");
+lazy_re!(shipped_heading, r"(?im)^#{2,3}\s[^\n]*✅\s*SHIPPED\b");
+lazy_re!(in_progress, r"(?:🚧|🟡)\s*\*\*v(\d+(?:\.\d+)+)\s");
+lazy_re!(state_milestone, r"(?m)^milestone:\s*(.+)");
+lazy_re!(next_phase_heading, r"(?i)\n#{2,4}\s+Phase\s+\d");
+lazy_re!(
+    generic_phase_details,
+    r"(?im)^(#{1,3})\s+Phase\s+Details\b[^\n]*$"
+);
+
+/// JavaScript's `escapeRegex`.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if ".*+?^${}()|[]\\".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn find(r: &Regex, s: &str) -> Option<(usize, usize)> {
+    r.find(s).ok().flatten().map(|m| (m.start(), m.end()))
+}
+
+fn cap(r: &Regex, s: &str, i: usize) -> Option<String> {
+    r.captures(s)
+        .ok()
+        .flatten()
+        .and_then(|c| c.get(i).map(|m| m.as_str().to_string()))
+}
+
+/// `stripShippedMilestones`: no `<details>` blocks, no `## … ✅ SHIPPED` sections.
+pub fn strip_shipped(content: &str) -> String {
+    let without = details_block().replace_all(content, "").into_owned();
+    let mut cuts: Vec<usize> = heading_23()
+        .find_iter(&without)
+        .filter_map(Result::ok)
+        .map(|m| m.start())
+        .filter(|&s| s > 0)
+        .collect();
+    cuts.dedup();
+    let mut out = String::with_capacity(without.len());
+    let mut start = 0;
+    for end in cuts.into_iter().chain(std::iter::once(without.len())) {
+        let section = &without[start..end];
+        if !shipped_heading().is_match(section).unwrap_or(false) {
+            out.push_str(section);
+        }
+        start = end;
+    }
+    out
+}
+
+/// The first `milestone:` line of STATE.md, unquoted.
+pub fn state_milestone_version(project: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(project.join(".planning/STATE.md")).ok()?;
+    let v = cap(state_milestone(), &text, 1)?;
+    Some(unquote(v.trim()))
+}
+
+fn unquote(s: &str) -> String {
+    let s = s.strip_prefix(['"', '\'']).unwrap_or(s);
+    s.strip_suffix(['"', '\'']).unwrap_or(s).to_string()
+}
+
+/// `extractCurrentMilestone`: the slice of the roadmap gsd-sdk treats as
+/// the current milestone.
+pub fn current_milestone(content: &str, project: &Path) -> String {
+    let version = state_milestone_version(project)
+        .or_else(|| cap(in_progress(), content, 1).map(|v| format!("v{v}")));
+    let Some(version) = version else {
+        return strip_shipped(content);
+    };
+    let ev = escape(&version);
+    let section = re(&format!(r"(?mi)(^#{{1,3}}\s+.*{ev}(?![\d.])[^\n]*)"));
+    let Some(m) = section.captures(content).ok().flatten() else {
+        return details_fallback(content, &ev).unwrap_or_else(|| strip_shipped(content));
+    };
+    let whole = m.get(0).expect("group 0");
+    let heading = m.get(1).map_or("", |g| g.as_str());
+    let start = whole.start();
+    let level = heading.chars().take_while(|c| *c == '#').count().max(1);
+    let rest_at = whole.end();
+    let current = cap(&re(r"(?i)v(\d+(?:\.\d+)+)"), &version, 1).unwrap_or_default();
+    let next = re(&format!(
+        r"(?mi)^#{{1,{level}}}\s+(?!Phase\s+\S)(?:.*v(\d+(?:\.\d+)+)[^\n]*|.*(?:✅|📋|🚧|🟡))"
+    ));
+    let mut end = content.len();
+    for c in next
+        .captures_iter(&content[rest_at..])
+        .filter_map(Result::ok)
+    {
+        let mv = c.get(1).map(|g| g.as_str());
+        if let Some(mv) = mv
+            && !current.is_empty()
+            && mv == current
+        {
+            continue;
+        }
+        end = rest_at + c.get(0).map_or(0, |g| g.start());
+        break;
+    }
+    let mut tail = String::new();
+    if end < content.len()
+        && let Some(pd) = generic_phase_details()
+            .captures(&content[end..])
+            .ok()
+            .flatten()
+    {
+        let pd0 = pd.get(0).expect("group 0");
+        let pd_start = end + pd0.start();
+        let pd_len = pd0.as_str().len();
+        let pd_level = pd.get(1).map_or(1, |g| g.as_str().len());
+        let after = &content[pd_start + pd_len..];
+        let real = re(&format!(
+            r"(?mi)^#{{1,{pd_level}}}\s+(?!Phase\s+\S)(?!Phase\s+Details\b)(?:.*v(\d+(?:\.\d+)+)[^\n]*|.*(?:✅|📋|🚧|🟡))"
+        ));
+        let mut pd_end = content.len();
+        for c in real.captures_iter(after).filter_map(Result::ok) {
+            if let Some(mv) = c.get(1).map(|g| g.as_str())
+                && !current.is_empty()
+                && mv == current
+            {
+                continue;
+            }
+            pd_end = pd_start + pd_len + c.get(0).map_or(0, |g| g.start());
+            break;
+        }
+        tail = format!("\n{}", &content[pd_start..pd_end]);
+    }
+    format!("{}{tail}", &content[start..end])
+}
+
+fn details_fallback(content: &str, ev: &str) -> Option<String> {
+    let pat = re(&format!(
+        r"(?i)<details\b[^>]*>\s*<summary\b[^>]*>((?:(?!</summary>).)*?{ev}(?![\d.])(?:(?!</summary>).)*)</summary>([\s\S]*?)</details>"
+    ));
+    let c = pat.captures(content).ok().flatten()?;
+    let summary = c.get(1)?.as_str();
+    let body = c.get(2)?.as_str();
+    if body.trim().is_empty() || body.contains("<details") {
+        return None;
+    }
+    let summary = re(r"<[^>]+>").replace_all(summary, "").into_owned();
+    let summary = re(r"^#+\s*").replace(&summary, "").trim().to_string();
+    Some(format!("## {summary}\n{body}"))
+}
+
+/// One phase section found by `searchPhaseInContent`.
+pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
+    use serde_json::json;
+    let ep = escape(phase);
+    let header = re(&format!(r"(?i)#{{2,4}}\s*Phase\s+{ep}:\s*([^\n]+)"));
+    let Some(h) = header.captures(content).ok().flatten() else {
+        let checklist = re(&format!(
+            r"(?i)-\s*\[[ x]\]\s*\*\*Phase\s+{ep}:\s*([^*]+)\*\*"
+        ));
+        let name = cap(&checklist, content, 1)?;
+        return Some(json!({
+            "found": false,
+            "phase_number": phase,
+            "phase_name": name.trim(),
+            "error": "malformed_roadmap",
+            "message": format!("Phase {phase} exists in summary list but missing \"### Phase {phase}:\" detail section. ROADMAP.md needs both formats."),
+        }));
+    };
+    let name = h.get(1).map_or("", |g| g.as_str()).trim().to_string();
+    let at = h.get(0).expect("group 0").start();
+    let end = find(next_phase_heading(), &content[at..]).map_or(content.len(), |(s, _)| at + s);
+    let section = js_trim(&content[at..end]).to_string();
+    let field = |label: &str| {
+        cap(
+            &re(&format!(r"(?i)\*\*{label}(?::\*\*|\*\*:)\s*([^\n]+)")),
+            &section,
+            1,
+        )
+        .map(|s| s.trim().to_string())
+    };
+    let goal = field("Goal");
+    let mode = field("Mode").map(|m| m.to_lowercase());
+    let criteria: Vec<String> = cap(
+        &re(r"(?i)\*\*Success Criteria\*\*[^\n]*:\s*\n((?:\s*\d+\.\s*[^\n]+\n?)+)"),
+        &section,
+        1,
+    )
+    .map(|block| {
+        let num = re(r"^\s*\d+\.\s*");
+        js_trim(&block)
+            .split('\n')
+            .map(|l| num.replace(l, "").trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    })
+    .unwrap_or_default();
+    Some(json!({
+        "found": true,
+        "phase_number": phase,
+        "phase_name": name,
+        "goal": goal,
+        "mode": mode,
+        "success_criteria": criteria,
+        "section": section,
+    }))
+}
+
+/// JavaScript's `trim` (which also drops a byte-order mark).
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
+}
+
+/// `normalizePhaseName`: `3` → `03`, `3a.1` → `03A.1`, a project code dropped.
+pub fn normalize_phase_name(phase: &str) -> String {
+    let stripped = re(r"^[A-Z]{1,6}-(?=\d)").replace(phase, "").into_owned();
+    match re(r"(?i)^(\d+)([A-Z])?((?:\.\d+)*)")
+        .captures(&stripped)
+        .ok()
+        .flatten()
+    {
+        Some(c) => format!(
+            "{:0>2}{}{}",
+            c.get(1).map_or("", |g| g.as_str()),
+            c.get(2)
+                .map_or(String::new(), |g| g.as_str().to_uppercase()),
+            c.get(3).map_or("", |g| g.as_str())
+        ),
+        None => phase.to_string(),
+    }
+}
+
+/// `extractPhaseToken`: the id part of a phase folder's name.
+pub fn phase_token(dir: &str) -> String {
+    for pat in [
+        r"(?i)^([A-Z]{1,6}-\d+[A-Z]?(?:\.\d+)*)(?:-|$)",
+        r"(?i)^(\d+[A-Z]?(?:\.\d+)*)(?:-|$)",
+        r"(?i)^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)(?:-[a-z]|$)",
+    ] {
+        if let Some(t) = cap(&re(pat), dir, 1) {
+            return t;
+        }
+    }
+    dir.to_string()
+}
+
+/// `phaseTokenMatches`.
+pub fn phase_token_matches(dir: &str, normalized: &str) -> bool {
+    if phase_token(dir).to_uppercase() == normalized.to_uppercase() {
+        return true;
+    }
+    let stripped = re(r"(?i)^[A-Z]{1,6}-(?=\d)").replace(dir, "").into_owned();
+    stripped != dir && phase_token(&stripped).to_uppercase() == normalized.to_uppercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_sections_and_details_are_cut() {
+        let t = "# R\n\n## v1.0 ✅ SHIPPED\n### Phase 1: A\n\n## v2.0 Now\n### Phase 2: B\n<details>x</details>\n";
+        // Each `##`/`###` heading starts a section of its own, so only the
+        // shipped heading's own lines go (gsd-sdk keeps `### Phase 1`).
+        assert_eq!(
+            strip_shipped(t),
+            "# R\n\n### Phase 1: A\n\n## v2.0 Now\n### Phase 2: B\n\n"
+        );
+    }
+
+    #[test]
+    fn phase_names_and_tokens() {
+        assert_eq!(normalize_phase_name("3"), "03");
+        assert_eq!(normalize_phase_name("3a.1"), "03A.1");
+        assert_eq!(normalize_phase_name("CK-7"), "07");
+        assert!(phase_token_matches("03-setup", "03"));
+        assert!(phase_token_matches("CK-03-setup", "03"));
+        assert!(!phase_token_matches("13-setup", "03"));
+    }
+
+    #[test]
+    fn a_phase_section_is_found_with_its_fields() {
+        let t = "### Phase 2: Build it\n**Goal:** Make it\n**Success Criteria** (what):\n1. One\n2. Two\n\n### Phase 3: Next\n";
+        let v = search_phase(t, "2").unwrap();
+        assert_eq!(v["phase_name"], "Build it");
+        assert_eq!(v["goal"], "Make it");
+        assert_eq!(v["success_criteria"], serde_json::json!(["One", "Two"]));
+        assert!(search_phase(t, "4").is_none());
+    }
+}

@@ -1,0 +1,50 @@
+//! The commands gsd answers itself, by gsd-sdk's canonical name. Anything
+//! else resolves to gsd-sdk's registry and goes to the fallback.
+
+use super::commands::{commit, config, fm, roadmap, state, text};
+use super::{Call, Reply, SdkError};
+
+/// A command's implementation.
+pub type Handler = fn(&Call) -> Result<Reply, SdkError>;
+
+/// Every covered command, dotted form (the spaced forms resolve to these).
+pub const COVERED: &[(&str, Handler)] = &[
+    ("config-get", config::get),
+    ("config-path", config::path),
+    ("config-set", config::set),
+    ("resolve-model", config::resolve_model),
+    ("agent-skills", config::agent_skills),
+    ("generate-slug", text::generate_slug),
+    ("current-timestamp", text::current_timestamp),
+    ("frontmatter.get", fm::get),
+    ("frontmatter.set", fm::set),
+    ("state.load", state::load),
+    ("state.update", state::update),
+    ("state.patch", state::patch_cmd),
+    ("state.record-session", state::record_session),
+    ("commit", commit::run),
+    ("roadmap.get-phase", roadmap::get_phase),
+    ("roadmap.analyze", roadmap::analyze),
+];
+
+/// The handler for a canonical command name.
+pub fn handler(command: &str) -> Option<Handler> {
+    let dotted = command.replace(' ', ".");
+    COVERED
+        .iter()
+        .find(|(name, _)| *name == dotted)
+        .map(|(_, h)| *h)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_covered_command_is_one_gsd_sdk_registers() {
+        for (name, _) in super::COVERED {
+            assert!(
+                super::super::resolve::registry().contains(name),
+                "{name} is not a gsd-sdk 1.42.3 command"
+            );
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! `gsd sdk install-shim [DIR]`: a `gsd-sdk` link to this binary, so GSD's
+//! workflows (which run `gsd-sdk query …`) reach gsd. The link must come
+//! before npm's gsd-sdk on PATH; the outcome says whether it does.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// What installing or removing the shim did.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ShimOutcome {
+    pub link: PathBuf,
+    pub target: PathBuf,
+    /// `install`: created (false when the link was already there);
+    /// `uninstall`: removed.
+    pub changed: bool,
+    /// The `gsd-sdk` a shell finds first on PATH now.
+    pub first_on_path: Option<PathBuf>,
+    /// The other gsd-sdk (npm's) that the link now shadows, or that still
+    /// comes first.
+    pub npm_gsd_sdk: Option<PathBuf>,
+}
+
+impl ShimOutcome {
+    /// Whether `gsd-sdk` on PATH now runs gsd.
+    pub fn active(&self) -> bool {
+        self.first_on_path.as_deref() == Some(self.link.as_path())
+    }
+}
+
+/// Why the shim cannot be installed or removed.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ShimError {
+    #[error("{0} exists and is not a link to gsd")]
+    #[diagnostic(
+        code(gsd::sdk::shim_occupied),
+        help("choose a folder earlier on PATH than npm's, e.g. ~/.local/bin")
+    )]
+    Occupied(String),
+    #[error("cannot write {path}: {source}")]
+    #[diagnostic(code(gsd::sdk::shim_io))]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("no folder given and no default: HOME is not set")]
+    #[diagnostic(
+        code(gsd::sdk::shim_dir),
+        help("pass the folder: gsd sdk install-shim DIR")
+    )]
+    NoDir,
+}
+
+/// The default folder: `~/.local/bin`.
+pub fn default_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("bin"))
+}
+
+fn first_on_path(name: &str) -> Vec<PathBuf> {
+    let Some(path) = std::env::var_os("PATH") else {
+        return Vec::new();
+    };
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+fn is_gsd(p: &Path, target: &Path) -> bool {
+    std::fs::canonicalize(p).ok().as_deref() == Some(target)
+}
+
+fn outcome(link: PathBuf, target: PathBuf, changed: bool) -> ShimOutcome {
+    let found = first_on_path("gsd-sdk");
+    let npm = found.iter().find(|p| !is_gsd(p, &target)).cloned();
+    ShimOutcome {
+        first_on_path: found.first().cloned(),
+        npm_gsd_sdk: npm,
+        link,
+        target,
+        changed,
+    }
+}
+
+/// Link `DIR/gsd-sdk` to `target` (this binary).
+pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => default_dir().ok_or(ShimError::NoDir)?,
+    };
+    let target = std::fs::canonicalize(target).unwrap_or(target.to_path_buf());
+    let link = dir.join("gsd-sdk");
+    let io = |source| ShimError::Io {
+        path: link.display().to_string(),
+        source,
+    };
+    if std::fs::symlink_metadata(&link).is_ok() {
+        if is_gsd(&link, &target) {
+            return Ok(outcome(link, target, false));
+        }
+        let ours = std::fs::read_link(&link)
+            .ok()
+            .and_then(|t| t.file_name().map(|n| n == "gsd"))
+            .unwrap_or(false);
+        if !ours {
+            return Err(ShimError::Occupied(link.display().to_string()));
+        }
+        std::fs::remove_file(&link).map_err(io)?;
+    }
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    std::os::unix::fs::symlink(&target, &link).map_err(io)?;
+    Ok(outcome(link, target, true))
+}
+
+/// Remove `DIR/gsd-sdk` when it is a link to gsd; anything else stays.
+pub fn uninstall(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => default_dir().ok_or(ShimError::NoDir)?,
+    };
+    let target = std::fs::canonicalize(target).unwrap_or(target.to_path_buf());
+    let link = dir.join("gsd-sdk");
+    let Ok(meta) = std::fs::symlink_metadata(&link) else {
+        return Ok(outcome(link, target, false));
+    };
+    let points_at_gsd = meta.file_type().is_symlink()
+        && (is_gsd(&link, &target)
+            || std::fs::read_link(&link)
+                .ok()
+                .and_then(|t| t.file_name().map(|n| n == "gsd"))
+                .unwrap_or(false));
+    if !points_at_gsd {
+        return Err(ShimError::Occupied(link.display().to_string()));
+    }
+    std::fs::remove_file(&link).map_err(|source| ShimError::Io {
+        path: link.display().to_string(),
+        source,
+    })?;
+    Ok(outcome(link, target, true))
+}

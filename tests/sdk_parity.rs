@@ -1,0 +1,363 @@
+//! Parity with the real gsd-sdk (npm get-shit-done-cc 1.42.3, installed by
+//! `.ci/gsd-sdk` and named by GSD_SDK) over every tree of ../shared/corpus.
+//!
+//! Reads: every covered read command, with the arguments GSD's workflows
+//! pass (config keys, agent names taken from the installed package; phase
+//! numbers and plan files taken from each tree), answered by gsd-sdk and by
+//! `gsd sdk query` on two copies of the tree. stdout and the exit code must
+//! be equal, except where PARITY.md names the difference — each such case
+//! is matched by the rule below that carries its PARITY.md id. gsd's copy
+//! must end byte-identical (a read writes nothing); gsd-sdk's rewrites are
+//! counted.
+//!
+//! Writes: see `writes_*`. `bench/sdk-parity.sh` runs this with the totals
+//! printed.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{copy_dir, corpus_trees, git};
+
+fn package() -> PathBuf {
+    PathBuf::from(std::env::var_os("GSD_SDK").expect("GSD_SDK names the get-shit-done-cc package"))
+}
+
+fn gsd_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_gsd")
+}
+
+/// gsd-sdk's answers to many calls on one tree, through `driver.mjs` (one
+/// Node process, gsd-sdk's own CLI entry).
+fn gsd_sdk_answers(dir: &Path, calls: &[Vec<String>]) -> Vec<(String, i32)> {
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk_parity/driver.mjs");
+    let mut child = Command::new("node")
+        .arg(driver)
+        .arg(package())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let lines: Vec<String> = calls
+        .iter()
+        .map(|argv| {
+            let mut v = vec![dir.display().to_string()];
+            v.extend(argv.iter().cloned());
+            serde_json::to_string(&v).expect("json")
+        })
+        .collect();
+    let writer = std::thread::spawn(move || {
+        for l in lines {
+            writeln!(stdin, "{l}").expect("write to driver");
+        }
+    });
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    let answers: Vec<(String, i32)> = out
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(&l.expect("line")).expect("driver json");
+            (
+                v["stdout"].as_str().unwrap_or("").to_string(),
+                v["exit"].as_i64().unwrap_or(-1) as i32,
+            )
+        })
+        .collect();
+    writer.join().expect("writer");
+    assert!(child.wait().expect("driver ends").success());
+    assert_eq!(answers.len(), calls.len(), "the driver answered every call");
+    answers
+}
+
+fn gsd_answer(dir: &Path, argv: &[String]) -> (String, i32) {
+    let o = Command::new(gsd_bin())
+        .current_dir(dir)
+        .args(["sdk", "query"])
+        .args(argv)
+        .env("GSD_SDK_FALLBACK", "off")
+        .output()
+        .expect("gsd runs");
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+/// The literal arguments the package's workflows pass to `command`.
+fn workflow_args(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let pkg = package();
+    let needle = format!("gsd-sdk query {command} ");
+    let mut stack = vec![
+        pkg.join("get-shit-done/workflows"),
+        pkg.join("commands"),
+        pkg.join("agents"),
+    ];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let Ok(t) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            for (i, _) in t.match_indices(&needle) {
+                let rest = &t[i + needle.len()..];
+                let arg: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || "._-".contains(*c))
+                    .collect();
+                if !arg.is_empty() && !out.contains(&arg) {
+                    out.push(arg);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+/// Phase numbers to ask about in a tree: each phase folder's number, each
+/// roadmap `Phase N:` heading's, and one that does not exist.
+fn phase_numbers(tree: &Path) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in std::fs::read_dir(tree.join(".planning/phases"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let num: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let num = num
+            .trim_end_matches('.')
+            .trim_start_matches('0')
+            .to_string();
+        if !num.is_empty() && !out.contains(&num) {
+            out.push(num);
+        }
+    }
+    if let Ok(r) = std::fs::read_to_string(tree.join(".planning/ROADMAP.md")) {
+        for (i, _) in r.match_indices("Phase ") {
+            let num: String = r[i + 6..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let num = num.trim_end_matches('.').to_string();
+            if !num.is_empty() && !out.contains(&num) {
+                out.push(num);
+            }
+        }
+    }
+    out.sort();
+    out.push("999".into());
+    out
+}
+
+/// Up to `n` plan and summary files of a tree, relative paths, sorted.
+fn plan_files(tree: &Path, n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.join(".planning")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|f| {
+                f.to_string_lossy().ends_with("PLAN.md")
+                    || f.to_string_lossy().ends_with("SUMMARY.md")
+            }) {
+                out.push(p.strip_prefix(tree).expect("inside").display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out.truncate(n);
+    out
+}
+
+/// The read calls compared on one tree.
+fn read_calls(tree: &Path) -> Vec<Vec<String>> {
+    let mut calls = vec![
+        s(&["state.load"]),
+        s(&["state", "load"]),
+        s(&["roadmap.analyze"]),
+        s(&["roadmap", "analyze"]),
+        s(&["config-path"]),
+        s(&["generate-slug", "Add the user-facing Export (v2)!"]),
+        s(&["config-get"]),
+        s(&[
+            "config-get",
+            "workflow.nonexistent_key",
+            "--default",
+            "fallback",
+        ]),
+        s(&["config-get", "workflow.research", "--raw"]),
+        s(&["state.load", "--pick", "config.commit_docs"]),
+        s(&["resolve-model"]),
+        s(&["agent-skills"]),
+    ];
+    for k in workflow_args("config-get") {
+        calls.push(vec!["config-get".into(), k]);
+    }
+    for a in workflow_args("resolve-model") {
+        calls.push(vec!["resolve-model".into(), a]);
+    }
+    calls.push(s(&["resolve-model", "not-an-agent"]));
+    for a in workflow_args("agent-skills") {
+        calls.push(vec!["agent-skills".into(), a]);
+    }
+    for n in phase_numbers(tree) {
+        calls.push(vec!["roadmap.get-phase".into(), n.clone()]);
+        calls.push(vec![
+            "roadmap".into(),
+            "get-phase".into(),
+            n.clone(),
+            "--pick".into(),
+            "goal".into(),
+        ]);
+    }
+    for f in plan_files(tree, 12) {
+        calls.push(vec!["frontmatter.get".into(), f.clone()]);
+        calls.push(vec!["frontmatter.get".into(), f.clone(), "status".into()]);
+        calls.push(vec!["frontmatter".into(), "get".into(), f, "wave".into()]);
+    }
+    calls.push(s(&["frontmatter.get", ".planning/NOPE.md"]));
+    calls.push(s(&["frontmatter.get", "../outside.md"]));
+    calls
+}
+
+/// A difference PARITY.md explains, by its id; `None` is an unexplained one.
+fn explained(
+    _tree: &Path,
+    _argv: &[String],
+    _theirs: &(String, i32),
+    _ours: &(String, i32),
+) -> Option<&'static str> {
+    None
+}
+
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).expect("inside").to_path_buf(),
+                    std::fs::read(&p).unwrap_or_default(),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[test]
+#[cfg_attr(
+    not(all(gsd_sdk, gsd_corpus)),
+    ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk) and the corpus (GSD_CORPUS)"
+)]
+fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
+    let trees = corpus_trees().expect("GSD_CORPUS");
+    let (mut pairs, mut same, mut explained_n) = (0usize, 0usize, BTreeMap::<&str, usize>::new());
+    let mut answered = 0usize;
+    let mut unexplained = Vec::new();
+    let mut sdk_rewrote = Vec::new();
+    for tree in &trees {
+        let name = tree
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let tmp = tempfile::tempdir().expect("tmp");
+        let (theirs_dir, ours_dir) = (tmp.path().join("theirs"), tmp.path().join("ours"));
+        for d in [&theirs_dir, &ours_dir] {
+            copy_dir(tree, d);
+            git(d, &["init", "-q"]);
+        }
+        let before = snapshot(&ours_dir);
+        let calls = read_calls(&ours_dir);
+        let theirs = gsd_sdk_answers(&theirs_dir, &calls);
+        for (argv, t) in calls.iter().zip(&theirs) {
+            let o = gsd_answer(&ours_dir, argv);
+            pairs += 1;
+            // Paths name each copy's own folder.
+            let t_norm = (
+                t.0.replace(&theirs_dir.display().to_string(), "<tree>"),
+                t.1,
+            );
+            let o_norm = (o.0.replace(&ours_dir.display().to_string(), "<tree>"), o.1);
+            if t_norm == o_norm {
+                same += 1;
+                answered += usize::from(t.1 == 0 && !t.0.trim().is_empty());
+            } else if let Some(id) = explained(&ours_dir, argv, &t_norm, &o_norm) {
+                *explained_n.entry(id).or_default() += 1;
+            } else {
+                unexplained.push(format!(
+                    "{name}: {}\n--- gsd-sdk (exit {})\n{}\n--- gsd (exit {})\n{}",
+                    argv.join(" "),
+                    t_norm.1,
+                    t_norm.0.chars().take(1500).collect::<String>(),
+                    o_norm.1,
+                    o_norm.0.chars().take(1500).collect::<String>()
+                ));
+            }
+        }
+        assert_eq!(
+            snapshot(&ours_dir),
+            before,
+            "{name}: a gsd read wrote a file"
+        );
+        let after_theirs = snapshot(&theirs_dir);
+        let rewritten: Vec<String> = after_theirs
+            .iter()
+            .filter(|(p, b)| before.get(*p) != Some(*b))
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        if !rewritten.is_empty() {
+            sdk_rewrote.push(format!("{name}: {}", rewritten.join(", ")));
+        }
+    }
+    eprintln!(
+        "sdk parity (reads): {} trees, {pairs} (tree, call) pairs, {same} identical ({answered} of them exit 0 with an answer), explained {:?}, unexplained {}; gsd-sdk rewrote files during reads in {} trees: {:?}",
+        trees.len(),
+        explained_n,
+        unexplained.len(),
+        sdk_rewrote.len(),
+        sdk_rewrote
+    );
+    if let Some(log) = std::env::var_os("GSD_SDK_PARITY_LOG") {
+        std::fs::write(log, unexplained.join("\n\n=====\n")).expect("write the log");
+    }
+    assert!(
+        unexplained.is_empty(),
+        "{} unexplained differences; first ones:\n{}",
+        unexplained.len(),
+        unexplained
+            .iter()
+            .take(6)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
