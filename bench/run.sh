@@ -91,5 +91,7 @@ journal=$(cargo run --release --quiet --example journal 500)
   echo "\`gsd lint\` runs every rule (60 checks, including everything \`validate consistency\` and \`validate health\` do) in the one call."
   # The hand-written analysis of where the time goes, kept beside the script.
   [ -f bench/STATUS.md ] && cat bench/STATUS.md
+  # bench/sdk.sh's section (gsd as gsd-sdk), kept as it last measured it.
+  if [ -f bench/sdk.md ]; then echo; echo "<!-- sdk:begin -->"; cat bench/sdk.md; echo "<!-- sdk:end -->"; fi
 } > BENCHMARKS.md
 cat BENCHMARKS.md

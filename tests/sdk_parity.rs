@@ -163,6 +163,13 @@ fn phase_numbers(tree: &Path) -> Vec<String> {
         }
     }
     out.sort();
+    // A big tree (200 phase folders) is sampled: its first and last
+    // phases, where numbering and milestone edges are.
+    if out.len() > 16 {
+        let tail = out.split_off(out.len() - 8);
+        out.truncate(8);
+        out.extend(tail);
+    }
     out.push("999".into());
     out
 }
@@ -220,14 +227,55 @@ fn read_calls(tree: &Path) -> Vec<Vec<String>> {
     for a in workflow_args("agent-skills") {
         calls.push(vec!["agent-skills".into(), a]);
     }
+    calls.push(s(&["init.phase-op"]));
+    for c in [
+        &["check.auto-mode"][..],
+        &["check", "auto-mode", "--pick", "active"],
+        &["phases.list"],
+        &["phases.list", "--pick", "directories[-1]"],
+        &["phases.list", "--type", "summaries", "--raw"],
+        &["phases.list", "--type", "plans"],
+        &["phases.list", "--include-archived"],
+        &["progress.bar", "--raw"],
+        &["progress", "json"],
+    ] {
+        calls.push(s(c));
+    }
+    calls.push(s(&["find-phase"]));
     for n in phase_numbers(tree) {
+        calls.push(vec!["find-phase".into(), n.clone()]);
+        calls.push(vec!["init.phase-op".into(), n.clone()]);
+        calls.push(vec![
+            "init".into(),
+            "phase-op".into(),
+            format!("--phase={n}"),
+        ]);
         calls.push(vec!["roadmap.get-phase".into(), n.clone()]);
+        calls.push(vec![
+            "phases.list".into(),
+            "--type".into(),
+            "all".into(),
+            "--phase".into(),
+            n.clone(),
+        ]);
         calls.push(vec![
             "roadmap".into(),
             "get-phase".into(),
             n.clone(),
             "--pick".into(),
             "goal".into(),
+        ]);
+    }
+    for f in plan_files(tree, 12)
+        .into_iter()
+        .filter(|f| f.ends_with("SUMMARY.md"))
+    {
+        calls.push(vec!["summary-extract".into(), f.clone()]);
+        calls.push(vec![
+            "summary-extract".into(),
+            f.clone(),
+            "--fields".into(),
+            "one_liner,key_files,nope".into(),
         ]);
     }
     for f in plan_files(tree, 12) {
@@ -256,7 +304,8 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
             let p = e.path();
-            if p.file_name().is_some_and(|n| n == ".git") {
+            // git's own folder, and gsd's lock folder (.gsd/, git-ignored).
+            if p.file_name().is_some_and(|n| n == ".git" || n == ".gsd") {
                 continue;
             }
             if p.is_dir() {
@@ -359,5 +408,265 @@ fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n\n")
+    );
+}
+
+/// Lines of `a` and `b` that differ, by position (files of equal length
+/// in lines), or every line when the line counts differ.
+fn changed_lines(a: &[u8], b: &[u8]) -> usize {
+    let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.split('\n').collect(), b.split('\n').collect());
+    if la.len() != lb.len() {
+        return la.len().max(lb.len());
+    }
+    la.iter().zip(&lb).filter(|(x, y)| x != y).count()
+}
+
+fn changed_files(
+    before: &BTreeMap<PathBuf, Vec<u8>>,
+    after: &BTreeMap<PathBuf, Vec<u8>>,
+) -> Vec<PathBuf> {
+    after
+        .iter()
+        .filter(|(p, b)| before.get(*p) != Some(*b))
+        .map(|(p, _)| p.clone())
+        .chain(before.keys().filter(|p| !after.contains_key(*p)).cloned())
+        .collect()
+}
+
+/// Bold body fields of STATE.md (`**Status:** Executing`) with their text.
+fn bold_fields(state: &str) -> Vec<(String, String)> {
+    let body = state.splitn(3, "---\n").nth(2).unwrap_or(state);
+    body.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("**")?;
+            let (label, value) = rest.split_once(":**")?;
+            Some((label.to_string(), value.trim_start().to_string()))
+        })
+        .filter(|(l, _)| !l.contains('*'))
+        .take(4)
+        .collect()
+}
+
+fn repo_copy(tree: &Path, to: &Path) {
+    copy_dir(tree, to);
+    git(to, &["init", "-q"]);
+    git(
+        to,
+        &["-c", "user.name=p", "-c", "user.email=p@p", "add", "-A"],
+    );
+    git(
+        to,
+        &[
+            "-c",
+            "user.name=p",
+            "-c",
+            "user.email=p@p",
+            "commit",
+            "-qm",
+            "tree",
+            "--no-verify",
+        ],
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(all(gsd_sdk, gsd_corpus)),
+    ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk) and the corpus (GSD_CORPUS)"
+)]
+fn writes_are_exact_edits_on_every_corpus_tree() {
+    let trees = corpus_trees().expect("GSD_CORPUS");
+    let mut report: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut bump = |k: &'static str, ours_clean: bool, theirs_changed: bool| {
+        let e = report.entry(k).or_default();
+        e.0 += 1;
+        e.1 += usize::from(ours_clean);
+        e.2 += usize::from(theirs_changed);
+    };
+    for tree in &trees {
+        let name = tree
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let tmp = tempfile::tempdir().expect("tmp");
+        let (theirs, ours) = (tmp.path().join("theirs"), tmp.path().join("ours"));
+        repo_copy(tree, &theirs);
+        repo_copy(tree, &ours);
+        let state = std::fs::read_to_string(ours.join(".planning/STATE.md")).unwrap_or_default();
+
+        // 1. No-op writes: a field set to the text it has, a frontmatter key
+        //    to its value, a config key to its value.
+        let mut noop: Vec<Vec<String>> = Vec::new();
+        for (label, value) in bold_fields(&state) {
+            noop.push(vec!["state.update".into(), label, value]);
+        }
+        for f in plan_files(&ours, 40) {
+            let fm = std::fs::read_to_string(ours.join(&f)).unwrap_or_default();
+            let wave = fm.strip_prefix("---\n").and_then(|rest| {
+                rest.lines()
+                    .take_while(|l| *l != "---")
+                    .find_map(|l| l.strip_prefix("wave: "))
+            });
+            if let Some(w) = wave {
+                noop.push(vec![
+                    "frontmatter.set".into(),
+                    f.clone(),
+                    "wave".into(),
+                    w.trim().to_string(),
+                ]);
+            }
+        }
+        if let Ok(cfg) = std::fs::read_to_string(ours.join(".planning/config.json"))
+            && let Ok(v) = serde_json::from_str::<serde_json::Value>(&cfg)
+            && let Some(m) = v.get("mode").and_then(|m| m.as_str())
+        {
+            noop.push(vec!["config-set".into(), "mode".into(), m.to_string()]);
+        }
+        for argv in &noop {
+            let before_o = snapshot(&ours);
+            let before_t = snapshot(&theirs);
+            let o = gsd_answer(&ours, argv);
+            assert!(
+                o.1 == 0 || o.0.contains("error"),
+                "{name}: gsd {argv:?} failed: {}",
+                o.0
+            );
+            gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+            let ours_changed = changed_files(&before_o, &snapshot(&ours));
+            let theirs_changed = changed_files(&before_t, &snapshot(&theirs));
+            assert!(
+                ours_changed.is_empty(),
+                "{name}: no-op {argv:?} changed {ours_changed:?}"
+            );
+            let kind: &'static str = match argv[0].as_str() {
+                "state.update" => "no-op state.update",
+                "frontmatter.set" => "no-op frontmatter.set",
+                _ => "no-op config-set",
+            };
+            bump(kind, ours_changed.is_empty(), !theirs_changed.is_empty());
+        }
+
+        // 2. One-field writes: gsd changes the field's own line(s) only.
+        let one_field: Vec<Vec<String>> = bold_fields(&state)
+            .into_iter()
+            .take(1)
+            .map(|(label, _)| {
+                vec![
+                    "state.update".into(),
+                    label,
+                    "set by the parity harness".into(),
+                ]
+            })
+            .chain(
+                ours.join(".planning/config.json")
+                    .exists()
+                    .then(|| s(&["config-set", "workflow.research", "false"])),
+            )
+            .collect();
+        for argv in &one_field {
+            let before_o = snapshot(&ours);
+            let before_t = snapshot(&theirs);
+            let o = gsd_answer(&ours, argv);
+            assert_eq!(o.1, 0, "{name}: gsd {argv:?}: {}", o.0);
+            gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+            let after_o = snapshot(&ours);
+            let ours_changed = changed_files(&before_o, &after_o);
+            let lines: usize = ours_changed
+                .iter()
+                .map(|p| changed_lines(&before_o[p], &after_o[p]))
+                .sum();
+            // The field's line, and its frontmatter mirror when STATE.md keeps one.
+            assert!(
+                (1..=2).contains(&lines),
+                "{name}: {argv:?} changed {lines} lines in {ours_changed:?}"
+            );
+            let after_t = snapshot(&theirs);
+            let theirs_lines: usize = changed_files(&before_t, &after_t)
+                .iter()
+                .map(|p| {
+                    changed_lines(
+                        before_t.get(p).map_or(&[][..], |v| v),
+                        after_t.get(p).map_or(&[][..], |v| v),
+                    )
+                })
+                .sum();
+            let kind: &'static str = if argv[0] == "config-set" {
+                "one-field config-set"
+            } else {
+                "one-field state.update"
+            };
+            bump(kind, lines <= 2, theirs_lines > 2);
+            // The value the workflow asked for is there.
+            let target = argv[2].as_str();
+            let shown = if argv[0] == "config-set" {
+                "false"
+            } else {
+                target
+            };
+            assert!(
+                ours_changed
+                    .iter()
+                    .any(|p| String::from_utf8_lossy(&after_o[p]).contains(shown)),
+                "{name}: {argv:?} did not write {shown}"
+            );
+        }
+
+        // 3. commit takes exactly the named file, never a pre-staged one.
+        if ours.join(".planning/STATE.md").exists() {
+            for d in [&ours, &theirs] {
+                std::fs::write(d.join("unrelated.txt"), "staged by the user\n").expect("write");
+                git(d, &["add", "unrelated.txt"]);
+                let mut st = std::fs::read(d.join(".planning/STATE.md")).expect("state");
+                st.extend_from_slice(b"\nparity\n");
+                std::fs::write(d.join(".planning/STATE.md"), st).expect("write");
+            }
+            let argv = s(&[
+                "commit",
+                "docs(state): parity",
+                "--files",
+                ".planning/STATE.md",
+            ]);
+            let o = gsd_answer(&ours, &argv);
+            assert_eq!(o.1, 0, "{name}: {}", o.0);
+            let v: serde_json::Value = serde_json::from_str(&o.0).expect("commit json");
+            assert_eq!(v["committed"], true, "{name}: {v}");
+            assert_eq!(
+                v["files"],
+                serde_json::json!([".planning/STATE.md"]),
+                "{name}"
+            );
+            gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            let in_head = |d: &Path| git(d, &["show", "--name-only", "--format=", "HEAD"]);
+            let staged = |d: &Path| git(d, &["diff", "--cached", "--name-only"]);
+            assert_eq!(in_head(&ours).trim(), ".planning/STATE.md", "{name}");
+            assert_eq!(
+                staged(&ours).trim(),
+                "unrelated.txt",
+                "{name}: the user's staged file stays staged"
+            );
+            bump(
+                "commit leaves pre-staged files",
+                true,
+                in_head(&theirs).contains("unrelated.txt"),
+            );
+        }
+    }
+    eprintln!(
+        "sdk parity (writes), {} trees — kind: (runs, gsd exact, gsd-sdk changed more):",
+        trees.len()
+    );
+    for (k, (n, ok, theirs)) in &report {
+        eprintln!(
+            "  {k}: {n} runs, gsd exact in {ok}, gsd-sdk changed files/more lines in {theirs}"
+        );
+    }
+    assert!(report.values().all(|(n, ok, _)| n == ok));
+    assert!(
+        report
+            .get("no-op frontmatter.set")
+            .is_some_and(|r| r.0 > 100),
+        "the corpus has plans with waves"
     );
 }

@@ -133,6 +133,9 @@ pub struct Request {
     /// The argv after `query`, with the project flags already taken out.
     pub argv: Vec<String>,
     pub fallback: FallbackPolicy,
+    /// A workstream (`--ws`, GSD_WORKSTREAM or `.planning/active-workstream`):
+    /// gsd does not read workstream trees yet, so such calls are handed on.
+    pub workstream: Option<String>,
 }
 
 /// What to print and the exit code: gsd-sdk's contract with its callers.
@@ -160,9 +163,16 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Request {
     let mut project = cwd.to_path_buf();
     let mut rest = Vec::new();
     let mut fallback = FallbackPolicy::from_env();
+    let mut workstream = std::env::var("GSD_WORKSTREAM")
+        .ok()
+        .filter(|w| !w.is_empty());
     let mut i = 0;
     while i < argv.len() {
         let a = argv[i].as_str();
+        if a == "--ws" && i + 1 < argv.len() {
+            // Kept in the argv: the call goes to gsd-sdk, which reads it.
+            workstream = Some(argv[i + 1].clone());
+        }
         if (a == "--project-dir" || a == "--cwd") && i + 1 < argv.len() {
             project = cwd.join(&argv[i + 1]);
             i += 2;
@@ -177,10 +187,17 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Request {
         }
         i += 1;
     }
+    let workstream = workstream.or_else(|| {
+        std::fs::read_to_string(project.join(".planning/active-workstream"))
+            .ok()
+            .map(|w| w.trim().to_string())
+            .filter(|w| !w.is_empty())
+    });
     Request {
         project,
         argv: rest,
         fallback,
+        workstream,
     }
 }
 
@@ -198,6 +215,7 @@ pub fn query(req: &Request) -> Answer {
     let handler = resolved
         .as_ref()
         .and_then(|r| registry::handler(&r.command).map(|h| (r, h)));
+    let handler = handler.filter(|_| req.workstream.is_none());
     let Some((r, handler)) = handler else {
         let name = resolved
             .map(|r| r.command)

@@ -1,7 +1,9 @@
 //! The commands gsd answers itself, by gsd-sdk's canonical name. Anything
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
-use super::commands::{commit, config, fm, roadmap, state, text};
+use super::commands::{
+    commit, config, fm, init, phase_find, phases, roadmap, state, summary, text,
+};
 use super::{Call, Reply, SdkError};
 
 /// A command's implementation.
@@ -25,6 +27,13 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("commit", commit::run),
     ("roadmap.get-phase", roadmap::get_phase),
     ("roadmap.analyze", roadmap::analyze),
+    ("find-phase", phase_find::run),
+    ("init.phase-op", init::phase_op),
+    ("check.auto-mode", phases::auto_mode),
+    ("phases.list", phases::list),
+    ("progress.json", phases::progress_json),
+    ("progress.bar", phases::progress_bar),
+    ("summary-extract", summary::extract),
 ];
 
 /// The handler for a canonical command name.

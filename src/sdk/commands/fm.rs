@@ -10,7 +10,7 @@ use super::super::{Call, Reply, SdkError};
 use super::write;
 
 /// A path the caller named, inside the project, or gsd-sdk's error object.
-fn under_project(call: &Call, user: &str) -> Result<PathBuf, Value> {
+pub fn under_project(call: &Call, user: &str) -> Result<PathBuf, Value> {
     let project = std::fs::canonicalize(call.project).unwrap_or(call.project.to_path_buf());
     let candidate = lexical(&project.join(user));
     let real = std::fs::canonicalize(&candidate).unwrap_or(candidate);

@@ -5,14 +5,32 @@
 pub mod commit;
 pub mod config;
 pub mod fm;
+pub mod init;
+pub mod phase_find;
+pub mod phases;
 pub mod roadmap;
 pub mod state;
+pub mod summary;
 pub mod text;
 
 use crate::model::workspace::Scope;
 use crate::ops::{self, Applied, Change, OpError, WriteOptions};
 
 use super::{Call, SdkError};
+
+/// The names in a folder, sorted by bytes: what Node's `readdir` gives
+/// (libuv sorts its scandir), so "the first file that ends with …" is the
+/// same file gsd-sdk picks. A missing folder lists nothing.
+pub fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
 
 /// Run a write use case the way gsd-sdk's writes behave: written through
 /// the transaction (lock, refusals, atomic rename), not committed — the

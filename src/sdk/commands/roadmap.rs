@@ -21,21 +21,23 @@ pub fn get_phase(call: &Call) -> Result<Reply, SdkError> {
             "Usage: roadmap get-phase <phase-number>",
         ));
     };
-    let Some(raw) = roadmap_text(call) else {
-        return Ok(Reply::Json(
-            json!({"found": false, "error": "ROADMAP.md not found"}),
-        ));
+    Ok(Reply::Json(phase_value(call.project, phase)))
+}
+
+/// `roadmapGetPhase`'s answer for `phase`.
+pub fn phase_value(project: &Path, phase: &str) -> Value {
+    let Ok(raw) = std::fs::read(project.join(".planning/ROADMAP.md")) else {
+        return json!({"found": false, "error": "ROADMAP.md not found"});
     };
-    let milestone = rt::current_milestone(&raw, call.project);
+    let raw = String::from_utf8_lossy(&raw);
+    let milestone = rt::current_milestone(&raw, project);
     let full = rt::strip_shipped(&raw);
     let in_milestone = rt::search_phase(&milestone, phase);
     let result = match in_milestone {
         Some(r) if r.get("error").is_none() => Some(r),
         other => rt::search_phase(&full, phase).or(other),
     };
-    Ok(Reply::Json(result.unwrap_or_else(
-        || json!({"found": false, "phase_number": phase}),
-    )))
+    result.unwrap_or_else(|| json!({"found": false, "phase_number": phase}))
 }
 
 /// Plan, summary, context and research files in one phase folder.
@@ -47,13 +49,7 @@ struct Counts {
 }
 
 fn names(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
+    super::names_in(dir)
 }
 
 fn counts(dir: &Path) -> Counts {

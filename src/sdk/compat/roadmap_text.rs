@@ -35,6 +35,11 @@ lazy_re!(
     r"(?im)^(#{1,3})\s+Phase\s+Details\b[^\n]*$"
 );
 
+/// Group `i` of a match, `""` when it did not take part.
+pub fn group<'t>(c: &fancy_regex::Captures<'t, str>, i: usize) -> &'t str {
+    c.get(i).map_or("", |g| g.as_str())
+}
+
 /// JavaScript's `escapeRegex`.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -277,6 +282,72 @@ pub fn phase_token_matches(dir: &str, normalized: &str) -> bool {
     }
     let stripped = re(r"(?i)^[A-Z]{1,6}-(?=\d)").replace(dir, "").into_owned();
     stripped != dir && phase_token(&stripped).to_uppercase() == normalized.to_uppercase()
+}
+
+/// `getMilestoneInfo`: the current milestone's version and name, from
+/// STATE.md's `milestone:` / `milestone_name:` lines, else the roadmap.
+pub fn milestone_info(project: &Path) -> (String, String) {
+    let state = std::fs::read_to_string(project.join(".planning/STATE.md")).ok();
+    let from_state = state.as_deref().and_then(|s| {
+        let v = cap(&re(r"(?m)^milestone:\s*(.+)$"), s, 1)?;
+        let name = cap(&re(r"(?m)^milestone_name:\s*(.+)$"), s, 1)
+            .map(|n| unquote(n.trim()))
+            .unwrap_or_else(|| "milestone".into());
+        Some((unquote(v.trim()), name))
+    });
+    let state_version = from_state.as_ref().map(|(v, _)| v.clone());
+    if let Some((v, n)) = &from_state
+        && n != "milestone"
+    {
+        return (v.clone(), n.clone());
+    }
+    let Ok(roadmap) = std::fs::read_to_string(project.join(".planning/ROADMAP.md")) else {
+        return from_state.unwrap_or_else(|| ("v1.0".into(), "milestone".into()));
+    };
+    let roadmap = roadmap.as_str();
+    let with = |v: String, n: String| (state_version.clone().unwrap_or(v), n);
+    for marker in ["🚧", "🟡"] {
+        let r = re(&format!(r"{marker}\s*\*\*v(\d+(?:\.\d+)+)\s+([^*]+)\*\*"));
+        if let Some(c) = r.captures(roadmap).ok().flatten() {
+            return with(
+                format!("v{}", group(&c, 1)),
+                group(&c, 2).trim().to_string(),
+            );
+        }
+    }
+    let cleaned = strip_shipped(roadmap);
+    if let Some(c) = re(r"##\s+.*v(\d+(?:\.\d+)+)[:\s]+([^\n(]+)")
+        .captures(cleaned.as_str())
+        .ok()
+        .flatten()
+    {
+        return with(
+            format!("v{}", group(&c, 1)),
+            group(&c, 2).trim().to_string(),
+        );
+    }
+    let before_phases = match re(r"(?m)^##\s+Phases\b").find(roadmap).ok().flatten() {
+        Some(m) => &roadmap[..m.start()],
+        None => roadmap,
+    };
+    if let Some(c) = re(r"\*\*v(\d+(?:\.\d+)+)\s+([^*]+)\*\*")
+        .captures_iter(before_phases)
+        .filter_map(Result::ok)
+        .last()
+    {
+        return with(
+            format!("v{}", group(&c, 1)),
+            group(&c, 2).trim().to_string(),
+        );
+    }
+    if let Some(m) = re(r"\bv(\d+(?:\.\d+)+)\b")
+        .find_iter(cleaned.as_str())
+        .filter_map(Result::ok)
+        .last()
+    {
+        return with(m.as_str().to_string(), "milestone".into());
+    }
+    with("v1.0".into(), "milestone".into())
 }
 
 #[cfg(test)]
