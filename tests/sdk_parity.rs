@@ -74,6 +74,17 @@ fn gsd_sdk_answers(dir: &Path, calls: &[Vec<String>]) -> Vec<(String, i32)> {
     answers
 }
 
+/// gsd's stderr for a call (to name why it refused).
+fn gsd_stderr(dir: &Path, argv: &[String]) -> String {
+    let o = Command::new(gsd_bin())
+        .current_dir(dir)
+        .args(["sdk", "query"])
+        .args(argv)
+        .output()
+        .expect("gsd runs");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 fn gsd_answer(dir: &Path, argv: &[String]) -> (String, i32) {
     let o = Command::new(gsd_bin())
         .current_dir(dir)
@@ -450,6 +461,13 @@ fn bold_fields(state: &str) -> Vec<(String, String)> {
 
 fn repo_copy(tree: &Path, to: &Path) {
     copy_dir(tree, to);
+    // ../shared is read-only, and gsd refuses to write a read-only file.
+    let ok = Command::new("chmod")
+        .args(["-R", "u+w"])
+        .arg(to)
+        .status()
+        .expect("chmod");
+    assert!(ok.success());
     git(to, &["init", "-q"]);
     git(
         to,
@@ -495,6 +513,11 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
         repo_copy(tree, &theirs);
         repo_copy(tree, &ours);
         let state = std::fs::read_to_string(ours.join(".planning/STATE.md")).unwrap_or_default();
+        // gsd refuses to edit a file with merge-conflict markers (PARITY.md E8);
+        // gsd-sdk edits it. Such a tree's STATE.md writes are checked as refusals.
+        let conflicted = state
+            .lines()
+            .any(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>"));
 
         // 1. No-op writes: a field set to the text it has, a frontmatter key
         //    to its value, a config key to its value.
@@ -528,12 +551,30 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             let before_o = snapshot(&ours);
             let before_t = snapshot(&theirs);
             let o = gsd_answer(&ours, argv);
+            if conflicted && argv[0] == "state.update" {
+                assert_eq!(
+                    o.1, 1,
+                    "{name}: {argv:?} on a conflicted STATE.md is refused"
+                );
+                assert!(changed_files(&before_o, &snapshot(&ours)).is_empty());
+                bump("refused: conflict markers", true, true);
+                continue;
+            }
+            // Frontmatter that is not valid YAML is not edited (PARITY.md E4).
+            if o.1 == 1 && argv[0] == "frontmatter.set" {
+                let err = gsd_stderr(&ours, argv);
+                assert!(err.contains("is not valid YAML"), "{name}: {argv:?}: {err}");
+                assert!(changed_files(&before_o, &snapshot(&ours)).is_empty());
+                bump("refused: frontmatter not YAML", true, true);
+                continue;
+            }
             assert!(
                 o.1 == 0 || o.0.contains("error"),
                 "{name}: gsd {argv:?} failed: {}",
                 o.0
             );
-            gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
             let ours_changed = changed_files(&before_o, &snapshot(&ours));
             let theirs_changed = changed_files(&before_t, &snapshot(&theirs));
             assert!(
@@ -560,17 +601,32 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
                 ]
             })
             .chain(
-                ours.join(".planning/config.json")
-                    .exists()
-                    .then(|| s(&["config-set", "workflow.research", "false"])),
+                std::fs::read_to_string(ours.join(".planning/config.json"))
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                    .and_then(|v| v.get("mode").and_then(|m| m.as_str()).map(str::to_string))
+                    .map(|m| {
+                        let other = if m == "yolo" { "interactive" } else { "yolo" };
+                        s(&["config-set", "mode", other])
+                    }),
             )
             .collect();
         for argv in &one_field {
             let before_o = snapshot(&ours);
             let before_t = snapshot(&theirs);
             let o = gsd_answer(&ours, argv);
+            if conflicted && argv[0] == "state.update" {
+                assert_eq!(
+                    o.1, 1,
+                    "{name}: {argv:?} on a conflicted STATE.md is refused"
+                );
+                assert!(changed_files(&before_o, &snapshot(&ours)).is_empty());
+                bump("refused: conflict markers", true, true);
+                continue;
+            }
             assert_eq!(o.1, 0, "{name}: gsd {argv:?}: {}", o.0);
-            gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
             let after_o = snapshot(&ours);
             let ours_changed = changed_files(&before_o, &after_o);
             let lines: usize = ours_changed
@@ -600,11 +656,7 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             bump(kind, lines <= 2, theirs_lines > 2);
             // The value the workflow asked for is there.
             let target = argv[2].as_str();
-            let shown = if argv[0] == "config-set" {
-                "false"
-            } else {
-                target
-            };
+            let shown = target;
             assert!(
                 ours_changed
                     .iter()
@@ -613,7 +665,58 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             );
         }
 
-        // 3. commit takes exactly the named file, never a pre-staged one.
+        // 3. List entries: one line added, the same answer.
+        for argv in [
+            s(&["state.add-blocker", "--text", "parity blocker"]),
+            s(&[
+                "state.add-decision",
+                "--phase",
+                "1",
+                "--summary",
+                "parity decision",
+                "--rationale",
+                "why",
+            ]),
+        ] {
+            if !ours.join(".planning/STATE.md").exists() || conflicted {
+                break;
+            }
+            let before_o = snapshot(&ours);
+            let before_t = snapshot(&theirs);
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+            let after_o = snapshot(&ours);
+            let changed = changed_files(&before_o, &after_o);
+            let added = o.0.contains("\"added\": true");
+            if added {
+                let (b, a) = (&before_o[&changed[0]], &after_o[&changed[0]]);
+                let (lb, la) = (
+                    String::from_utf8_lossy(b).lines().count(),
+                    String::from_utf8_lossy(a).lines().count(),
+                );
+                // One entry line, or it replaced a "None yet." placeholder.
+                assert!(
+                    la == lb + 1 || la == lb,
+                    "{name}: {argv:?} went from {lb} to {la} lines"
+                );
+            } else {
+                assert!(
+                    changed.is_empty(),
+                    "{name}: {argv:?} not added but changed {changed:?}"
+                );
+            }
+            let after_t = snapshot(&theirs);
+            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+                changed_lines(
+                    before_t.get(p).map_or(&[][..], |v| v),
+                    after_t.get(p).map_or(&[][..], |v| v),
+                ) > 1
+            });
+            bump("list entry add", true, theirs_more);
+        }
+
+        // 4. commit takes exactly the named file, never a pre-staged one.
         if ours.join(".planning/STATE.md").exists() {
             for d in [&ours, &theirs] {
                 std::fs::write(d.join("unrelated.txt"), "staged by the user\n").expect("write");

@@ -154,6 +154,11 @@ pub fn set_field(
         });
     }
     check_conflicts(&file_name(state), text)?;
+    // A field's value never ends in spaces: a line's trailing spaces are a
+    // markdown hard break, which the edit keeps as it is. So a value handed
+    // back with the line's trailing spaces (gsd-sdk's regex captures them)
+    // is the same value, and does not get the break twice.
+    let value = value.trim_end_matches([' ', '\t']);
     let key = field_key(name);
     let body: Vec<_> = state.body_fields(name).cloned().collect();
     let fm = state.fm_field(name).map(|(k, n)| (k.to_owned(), n.clone()));

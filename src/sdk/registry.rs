@@ -24,6 +24,8 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("state.update", state::update),
     ("state.patch", state::patch_cmd),
     ("state.record-session", state::record_session),
+    ("state.add-decision", state::add_decision),
+    ("state.add-blocker", state::add_blocker),
     ("commit", commit::run),
     ("roadmap.get-phase", roadmap::get_phase),
     ("roadmap.analyze", roadmap::analyze),

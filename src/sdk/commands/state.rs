@@ -118,3 +118,115 @@ pub fn record_session(call: &Call) -> Result<Reply, SdkError> {
         json!({"recorded": true, "updated": updated})
     }))
 }
+
+/// gsd-sdk's `parseNamedArgs`: `--flag value` for each flag, `None` when absent.
+fn named_args(call: &Call, flags: &[&str]) -> Result<Vec<Option<String>>, SdkError> {
+    flags
+        .iter()
+        .map(|f| {
+            let Some(i) = call.args.iter().position(|a| *a == format!("--{f}")) else {
+                return Ok(None);
+            };
+            match call.args.get(i + 1) {
+                Some(v) if !v.starts_with("--") => Ok(Some(v.clone())),
+                _ => Err(SdkError::validation(format!("missing value for --{f}"))),
+            }
+        })
+        .collect()
+}
+
+/// Inline text, or the text of a file inside the project (`--…-file`).
+fn text_or_file(
+    call: &Call,
+    value: Option<String>,
+    file: Option<String>,
+    label: &str,
+) -> Result<String, String> {
+    let Some(file) = file else {
+        return Ok(value.unwrap_or_default().trim().to_string());
+    };
+    let path = super::fm::under_project(call, &file)
+        .map_err(|_| format!("{label} path rejected: outside project directory"))?;
+    std::fs::read_to_string(path)
+        .map(|t| t.trim_end().to_string())
+        .map_err(|_| format!("{label} file not found: {file}"))
+}
+
+/// Whether STATE.md has the section gsd-sdk's pattern looks for.
+fn has_section(call: &Call, pattern: &str) -> bool {
+    let text = std::fs::read_to_string(call.planning().join("STATE.md")).unwrap_or_default();
+    super::super::compat::roadmap_text::re(pattern)
+        .is_match(&text)
+        .unwrap_or(false)
+}
+
+fn add_entry(call: &Call, list: crate::ops::state::List, entry: &str) -> Result<(), SdkError> {
+    super::write(call, |ws| crate::ops::state::add_entry(ws, list, entry)).map(|_| ())
+}
+
+/// `state.add-decision --summary S [--phase N] [--rationale R]` (or `--…-file`).
+pub fn add_decision(call: &Call) -> Result<Reply, SdkError> {
+    let a = named_args(
+        call,
+        &[
+            "phase",
+            "summary",
+            "summary-file",
+            "rationale",
+            "rationale-file",
+        ],
+    )?;
+    let texts = text_or_file(call, a[1].clone(), a[2].clone(), "summary")
+        .and_then(|s| text_or_file(call, a[3].clone(), a[4].clone(), "rationale").map(|r| (s, r)));
+    let (summary, rationale) = match texts {
+        Ok(t) => t,
+        Err(reason) => return Ok(Reply::Json(json!({"added": false, "reason": reason}))),
+    };
+    if summary.is_empty() {
+        return Ok(Reply::Json(json!({"error": "summary required"})));
+    }
+    let phase = a[0]
+        .clone()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| "?".into());
+    let rationale = if rationale.is_empty() {
+        String::new()
+    } else {
+        format!(" — {rationale}")
+    };
+    let entry = format!("[Phase {phase}]: {summary}{rationale}");
+    if !has_section(
+        call,
+        r"(?i)###?\s*(?:Decisions|Decisions Made|Accumulated.*Decisions)\s*\n",
+    ) {
+        return Ok(Reply::Json(
+            json!({"added": false, "reason": "Decisions section not found in STATE.md"}),
+        ));
+    }
+    add_entry(call, crate::ops::state::List::Decisions, &entry)?;
+    Ok(Reply::Json(
+        json!({"added": true, "decision": format!("- {entry}")}),
+    ))
+}
+
+/// `state.add-blocker --text T` (or `--text-file F`).
+pub fn add_blocker(call: &Call) -> Result<Reply, SdkError> {
+    let a = named_args(call, &["text", "text-file"])?;
+    let text = match text_or_file(call, a[0].clone(), a[1].clone(), "blocker") {
+        Ok(t) => t,
+        Err(reason) => return Ok(Reply::Json(json!({"added": false, "reason": reason}))),
+    };
+    if text.is_empty() {
+        return Ok(Reply::Json(json!({"error": "text required"})));
+    }
+    if !has_section(
+        call,
+        r"(?i)###?\s*(?:Blockers|Blockers/Concerns|Concerns)\s*\n",
+    ) {
+        return Ok(Reply::Json(
+            json!({"added": false, "reason": "Blockers section not found in STATE.md"}),
+        ));
+    }
+    add_entry(call, crate::ops::state::List::Blockers, &text)?;
+    Ok(Reply::Json(json!({"added": true, "blocker": text})))
+}
