@@ -34,7 +34,7 @@ bench() { # tree-label dir label prepare args...
   local label="$1" dir="$2" name="$3" prepare="$4"; shift 4
   local q; q="$(printf ' %q' "$@")"
   hyperfine -N -i -w 2 -r "$RUNS" --export-json "$WORK/h.json" \
-    ${prepare:+--prepare "$prepare"} \
+    ${prepare:+--prepare "bash -c $(printf %q "$prepare")"} \
     -n gsd-sdk "$THEIRS query$q --project-dir $dir" \
     -n gsd "$OURS query$q --project-dir $dir" >/dev/null
   python3 - "$WORK/h.json" "$label" "$name" >> "$rows" <<'PY'
@@ -49,7 +49,8 @@ for tree in big-40 corpus; do
   dir="$WORK/$tree"
   label="$tree"; [ "$tree" = corpus ] && label="$CORPUS_TREE"
   reset="git -C $dir reset -q --hard base"
-  plan="$(cd "$dir" && ls .planning/phases/*/*-PLAN.md | head -1)"
+  plans=("$dir"/.planning/phases/*/*-PLAN.md)
+  plan="${plans[0]#"$dir"/}"
   phase="$(basename "$(dirname "$plan")" | sed -E 's/^0*([0-9]+).*/\1/')"
   touch_state="$reset && printf '\nbench\n' >> $dir/.planning/STATE.md"
   bench "$label" "$dir" "config-get workflow.research" "" config-get workflow.research --default true

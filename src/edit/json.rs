@@ -158,19 +158,36 @@ fn line_indent(text: &str, at: usize) -> &str {
     &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()]
 }
 
+/// The object starting at byte `at` (after spaces): where its `{` is,
+/// its members and where its `}` is; `None` when no object starts there.
+type Object = (usize, Vec<Member>, usize);
+
+fn object_at(text: &str, at: usize) -> Result<Option<Object>, JsonEditError> {
+    let mut sc = Scanner {
+        b: text.as_bytes(),
+        i: at,
+    };
+    sc.ws();
+    if sc.b.get(sc.i) != Some(&b'{') {
+        return Ok(None);
+    }
+    let open = sc.i;
+    let (members, close) = sc.members()?;
+    Ok(Some((open, members, close)))
+}
+
 /// The current value at `path`, if there is one.
 pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, JsonEditError> {
     let mut at = 0usize;
     for (depth, key) in path.iter().enumerate() {
-        let mut sc = Scanner {
-            b: text.as_bytes(),
-            i: at,
+        let Some((_, members, _)) = object_at(text, at)? else {
+            return if depth == 0 {
+                Err(JsonEditError::Syntax(at))
+            } else {
+                Ok(None)
+            };
         };
-        sc.ws();
-        if sc.b.get(sc.i) != Some(&b'{') {
-            return if depth == 0 { Err(sc.err()) } else { Ok(None) };
-        }
-        let (members, _) = sc.members()?;
+        // JSON.parse keeps the last duplicate key, so that is the one read.
         let Some(m) = members.iter().rev().find(|m| m.key == *key) else {
             return Ok(None);
         };
@@ -191,16 +208,9 @@ pub fn get(text: &str, path: &[&str]) -> Result<Option<Value>, JsonEditError> {
 pub fn set(text: &str, path: &[&str], value: &Value) -> Result<String, JsonEditError> {
     let mut at = 0usize;
     for (depth, key) in path.iter().enumerate() {
-        let mut sc = Scanner {
-            b: text.as_bytes(),
-            i: at,
-        };
-        sc.ws();
-        if sc.b.get(sc.i) != Some(&b'{') {
+        let Some((open, members, close)) = object_at(text, at)? else {
             return Err(JsonEditError::NotAnObject(path[..depth].join(".")));
-        }
-        let open = sc.i;
-        let (members, close) = sc.members()?;
+        };
         // JSON.parse keeps the last duplicate key, so that is the one to edit.
         if let Some(m) = members.iter().rev().find(|m| m.key == *key) {
             if depth + 1 == path.len() {

@@ -417,10 +417,17 @@ impl PartialOrd for PlanId {
 
 /// GSD's slug: lowercase ASCII, runs of anything else become `-`, at most 60.
 pub fn slugify(s: &str) -> String {
+    let mut out = dashed(&s.to_ascii_lowercase());
+    out.truncate(60);
+    out.trim_end_matches('-').to_owned()
+}
+
+/// `s` (already lower-cased) with each run of characters other than
+/// `a-z0-9` turned into one `-`, none at either end.
+pub fn dashed(s: &str) -> String {
     let mut out = String::new();
     let mut dash = false;
     for c in s.chars() {
-        let c = c.to_ascii_lowercase();
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
             if dash && !out.is_empty() {
                 out.push('-');
@@ -431,8 +438,7 @@ pub fn slugify(s: &str) -> String {
             dash = true;
         }
     }
-    out.truncate(60);
-    out.trim_end_matches('-').to_owned()
+    out
 }
 
 #[cfg(test)]

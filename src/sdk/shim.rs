@@ -70,6 +70,15 @@ fn is_gsd(p: &Path, target: &Path) -> bool {
     std::fs::canonicalize(p).ok().as_deref() == Some(target)
 }
 
+/// A link to some `gsd` binary (an older build, another checkout): ours to
+/// replace or remove, unlike npm's gsd-sdk script.
+fn links_to_a_gsd(link: &Path) -> bool {
+    std::fs::read_link(link)
+        .ok()
+        .and_then(|t| t.file_name().map(|n| n == "gsd"))
+        .unwrap_or(false)
+}
+
 fn outcome(link: PathBuf, target: PathBuf, changed: bool) -> ShimOutcome {
     let found = first_on_path("gsd-sdk");
     let npm = found.iter().find(|p| !is_gsd(p, &target)).cloned();
@@ -82,14 +91,19 @@ fn outcome(link: PathBuf, target: PathBuf, changed: bool) -> ShimOutcome {
     }
 }
 
-/// Link `DIR/gsd-sdk` to `target` (this binary).
-pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
+/// The folder (DIR or the default), the link in it, and the resolved target.
+fn paths(dir: Option<&Path>, target: &Path) -> Result<(PathBuf, PathBuf, PathBuf), ShimError> {
     let dir = match dir {
         Some(d) => d.to_path_buf(),
         None => default_dir().ok_or(ShimError::NoDir)?,
     };
     let target = std::fs::canonicalize(target).unwrap_or(target.to_path_buf());
-    let link = dir.join("gsd-sdk");
+    Ok((dir.clone(), dir.join("gsd-sdk"), target))
+}
+
+/// Link `DIR/gsd-sdk` to `target` (this binary).
+pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
+    let (dir, link, target) = paths(dir, target)?;
     let io = |source| ShimError::Io {
         path: link.display().to_string(),
         source,
@@ -98,11 +112,7 @@ pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimErr
         if is_gsd(&link, &target) {
             return Ok(outcome(link, target, false));
         }
-        let ours = std::fs::read_link(&link)
-            .ok()
-            .and_then(|t| t.file_name().map(|n| n == "gsd"))
-            .unwrap_or(false);
-        if !ours {
+        if !links_to_a_gsd(&link) {
             return Err(ShimError::Occupied(link.display().to_string()));
         }
         std::fs::remove_file(&link).map_err(io)?;
@@ -114,21 +124,12 @@ pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimErr
 
 /// Remove `DIR/gsd-sdk` when it is a link to gsd; anything else stays.
 pub fn uninstall(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
-    let dir = match dir {
-        Some(d) => d.to_path_buf(),
-        None => default_dir().ok_or(ShimError::NoDir)?,
-    };
-    let target = std::fs::canonicalize(target).unwrap_or(target.to_path_buf());
-    let link = dir.join("gsd-sdk");
+    let (_, link, target) = paths(dir, target)?;
     let Ok(meta) = std::fs::symlink_metadata(&link) else {
         return Ok(outcome(link, target, false));
     };
-    let points_at_gsd = meta.file_type().is_symlink()
-        && (is_gsd(&link, &target)
-            || std::fs::read_link(&link)
-                .ok()
-                .and_then(|t| t.file_name().map(|n| n == "gsd"))
-                .unwrap_or(false));
+    let points_at_gsd =
+        meta.file_type().is_symlink() && (is_gsd(&link, &target) || links_to_a_gsd(&link));
     if !points_at_gsd {
         return Err(ShimError::Occupied(link.display().to_string()));
     }

@@ -117,7 +117,7 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
     if let Some(o) = config
         .get("model_overrides")
         .and_then(|m| m.get(agent))
-        .filter(|v| truthy(v))
+        .filter(|v| cfg::truthy(v))
     {
         return Ok(with_unknown(json!({"model": o, "profile": profile})));
     }
@@ -159,10 +159,10 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
         .map(str::to_string);
     let tier = phase_tier.unwrap_or(alias.clone());
     if let Some(rt) = runtime_tier(&config, &tier)
-        && let Some(model) = rt.get("model").filter(|m| truthy(m))
+        && let Some(model) = rt.get("model").filter(|m| cfg::truthy(m))
     {
         let mut out = json!({"model": model, "profile": profile});
-        if let Some(e) = rt.get("reasoning_effort").filter(|e| truthy(e)) {
+        if let Some(e) = rt.get("reasoning_effort").filter(|e| cfg::truthy(e)) {
             out["reasoning_effort"] = e.clone();
         }
         return Ok(Reply::Json(out));
@@ -171,15 +171,6 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
         return Ok(Reply::Json(json!({"model": "", "profile": profile})));
     }
     Ok(Reply::Json(json!({"model": alias, "profile": profile})))
-}
-
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null | Value::Bool(false) => false,
-        Value::String(s) => !s.is_empty(),
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        _ => true,
-    }
 }
 
 fn js_string(v: &Value) -> String {
@@ -223,7 +214,7 @@ fn runtime_tier(config: &Map<String, Value>, tier: &str) -> Option<Map<String, V
         name == runtime
             && tiers.as_object().is_some_and(|t| {
                 t.values()
-                    .any(|e| e.get("reasoning_effort").is_some_and(truthy))
+                    .any(|e| e.get("reasoning_effort").is_some_and(cfg::truthy))
             })
     });
     if !effort_runtimes {

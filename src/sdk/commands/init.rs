@@ -81,7 +81,7 @@ pub fn with_project_root(
     out.insert("agents_installed".into(), json!(installed));
     out.insert("missing_agents".into(), json!(missing));
     for k in ["response_language", "project_code"] {
-        if let Some(v) = config.get(k).filter(|v| js_truthy(v)) {
+        if let Some(v) = config.get(k).filter(|v| cfg::truthy(v)) {
             out.insert(k.into(), v.clone());
         }
     }
@@ -90,12 +90,6 @@ pub fn with_project_root(
     {
         out.insert("project_title".into(), json!(rt::group(&c, 1).trim()));
     }
-}
-
-fn js_truthy(v: &Value) -> bool {
-    !matches!(v, Value::Null | Value::Bool(false))
-        && v.as_str() != Some("")
-        && v.as_f64() != Some(0.0)
 }
 
 fn secret_flag(config: &Map<String, Value>, key: &str) -> Value {
@@ -152,7 +146,7 @@ pub fn phase_op(call: &Call) -> Result<Reply, SdkError> {
     let found = info.get("found") == Some(&json!(true));
     let number = info
         .get("phase_number")
-        .filter(|v| js_truthy(v))
+        .filter(|v| cfg::truthy(v))
         .cloned()
         .unwrap_or(Value::Null);
     let name = info.get("phase_name").cloned().unwrap_or(Value::Null);
@@ -185,7 +179,7 @@ pub fn phase_op(call: &Call) -> Result<Reply, SdkError> {
     };
     let flag = |k: &str| {
         info.get(k)
-            .filter(|v| js_truthy(v))
+            .filter(|v| cfg::truthy(v))
             .cloned()
             .unwrap_or(json!(false))
     };

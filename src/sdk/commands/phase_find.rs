@@ -143,12 +143,9 @@ fn search_in(
             !done.contains(&id) && !done.contains(&canonical_plan_id(p))
         })
         .collect();
-    let slug = name.as_ref().map(|n| {
-        let s = re("[^a-z0-9]+")
-            .replace_all(&n.to_lowercase(), "-")
-            .into_owned();
-        s.trim_matches('-').to_string()
-    });
+    let slug = name
+        .as_ref()
+        .map(|n| crate::model::ids::dashed(&n.to_lowercase()));
     let v = json!({
         "found": true,
         "directory": format!("{rel_base}/{m}"),

@@ -10,21 +10,16 @@ use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::phase_find::{compare_phase_num, phase_dirs};
 
-fn js_truthy(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) | Some(Value::Bool(false)) => false,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
-        Some(_) => true,
-    }
-}
-
 /// `check.auto-mode`: whether a workflow should advance on its own.
 pub fn auto_mode(call: &Call) -> Result<Reply, SdkError> {
     let config = cfg::load(call.project).map_err(SdkError::execution)?;
     let wf = config.get("workflow");
-    let advance = js_truthy(wf.and_then(|w| w.get("auto_advance")));
-    let chain = js_truthy(wf.and_then(|w| w.get("_auto_chain_active")));
+    let advance = wf
+        .and_then(|w| w.get("auto_advance"))
+        .is_some_and(cfg::truthy);
+    let chain = wf
+        .and_then(|w| w.get("_auto_chain_active"))
+        .is_some_and(cfg::truthy);
     let source = match (chain, advance) {
         (true, true) => "both",
         (true, false) => "auto_chain",

@@ -91,6 +91,34 @@ fn phase_dirs(call: &Call) -> Vec<String> {
     dirs
 }
 
+/// For each `- [x]`/`- [ ]` in document order, the phase numbers its line
+/// names (`Phase N` followed by `:` or a space) and whether it is ticked.
+/// gsd-sdk asks, per phase, for the first checkbox whose line names it
+/// (`-\s*\[(x| )\]\s*.*Phase\s+N[:\s]`, case-insensitive, and only a
+/// lower-case `x` counts as done); one pass answers that for every phase.
+fn checkbox_marks(content: &str) -> Vec<(String, bool)> {
+    let boxes = re(r"(?i)-\s*\[(x| )\]\s*");
+    let named = re(r"(?i)^Phase\s+(\d+[A-Z]?(?:\.\d+)*)[:\s]");
+    let mut out = Vec::new();
+    for b in boxes.captures_iter(content).filter_map(Result::ok) {
+        let ticked = rt::group(&b, 1) == "x";
+        let from = b.get(0).map_or(0, |m| m.end());
+        let line_end = content[from..]
+            .find('\n')
+            .map_or(content.len(), |i| from + i);
+        let line = &content[from..line_end];
+        for (i, _) in line.char_indices().filter(|(i, _)| {
+            line.get(*i..*i + 5)
+                .is_some_and(|w| w.eq_ignore_ascii_case("phase"))
+        }) {
+            if let Some(c) = named.captures(&content[from + i..]).ok().flatten() {
+                out.push((rt::group(&c, 1).to_string(), ticked));
+            }
+        }
+    }
+    out
+}
+
 /// `roadmap.analyze`: the current milestone's phases with their disk state.
 pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
     let Some(raw) = roadmap_text(call) else {
@@ -103,6 +131,7 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
     let heading = re(r"(?i)#{2,4}\s*Phase\s+(\d+[A-Z]?(?:\.\d+)*)\s*:\s*([^\n]+)");
     let next_heading = re(r"(?i)\n#{2,4}\s+Phase\s+\d");
     let inserted = re(r"(?i)\(INSERTED\)");
+    let marks = checkbox_marks(&content);
     let mut phases: Vec<Value> = Vec::new();
     for c in heading.captures_iter(&content).filter_map(Result::ok) {
         let num = c.get(1).map_or("", |g| g.as_str()).to_string();
@@ -151,16 +180,10 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
                 "empty"
             };
         }
-        let checkbox = re(&format!(
-            r"(?i)-\s*\[(x| )\]\s*.*Phase\s+{}[:\s]",
-            rt::escape(&num)
-        ));
-        let complete = checkbox
-            .captures(&content)
-            .ok()
-            .flatten()
-            .and_then(|c| c.get(1).map(|g| g.as_str() == "x"))
-            .unwrap_or(false);
+        let complete = marks
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&num))
+            .is_some_and(|(_, x)| *x);
         if complete {
             status = "complete";
         }

@@ -12,26 +12,14 @@ pub fn generate_slug(call: &Call) -> Result<Reply, SdkError> {
     Ok(Reply::Json(json!({"slug": slug(text)})))
 }
 
-/// The slug of `text` (UTF-16 units counted like JavaScript's `substring`,
-/// which only sees ASCII here).
+/// The slug of `text` as gsd-sdk makes it: Unicode lower-casing (so `K`
+/// KELVIN SIGN counts as `k`), then cut at 60 — after the trim, so a cut
+/// can end in `-`, unlike `model::ids::slugify`.
 pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    let mut dash = false;
-    for c in text.to_lowercase().chars() {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            if dash && !out.is_empty() {
-                out.push('-');
-            }
-            dash = false;
-            out.push(c);
-        } else {
-            dash = true;
-        }
-    }
-    if dash && !out.is_empty() {
-        // A trailing run is trimmed, like the leading one.
-    }
-    out.chars().take(60).collect()
+    crate::model::ids::dashed(&text.to_lowercase())
+        .chars()
+        .take(60)
+        .collect()
 }
 
 /// `current-timestamp [full|date|filename]`, UTC with milliseconds like `toISOString`.

@@ -239,7 +239,9 @@ fn legacy_defaults() -> Map<String, Value> {
     }
 }
 
-fn js_truthy(v: &Value) -> bool {
+/// JavaScript's truthiness (`if (v)`), which gsd-sdk's defaults and
+/// flags follow: `null`, `false`, `0`, `NaN` and `""` are false.
+pub fn truthy(v: &Value) -> bool {
     match v {
         Value::Null | Value::Bool(false) => false,
         Value::String(s) => !s.is_empty(),
@@ -273,7 +275,7 @@ pub fn legacy(project: &Path) -> Map<String, Value> {
     let wf = |k: &'static str, f: &'static str| get(k, Some(("workflow", f)));
     let git = |k: &'static str| get(k, Some(("git", k)));
     let truthy_or = |v: Option<Value>, dflt: Value| match v {
-        Some(v) if js_truthy(&v) => v,
+        Some(v) if truthy(&v) => v,
         _ => dflt,
     };
     let parallelization = match get("parallelization", None) {
