@@ -766,7 +766,7 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
         }
     }
     eprintln!(
-        "sdk parity (writes), {} trees — kind: (runs, gsd exact, gsd-sdk changed more):",
+        "sdk parity (writes), {} trees. gsd exact = no-op: no byte changed; one field: only its line(s); list: one line; refusal: nothing changed; commit: only the named file. gsd-sdk did more = no-op: changed the file; one field: over 2 lines; list: over 1 line; refusal: it wrote anyway; commit: took the staged file.",
         trees.len()
     );
     for (k, (n, ok, theirs)) in &report {

@@ -44,7 +44,9 @@ pub use output::Output;
 pub fn main() -> i32 {
     // Started as `gsd-sdk` (the shim `gsd sdk install-shim` links): answer
     // GSD's workflow queries with gsd-sdk's own argv and output.
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     if argv
         .first()
         .and_then(|a| std::path::Path::new(a).file_name())

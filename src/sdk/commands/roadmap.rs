@@ -70,8 +70,8 @@ fn counts(dir: &Path) -> Counts {
             .count()
     };
     Counts {
-        plans: ends("-PLAN.md", "PLAN.md") + count_re(&nested_plan),
-        summaries: ends("-SUMMARY.md", "SUMMARY.md") + count_re(&nested_summary),
+        plans: ends("-PLAN.md", "PLAN.md") + count_re(nested_plan),
+        summaries: ends("-SUMMARY.md", "SUMMARY.md") + count_re(nested_summary),
         context: ends("-CONTEXT.md", "CONTEXT.md") > 0,
         research: ends("-RESEARCH.md", "RESEARCH.md") > 0,
     }

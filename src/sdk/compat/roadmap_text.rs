@@ -11,29 +11,139 @@ use std::sync::OnceLock;
 use fancy_regex::Regex;
 
 /// A pattern that is known to compile (they are all literals or escaped),
-/// compiled once per process: `roadmap.analyze` matches every phase folder
-/// against every roadmap phase with the same few patterns, and compiling
-/// them again each time was most of its time (240 ms on 40 phases).
-pub fn re(pattern: &str) -> Regex {
+/// compiled once per process and kept for its life: `roadmap.analyze`
+/// matches every phase folder against every roadmap phase with the same few
+/// patterns, and compiling them again (or cloning them, which rebuilds
+/// their match caches) was most of its time. A call uses a few dozen.
+pub fn re(pattern: &str) -> &'static Regex {
     thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<String, Regex>> =
+        static CACHE: std::cell::RefCell<std::collections::HashMap<String, &'static Regex>> =
             std::cell::RefCell::default();
     }
     CACHE.with(|c| {
         if let Some(r) = c.borrow().get(pattern) {
-            return r.clone();
+            return *r;
         }
-        let r = Regex::new(pattern)
-            .unwrap_or_else(|_| Regex::new("$^").expect("the empty pattern compiles"));
-        c.borrow_mut().insert(pattern.to_string(), r.clone());
+        let r: &'static Regex = Box::leak(Box::new(
+            Regex::new(&ascii_case(pattern))
+                .unwrap_or_else(|_| Regex::new("$^").expect("the empty pattern compiles")),
+        ));
+        c.borrow_mut().insert(pattern.to_string(), r);
         r
     })
+}
+
+/// A pattern with a leading `i` flag rewritten so only ASCII letters fold
+/// (`Phase` becomes `[Pp][Hh][Aa][Ss][Ee]`, `[A-Z]` becomes `[A-Za-z]`).
+/// That is JavaScript's non-Unicode `/i`, which gsd-sdk's patterns are
+/// written for (Unicode folding would also let `ſ` match `s`), and it
+/// spares compiling Unicode case-folding tables for every `[^\n]`, which
+/// was most of a call's time.
+pub fn ascii_case(pattern: &str) -> String {
+    let Some(close) = pattern.strip_prefix("(?").and_then(|r| r.find(')')) else {
+        return pattern.to_string();
+    };
+    let flags = &pattern[2..2 + close];
+    if !flags.contains('i') || !flags.chars().all(|c| "ims".contains(c)) {
+        return pattern.to_string();
+    }
+    let kept: String = flags.chars().filter(|c| *c != 'i').collect();
+    let mut out = if kept.is_empty() {
+        String::new()
+    } else {
+        format!("(?{kept})")
+    };
+    let chars: Vec<char> = pattern[3 + close..].chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' {
+            out.push(c);
+            if let Some(n) = chars.get(i + 1) {
+                out.push(*n);
+            }
+            i += 2;
+            continue;
+        }
+        if c == '(' && chars.get(i + 1) == Some(&'?') {
+            // A group's own syntax (`(?:`, `(?!`, `(?=`) has no letters to fold.
+            out.push_str("(?");
+            i += 2;
+            continue;
+        }
+        if c == '[' {
+            // Copy the class, then add the other case of its letters.
+            let mut j = i + 1;
+            let mut body = String::new();
+            if chars.get(j) == Some(&'^') {
+                body.push('^');
+                j += 1;
+            }
+            if chars.get(j) == Some(&']') {
+                body.push(']');
+                j += 1;
+            }
+            let mut extra = String::new();
+            while j < chars.len() && chars[j] != ']' {
+                let d = chars[j];
+                if d == '\\' {
+                    body.push(d);
+                    if let Some(n) = chars.get(j + 1) {
+                        body.push(*n);
+                    }
+                    j += 2;
+                    continue;
+                }
+                if chars.get(j + 1) == Some(&'-') && chars.get(j + 2).is_some_and(|e| *e != ']') {
+                    let e = chars[j + 2];
+                    body.extend([d, '-', e]);
+                    if d.is_ascii_alphabetic() && e.is_ascii_alphabetic() {
+                        let swap = |x: char| {
+                            if x.is_ascii_uppercase() {
+                                x.to_ascii_lowercase()
+                            } else {
+                                x.to_ascii_uppercase()
+                            }
+                        };
+                        extra.extend([swap(d), '-', swap(e)]);
+                    }
+                    j += 3;
+                    continue;
+                }
+                body.push(d);
+                if d.is_ascii_alphabetic() {
+                    extra.push(if d.is_ascii_uppercase() {
+                        d.to_ascii_lowercase()
+                    } else {
+                        d.to_ascii_uppercase()
+                    });
+                }
+                j += 1;
+            }
+            out.push('[');
+            out.push_str(&body);
+            out.push_str(&extra);
+            out.push(']');
+            i = j + 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            out.push('[');
+            out.push(c.to_ascii_lowercase());
+            out.push(c.to_ascii_uppercase());
+            out.push(']');
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out
 }
 
 macro_rules! lazy_re {
     ($name:ident, $pat:expr) => {
         fn $name() -> &'static Regex {
-            static R: OnceLock<Regex> = OnceLock::new();
+            static R: OnceLock<&'static Regex> = OnceLock::new();
             R.get_or_init(|| re($pat))
         }
     };
@@ -130,7 +240,7 @@ pub fn current_milestone(content: &str, project: &Path) -> String {
     let start = whole.start();
     let level = heading.chars().take_while(|c| *c == '#').count().max(1);
     let rest_at = whole.end();
-    let current = cap(&re(r"(?i)v(\d+(?:\.\d+)+)"), &version, 1).unwrap_or_default();
+    let current = cap(re(r"(?i)v(\d+(?:\.\d+)+)"), &version, 1).unwrap_or_default();
     let next = re(&format!(
         r"(?mi)^#{{1,{level}}}\s+(?!Phase\s+\S)(?:.*v(\d+(?:\.\d+)+)[^\n]*|.*(?:✅|📋|🚧|🟡))"
     ));
@@ -204,7 +314,7 @@ pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
         let checklist = re(&format!(
             r"(?i)-\s*\[[ x]\]\s*\*\*Phase\s+{ep}:\s*([^*]+)\*\*"
         ));
-        let name = cap(&checklist, content, 1)?;
+        let name = cap(checklist, content, 1)?;
         return Some(json!({
             "found": false,
             "phase_number": phase,
@@ -219,7 +329,7 @@ pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
     let section = js_trim(&content[at..end]).to_string();
     let field = |label: &str| {
         cap(
-            &re(&format!(r"(?i)\*\*{label}(?::\*\*|\*\*:)\s*([^\n]+)")),
+            re(&format!(r"(?i)\*\*{label}(?::\*\*|\*\*:)\s*([^\n]+)")),
             &section,
             1,
         )
@@ -228,7 +338,7 @@ pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
     let goal = field("Goal");
     let mode = field("Mode").map(|m| m.to_lowercase());
     let criteria: Vec<String> = cap(
-        &re(r"(?i)\*\*Success Criteria\*\*[^\n]*:\s*\n((?:\s*\d+\.\s*[^\n]+\n?)+)"),
+        re(r"(?i)\*\*Success Criteria\*\*[^\n]*:\s*\n((?:\s*\d+\.\s*[^\n]+\n?)+)"),
         &section,
         1,
     )
@@ -283,7 +393,7 @@ pub fn phase_token(dir: &str) -> String {
         r"(?i)^(\d+[A-Z]?(?:\.\d+)*)(?:-|$)",
         r"(?i)^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)(?:-[a-z]|$)",
     ] {
-        if let Some(t) = cap(&re(pat), dir, 1) {
+        if let Some(t) = cap(re(pat), dir, 1) {
             return t;
         }
     }
@@ -304,8 +414,8 @@ pub fn phase_token_matches(dir: &str, normalized: &str) -> bool {
 pub fn milestone_info(project: &Path) -> (String, String) {
     let state = std::fs::read_to_string(project.join(".planning/STATE.md")).ok();
     let from_state = state.as_deref().and_then(|s| {
-        let v = cap(&re(r"(?m)^milestone:\s*(.+)$"), s, 1)?;
-        let name = cap(&re(r"(?m)^milestone_name:\s*(.+)$"), s, 1)
+        let v = cap(re(r"(?m)^milestone:\s*(.+)$"), s, 1)?;
+        let name = cap(re(r"(?m)^milestone_name:\s*(.+)$"), s, 1)
             .map(|n| unquote(n.trim()))
             .unwrap_or_else(|| "milestone".into());
         Some((unquote(v.trim()), name))
@@ -377,6 +487,22 @@ mod tests {
         assert_eq!(
             strip_shipped(t),
             "# R\n\n### Phase 1: A\n\n## v2.0 Now\n### Phase 2: B\n\n"
+        );
+    }
+
+    #[test]
+    fn case_folding_is_ascii_like_javascript() {
+        assert_eq!(ascii_case(r"(?i)\*\*Goal:"), r"\*\*[gG][oO][aA][lL]:");
+        assert_eq!(
+            ascii_case(r"(?mi)^x[A-Z0-9\d](?!P)"),
+            r"(?m)^[xX][A-Z0-9\da-z](?![pP])"
+        );
+        assert_eq!(ascii_case(r"(?i)[^\n]+\s\S"), r"[^\n]+\s\S");
+        assert_eq!(ascii_case(r"(?m)^v"), r"(?m)^v");
+        assert!(re(r"(?i)phase").is_match("PHASE").unwrap());
+        assert!(
+            !re(r"(?i)[a-z]").is_match("\u{17F}").unwrap(),
+            "no Unicode folding"
         );
     }
 
