@@ -5,10 +5,9 @@
 //! pass (config keys, agent names taken from the installed package; phase
 //! numbers and plan files taken from each tree), answered by gsd-sdk and by
 //! `gsd sdk query` on two copies of the tree. stdout and the exit code must
-//! be equal, except where PARITY.md names the difference — each such case
-//! is matched by the rule below that carries its PARITY.md id. gsd's copy
-//! must end byte-identical (a read writes nothing); gsd-sdk's rewrites are
-//! counted.
+//! be equal: PARITY.md lists no difference in answers, so any difference
+//! fails. gsd's copy must end byte-identical (a read writes nothing);
+//! gsd-sdk's rewrites are counted (PARITY.md E1).
 //!
 //! Writes: see `writes_*`. `bench/sdk-parity.sh` runs this with the totals
 //! printed.
@@ -299,14 +298,12 @@ fn read_calls(tree: &Path) -> Vec<Vec<String>> {
     calls
 }
 
-/// A difference PARITY.md explains, by its id; `None` is an unexplained one.
-fn explained(
-    _tree: &Path,
-    _argv: &[String],
-    _theirs: &(String, i32),
-    _ours: &(String, i32),
-) -> Option<&'static str> {
-    None
+/// A corpus tree's folder name (`owner+repo`), for messages.
+fn tree_name(tree: &Path) -> String {
+    tree.file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -339,17 +336,12 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 )]
 fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
     let trees = corpus_trees().expect("GSD_CORPUS");
-    let (mut pairs, mut same, mut explained_n) = (0usize, 0usize, BTreeMap::<&str, usize>::new());
+    let (mut pairs, mut same) = (0usize, 0usize);
     let mut answered = 0usize;
-    let mut unexplained = Vec::new();
+    let mut different = Vec::new();
     let mut sdk_rewrote = Vec::new();
     for tree in &trees {
-        let name = tree
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
-        let tmp = tempfile::tempdir().expect("tmp");
+        let (name, tmp) = (tree_name(tree), tempfile::tempdir().expect("tmp"));
         let (theirs_dir, ours_dir) = (tmp.path().join("theirs"), tmp.path().join("ours"));
         for d in [&theirs_dir, &ours_dir] {
             copy_dir(tree, d);
@@ -370,10 +362,8 @@ fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
             if t_norm == o_norm {
                 same += 1;
                 answered += usize::from(t.1 == 0 && !t.0.trim().is_empty());
-            } else if let Some(id) = explained(&ours_dir, argv, &t_norm, &o_norm) {
-                *explained_n.entry(id).or_default() += 1;
             } else {
-                unexplained.push(format!(
+                different.push(format!(
                     "{name}: {}\n--- gsd-sdk (exit {})\n{}\n--- gsd (exit {})\n{}",
                     argv.join(" "),
                     t_norm.1,
@@ -399,21 +389,20 @@ fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
         }
     }
     eprintln!(
-        "sdk parity (reads): {} trees, {pairs} (tree, call) pairs, {same} identical ({answered} of them exit 0 with an answer), explained {:?}, unexplained {}; gsd-sdk rewrote files during reads in {} trees: {:?}",
+        "sdk parity (reads): {} trees, {pairs} (tree, call) pairs, {same} identical ({answered} of them exit 0 with an answer), different {}; gsd-sdk rewrote files during reads in {} trees: {:?}",
         trees.len(),
-        explained_n,
-        unexplained.len(),
+        different.len(),
         sdk_rewrote.len(),
         sdk_rewrote
     );
     if let Some(log) = std::env::var_os("GSD_SDK_PARITY_LOG") {
-        std::fs::write(log, unexplained.join("\n\n=====\n")).expect("write the log");
+        std::fs::write(log, different.join("\n\n=====\n")).expect("write the log");
     }
     assert!(
-        unexplained.is_empty(),
-        "{} unexplained differences; first ones:\n{}",
-        unexplained.len(),
-        unexplained
+        different.is_empty(),
+        "{} differences from gsd-sdk; first ones:\n{}",
+        different.len(),
+        different
             .iter()
             .take(6)
             .cloned()
@@ -530,12 +519,7 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
         e.2 += usize::from(theirs_changed);
     };
     for tree in &trees {
-        let name = tree
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
-        let tmp = tempfile::tempdir().expect("tmp");
+        let (name, tmp) = (tree_name(tree), tempfile::tempdir().expect("tmp"));
         let (theirs, ours) = (tmp.path().join("theirs"), tmp.path().join("ours"));
         repo_copy(tree, &theirs);
         repo_copy(tree, &ours);
