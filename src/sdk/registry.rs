@@ -2,7 +2,7 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, phase_find, phases, roadmap, state, summary, text,
+    commit, config, fm, init, init_phase, mvp, phase_find, phases, roadmap, state, summary, text,
 };
 use super::{Call, Reply, SdkError};
 
@@ -31,11 +31,16 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("roadmap.analyze", roadmap::analyze),
     ("find-phase", phase_find::run),
     ("init.phase-op", init::phase_op),
+    ("init.plan-phase", init_phase::plan_phase),
+    ("init.execute-phase", init_phase::execute_phase),
     ("check.auto-mode", phases::auto_mode),
     ("phases.list", phases::list),
     ("progress.json", phases::progress_json),
     ("progress.bar", phases::progress_bar),
     ("summary-extract", summary::extract),
+    ("phase.mvp-mode", mvp::mvp_mode),
+    ("task.is-behavior-adding", mvp::is_behavior_adding),
+    ("user-story.validate", mvp::user_story),
 ];
 
 /// The handler for a canonical command name.

@@ -98,8 +98,23 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
     let Some(agent) = call.arg(0).filter(|a| !a.is_empty()) else {
         return Err(SdkError::validation("agent-type required"));
     };
-    let exists = call.planning().join("config.json").is_file();
-    let config = cfg::load(call.project).map_err(SdkError::execution)?;
+    model_for(call.project, agent).map(Reply::Json)
+}
+
+/// `getModelAlias`, what the init bundles put in their `*_model` fields:
+/// the resolved model, `sonnet` when it resolves to nothing.
+pub fn model_alias(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> {
+    let v = model_for(project, agent)?;
+    Ok(match v.get("model") {
+        Some(m) if cfg::truthy(m) => m.clone(),
+        _ => json!("sonnet"),
+    })
+}
+
+/// `resolve-model`'s answer for one agent.
+fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> {
+    let exists = project.join(".planning/config.json").is_file();
+    let config = cfg::load(project).map_err(SdkError::execution)?;
     let profile = match config.get("model_profile") {
         Some(Value::String(s)) if !s.is_empty() => s.to_lowercase(),
         Some(v) if !v.is_null() && v != &Value::Bool(false) => js_string(v).to_lowercase(),
@@ -112,7 +127,7 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
         if !known {
             v["unknown_agent"] = Value::Bool(true);
         }
-        Reply::Json(v)
+        v
     };
     if let Some(o) = config
         .get("model_overrides")
@@ -134,7 +149,7 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
         return Ok(with_unknown(json!({"model": fallback, "profile": profile})));
     };
     if profile == "inherit" {
-        return Ok(Reply::Json(json!({"model": "inherit", "profile": profile})));
+        return Ok(json!({"model": "inherit", "profile": profile}));
     }
     let tier_of = |p: &str| -> Option<String> {
         let v = match p {
@@ -165,12 +180,12 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
         if let Some(e) = rt.get("reasoning_effort").filter(|e| cfg::truthy(e)) {
             out["reasoning_effort"] = e.clone();
         }
-        return Ok(Reply::Json(out));
+        return Ok(out);
     }
     if config.get("resolve_model_ids") == Some(&Value::String("omit".into())) {
-        return Ok(Reply::Json(json!({"model": "", "profile": profile})));
+        return Ok(json!({"model": "", "profile": profile}));
     }
-    Ok(Reply::Json(json!({"model": alias, "profile": profile})))
+    Ok(json!({"model": alias, "profile": profile}))
 }
 
 fn js_string(v: &Value) -> String {

@@ -22,7 +22,7 @@ pub fn under_project(call: &Call, user: &str) -> Result<PathBuf, Value> {
 }
 
 /// `path` with `.` and `..` folded away, like Node's `path.resolve`.
-fn lexical(path: &std::path::Path) -> PathBuf {
+pub fn lexical(path: &std::path::Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for c in path.components() {

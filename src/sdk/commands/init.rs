@@ -12,7 +12,7 @@ use super::super::{Call, Reply, SdkError};
 use super::{phase_find, roadmap, text};
 
 /// `--phase=N`, `--phase N`, or the first argument.
-fn phase_arg(args: &[String]) -> Option<&str> {
+pub fn phase_arg(args: &[String]) -> Option<&str> {
     if let Some(v) = args.iter().find_map(|a| a.strip_prefix("--phase=")) {
         let v = v.trim();
         return (!v.is_empty()).then_some(v);
@@ -102,7 +102,7 @@ fn secret_flag(config: &Map<String, Value>, key: &str) -> Value {
 
 /// The phase as a workflow sees it: on disk, or from the roadmap when its
 /// folder does not exist yet (or only an older milestone's archive has it).
-fn phase_info(project: &Path, phase: &str) -> Map<String, Value> {
+pub fn phase_info(project: &Path, phase: &str) -> Map<String, Value> {
     let mut info = phase_find::find(project, phase);
     let roadmap_phase = roadmap::phase_value(project, phase);
     let in_roadmap = roadmap_phase["found"] == json!(true);

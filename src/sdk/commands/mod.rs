@@ -6,6 +6,8 @@ pub mod commit;
 pub mod config;
 pub mod fm;
 pub mod init;
+pub mod init_phase;
+pub mod mvp;
 pub mod phase_find;
 pub mod phases;
 pub mod roadmap;

@@ -142,7 +142,7 @@ impl Ordered for Reply {
 
 /// A phase folder's status from its plan and summary counts and its
 /// VERIFICATION.md.
-fn phase_status(plans: usize, summaries: usize, dir: &Path) -> &'static str {
+pub fn phase_status(plans: usize, summaries: usize, dir: &Path) -> &'static str {
     if plans == 0 {
         return "Pending";
     }
