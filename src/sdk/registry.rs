@@ -2,7 +2,7 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_phase, mvp, phase_find, phases, roadmap, state, summary, text,
+    commit, config, fm, init, init_phase, mvp, phase_find, phases, roadmap, state, summary, text, triage,
 };
 use super::{Call, Reply, SdkError};
 
@@ -41,6 +41,8 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("phase.mvp-mode", mvp::mvp_mode),
     ("task.is-behavior-adding", mvp::is_behavior_adding),
     ("user-story.validate", mvp::user_story),
+    ("agent.classify-failure", triage::classify_failure),
+    ("todo.match-phase", triage::match_phase),
 ];
 
 /// The handler for a canonical command name.

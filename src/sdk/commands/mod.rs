@@ -14,6 +14,7 @@ pub mod roadmap;
 pub mod state;
 pub mod summary;
 pub mod text;
+pub mod triage;
 
 use crate::model::workspace::Scope;
 use crate::ops::{self, Applied, Change, OpError, WriteOptions};
