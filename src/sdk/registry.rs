@@ -2,7 +2,8 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_phase, mvp, phase_find, phases, roadmap, state, summary, text, triage,
+    commit, config, fm, init, init_phase, mvp, phase_find, phases, roadmap, snapshot, state,
+    summary, text, triage,
 };
 use super::{Call, Reply, SdkError};
 
@@ -43,6 +44,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("user-story.validate", mvp::user_story),
     ("agent.classify-failure", triage::classify_failure),
     ("todo.match-phase", triage::match_phase),
+    ("state-snapshot", snapshot::run),
 ];
 
 /// The handler for a canonical command name.

@@ -11,6 +11,7 @@ pub mod mvp;
 pub mod phase_find;
 pub mod phases;
 pub mod roadmap;
+pub mod snapshot;
 pub mod state;
 pub mod summary;
 pub mod text;

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
+use super::snapshot::{JS_DOT, js_number};
 use super::{phase_find, roadmap};
 
 /// Quota and rate-limit markers from the runtimes GSD drives (Claude Code,
@@ -26,15 +27,6 @@ const QUOTA_SENTINELS: &[&str] = &[
 ];
 
 const HANDOFF_BUG: &str = "classifyhandoffifneeded is not defined";
-
-/// A number as JavaScript prints it: integral values without a fraction.
-fn js_number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-        json!(n as i64)
-    } else {
-        json!(n)
-    }
-}
 
 /// `agent.classify-failure [--] BODY…`: quota-exceeded (with the
 /// Retry-After seconds when given), classify-handoff-bug, or unknown-failure.
@@ -74,19 +66,16 @@ struct Todo {
     body: String,
 }
 
-/// JavaScript's `.`: anything but a line terminator.
-const DOT: &str = r"[^\n\r\u{2028}\u{2029}]";
-
 fn read_todo(file: String, content: &str) -> Todo {
     let line = |key: &str| {
-        re(&format!(r"(?m)^{key}:\s*({DOT}+)"))
+        re(&format!(r"(?m)^{key}:\s*({JS_DOT}+)"))
             .captures(content)
             .ok()
             .flatten()
             .map(|c| rt::js_trim(rt::group(&c, 1)).to_string())
     };
     let body = re(&format!(
-        r"(?m)^(title|area|files|created|priority):{DOT}*"
+        r"(?m)^(title|area|files|created|priority):{JS_DOT}*"
     ))
     .replace_all(content, "");
     // `slice(0, 200)` counts UTF-16 units.
@@ -235,7 +224,11 @@ pub fn match_phase(call: &Call) -> Result<Reply, SdkError> {
             let overlap: Vec<&str> = todo
                 .files
                 .iter()
-                .filter(|f| plans.iter().any(|p| p.contains(*f) || f.contains(p.as_str())))
+                .filter(|f| {
+                    plans
+                        .iter()
+                        .any(|p| p.contains(*f) || f.contains(p.as_str()))
+                })
                 .map(String::as_str)
                 .take(3)
                 .collect();
