@@ -383,6 +383,24 @@ pub fn add_list_entry(
     let md = &state.md;
     let item = format!("- {entry}");
     let Some((i, heading)) = md.find_heading(text, |t| section(&t.to_ascii_lowercase())) else {
+        // GSD keeps its lists under `## Accumulated Context`: a new list
+        // goes at that section's end, before the next `##` heading.
+        if let Some((p, _)) = md.find_heading(text, |t| {
+            t.trim().eq_ignore_ascii_case("accumulated context")
+        }) {
+            let end = md.section(p, state.doc.body().end).end;
+            if end < text.len() {
+                let sep = if text[..end].ends_with(&format!("{nl}{nl}")) {
+                    ""
+                } else {
+                    nl
+                };
+                return Ok(vec![Edit::new(
+                    Span::empty(end),
+                    format!("{sep}### {title}{nl}{nl}{item}{nl}{nl}"),
+                )]);
+            }
+        }
         let sep = if text.is_empty() || text.ends_with('\n') {
             ""
         } else {

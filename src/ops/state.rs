@@ -149,11 +149,13 @@ pub fn fields(
     change(ws, st, &edits, &shown, message)
 }
 
-/// One of STATE.md's lists: Decisions or Blockers/Concerns.
+/// One of STATE.md's lists: Decisions, Blockers/Concerns, Roadmap Evolution.
 #[derive(Debug, Clone, Copy)]
 pub enum List {
     Decisions,
     Blockers,
+    /// `### Roadmap Evolution`: phases inserted, added, removed, moved.
+    RoadmapEvolution,
 }
 
 impl List {
@@ -161,6 +163,7 @@ impl List {
         match self {
             List::Decisions => "decision",
             List::Blockers => "blocker",
+            List::RoadmapEvolution => "roadmap evolution entry",
         }
     }
 
@@ -168,6 +171,7 @@ impl List {
         match self {
             List::Decisions => "Decisions",
             List::Blockers => "Blockers/Concerns",
+            List::RoadmapEvolution => "Roadmap Evolution",
         }
     }
 
@@ -175,6 +179,7 @@ impl List {
         match self {
             List::Decisions => |t| t.contains("decisions"),
             List::Blockers => |t| t.contains("blockers") || t == "concerns",
+            List::RoadmapEvolution => |t| t.contains("roadmap evolution"),
         }
     }
 }

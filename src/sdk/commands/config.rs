@@ -311,3 +311,17 @@ fn global_skill(name: &str) -> Option<String> {
     }
     Some(md.display().to_string())
 }
+
+/// `config-ensure-section NAME`: the top-level member NAME exists after
+/// this (an empty object when it was missing); one added member at most.
+pub fn ensure_section(call: &Call) -> Result<Reply, SdkError> {
+    let Some(name) = call.arg(0).filter(|n| !n.is_empty()) else {
+        return Err(SdkError::validation(
+            "Usage: config-ensure-section <section>",
+        ));
+    };
+    write(call, |ws| {
+        crate::ops::config::ensure_section(ws, name).map(|s| s.change)
+    })?;
+    Ok(Reply::Json(json!({"ensured": true, "section": name})))
+}

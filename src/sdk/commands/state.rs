@@ -230,3 +230,66 @@ pub fn add_blocker(call: &Call) -> Result<Reply, SdkError> {
     add_entry(call, crate::ops::state::List::Blockers, &text)?;
     Ok(Reply::Json(json!({"added": true, "blocker": text})))
 }
+
+/// `state.add-roadmap-evolution --phase N --action A [--note T] [--after M] [--urgent]`:
+/// one `- Phase N inserted after Phase M: T (URGENT)` line under
+/// `### Roadmap Evolution`; the same line already there changes nothing.
+pub fn add_roadmap_evolution(call: &Call) -> Result<Reply, SdkError> {
+    let a = named_args(call, &["phase", "action", "note", "after"])?;
+    let urgent = call.args.iter().any(|x| x == "--urgent");
+    let given = |i: usize| a[i].clone().filter(|v| !v.is_empty());
+    let Some(phase) = given(0) else {
+        return Err(SdkError::validation(
+            "phase required for state.add-roadmap-evolution",
+        ));
+    };
+    let Some(action) = given(1) else {
+        return Err(SdkError::validation(
+            "action required for state.add-roadmap-evolution",
+        ));
+    };
+    let actions = ["inserted", "removed", "moved", "edited", "added"];
+    if !actions.contains(&action.as_str()) {
+        return Err(SdkError::validation(format!(
+            "invalid action \"{action}\" (expected one of: {})",
+            actions.join(", ")
+        )));
+    }
+    let note = a[2]
+        .as_deref()
+        .map(super::super::compat::roadmap_text::js_trim)
+        .unwrap_or("");
+    let mut entry = format!("- Phase {phase} {action}");
+    if action == "inserted"
+        && let Some(after) = given(3)
+    {
+        entry.push_str(&format!(" after Phase {after}"));
+    }
+    if !note.is_empty() {
+        entry.push_str(&format!(": {note}"));
+    }
+    if action == "inserted" && urgent {
+        entry.push_str(" (URGENT)");
+    }
+    let text = std::fs::read(call.planning().join("STATE.md"))
+        .map_err(|_| SdkError::execution("STATE.md not found"))?;
+    let text = String::from_utf8_lossy(&text);
+    let duplicate = super::super::compat::roadmap_text::re(
+        r"(?i)###\s*Roadmap Evolution\s*\n([\s\S]*?)(?=\n###?\s|\n##[^#]|$)",
+    )
+    .captures(text.as_ref())
+    .ok()
+    .flatten()
+    .is_some_and(|c| {
+        c.get(1)
+            .is_some_and(|b| b.as_str().split('\n').any(|l| l.trim() == entry.trim()))
+    });
+    if duplicate {
+        return Ok(Reply::Json(
+            json!({"added": false, "reason": "duplicate", "entry": entry}),
+        ));
+    }
+    let item = entry.strip_prefix("- ").unwrap_or(&entry);
+    add_entry(call, crate::ops::state::List::RoadmapEvolution, item)?;
+    Ok(Reply::Json(json!({"added": true, "entry": entry})))
+}
