@@ -2,8 +2,8 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_phase, mvp, phase_find, phases, roadmap, snapshot, state,
-    summary, text, triage,
+    commit, config, fm, init, init_phase, init_tasks, mvp, phase_find, phases, roadmap, snapshot,
+    state, summary, text, triage,
 };
 use super::{Call, Reply, SdkError};
 
@@ -36,6 +36,9 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("init.phase-op", init::phase_op),
     ("init.plan-phase", init_phase::plan_phase),
     ("init.execute-phase", init_phase::execute_phase),
+    ("init.quick", init_tasks::quick),
+    ("init.todos", init_tasks::todos),
+    ("init.map-codebase", init_tasks::map_codebase),
     ("check.auto-mode", phases::auto_mode),
     ("phases.list", phases::list),
     ("progress.json", phases::progress_json),

@@ -7,6 +7,7 @@ pub mod config;
 pub mod fm;
 pub mod init;
 pub mod init_phase;
+pub mod init_tasks;
 pub mod mvp;
 pub mod phase_find;
 pub mod phases;

@@ -66,14 +66,17 @@ struct Todo {
     body: String,
 }
 
+/// A todo's `key: value` line (the first, anywhere in the file), trimmed.
+pub fn front_line(content: &str, key: &str) -> Option<String> {
+    re(&format!(r"(?m)^{key}:\s*({JS_DOT}+)"))
+        .captures(content)
+        .ok()
+        .flatten()
+        .map(|c| rt::js_trim(rt::group(&c, 1)).to_string())
+}
+
 fn read_todo(file: String, content: &str) -> Todo {
-    let line = |key: &str| {
-        re(&format!(r"(?m)^{key}:\s*({JS_DOT}+)"))
-            .captures(content)
-            .ok()
-            .flatten()
-            .map(|c| rt::js_trim(rt::group(&c, 1)).to_string())
-    };
+    let line = |key: &str| front_line(content, key);
     let body = re(&format!(
         r"(?m)^(title|area|files|created|priority):{JS_DOT}*"
     ))
