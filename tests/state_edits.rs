@@ -111,3 +111,24 @@ fn current_phase_keeps_the_text_after_the_number() {
     );
     assert!(!line.contains("16"), "{line}");
 }
+
+/// A list added to STATE.md goes where GSD keeps lists: after a table the
+/// section already holds (a blank line apart, so the table stays a table),
+/// or, when the section is new, at the end of `## Accumulated Context`.
+#[test]
+fn list_entries_go_after_tables_and_new_lists_under_accumulated_context() {
+    let t = setup();
+    let with_table = "# Project State\n\n## Accumulated Context\n\n### Decisions\n\n| Phase | Decision |\n|---|---|\n| 3 | Postgres |\n\n## Session Continuity\n\nLast session: today\n";
+    std::fs::write(t.path().join(".planning/STATE.md"), with_table).unwrap();
+    let o = gsd(
+        t.path(),
+        &["state", "decision", "add", "[Phase 4]: ship weekly"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = gsd(t.path(), &["state", "blocker", "add", "API key missing"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        state(&t),
+        "# Project State\n\n## Accumulated Context\n\n### Decisions\n\n| Phase | Decision |\n|---|---|\n| 3 | Postgres |\n\n- [Phase 4]: ship weekly\n\n### Blockers/Concerns\n\n- API key missing\n\n## Session Continuity\n\nLast session: today\n"
+    );
+}

@@ -435,6 +435,21 @@ pub fn add_list_entry(
             return Ok(vec![Edit::new(l.span, item)]);
         }
     }
+    // A section with other content (a table, a paragraph): the list
+    // starts after it, a blank line apart, so the table stays a table.
+    if let Some(last) = md
+        .lines_in(span)
+        .skip(1)
+        .filter(|l| !l.span.slice(text).trim().is_empty())
+        .last()
+    {
+        let end = last.full.end;
+        let sep = if text[..end].ends_with('\n') { "" } else { nl };
+        return Ok(vec![Edit::new(
+            Span::empty(end),
+            format!("{sep}{nl}{item}{nl}"),
+        )]);
+    }
     // An empty section: the entry goes after the heading (and a blank line).
     let after_heading = heading.line.full.end;
     let next_blank = md

@@ -2,8 +2,8 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_phase, init_tasks, mvp, phase_find, phases, roadmap, snapshot,
-    state, summary, text, triage,
+    commit, config, fm, init, init_phase, init_tasks, listing, mvp, phase_find, phases, roadmap,
+    snapshot, state, summary, text, triage,
 };
 use super::{Call, Reply, SdkError};
 
@@ -50,6 +50,9 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("agent.classify-failure", triage::classify_failure),
     ("todo.match-phase", triage::match_phase),
     ("state-snapshot", snapshot::run),
+    ("phase.list-artifacts", listing::artifacts),
+    ("workstream.list", listing::workstreams),
+    ("websearch", listing::websearch),
 ];
 
 /// The handler for a canonical command name.

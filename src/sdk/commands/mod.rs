@@ -8,6 +8,7 @@ pub mod fm;
 pub mod init;
 pub mod init_phase;
 pub mod init_tasks;
+pub mod listing;
 pub mod mvp;
 pub mod phase_find;
 pub mod phases;
