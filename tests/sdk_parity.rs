@@ -312,6 +312,7 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
         &["init.todos"],
         &["init.todos", "general"],
         &["init.map-codebase"],
+        &["init.milestone-op"],
         &["state-snapshot"],
         &["workstream.list", "--raw"],
         &["websearch", "lossless yaml"],
@@ -388,7 +389,21 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
         }
     }
     for f in plan_files(tree, 12) {
-        calls.push(vec!["task.is-behavior-adding".into(), f]);
+        for c in [
+            "task.is-behavior-adding",
+            "verify.plan-structure",
+            "verify.artifacts",
+            "verify.key-links",
+        ] {
+            calls.push(vec![c.into(), f.clone()]);
+        }
+    }
+    for c in [
+        &["verify.plan-structure"][..],
+        &["verify.artifacts", "nope.md"],
+        &["verify.key-links", "../outside.md"],
+    ] {
+        calls.push(s(c));
     }
     calls
 }
@@ -555,6 +570,17 @@ fn line_edit(before: &[u8], after: &[u8]) -> (usize, usize) {
         changed,
         (la.len() - prefix - suffix).saturating_sub(changed),
     )
+}
+
+/// Whether every line of `before` is still in `after`, in order (lines
+/// were only added, in any number of places).
+fn keeps_every_line(before: &[u8], after: &[u8]) -> bool {
+    let (b, a) = (
+        String::from_utf8_lossy(before),
+        String::from_utf8_lossy(after),
+    );
+    let mut rest = a.split('\n');
+    b.split('\n').all(|l| rest.any(|m| m == l))
 }
 
 /// Whether `after` is `before` with lines inserted in one place (nothing
@@ -962,7 +988,174 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             }
         }
 
-        // 6. commit takes exactly the named file, never a pre-staged one.
+        // 6. intel.patch-meta: the same answer (clock and folder aside);
+        // gsd changes `_meta`'s two values and no other byte, in a pretty
+        // and a one-line file; JSON that does not parse is not patched.
+        for (file, text) in [
+            (
+                "pretty.json",
+                "{\n  \"stack\": [\"rust\"],\n  \"_meta\": {\n    \"updated_at\": \"2026-01-01T00:00:00.000Z\",\n    \"version\": 3\n  }\n}\n",
+            ),
+            ("one-line.json", "{\"files\": {\"a\": 1}}\n"),
+            ("broken.json", "{\"x\": 1,}\n"),
+        ] {
+            for d in [&ours, &theirs] {
+                std::fs::create_dir_all(d.join(".planning/intel")).expect("mkdir");
+                std::fs::write(d.join(".planning/intel").join(file), text).expect("write");
+            }
+            let argv = s(&["intel.patch-meta", &format!(".planning/intel/{file}")]);
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            let after = std::fs::read_to_string(ours.join(".planning/intel").join(file))
+                .expect("still there");
+            if file == "broken.json" {
+                assert!(o.0.contains("\"patched\": false"), "{name}: {}", o.0);
+                assert!(t[0].0.contains("\"patched\": false"), "{name}: {}", t[0].0);
+                assert_eq!(after, text, "{name}: broken JSON was written");
+                continue;
+            }
+            let norm = |a: &str, d: &Path| {
+                without_clock(
+                    &a.replace(
+                        &std::fs::canonicalize(d)
+                            .expect("real")
+                            .display()
+                            .to_string(),
+                        "<tree>",
+                    ),
+                )
+            };
+            assert_eq!(
+                (norm(&o.0, &ours), o.1),
+                (norm(&t[0].0, &theirs), t[0].1),
+                "{name}: {argv:?} answers differ"
+            );
+            let (was, now): (serde_json::Value, serde_json::Value) = (
+                serde_json::from_str(text).expect("json"),
+                serde_json::from_str(&after).expect("still JSON"),
+            );
+            let version = was["_meta"]["version"].as_i64().unwrap_or(0) + 1;
+            assert_eq!(now["_meta"]["version"], version, "{name}: {file}");
+            let mut rest = now.clone();
+            rest["_meta"] = was["_meta"].clone();
+            if was.get("_meta").is_none() {
+                rest.as_object_mut().expect("object").remove("_meta");
+            }
+            assert_eq!(rest, was, "{name}: {file}: only _meta changed");
+            let (changed, added) = line_edit(text.as_bytes(), after.as_bytes());
+            assert!(
+                changed <= 2 && added == 0,
+                "{name}: {file}: {changed} lines changed, {added} added"
+            );
+            let theirs_after =
+                std::fs::read_to_string(theirs.join(".planning/intel").join(file)).expect("there");
+            bump(
+                "intel.patch-meta",
+                true,
+                line_edit(text.as_bytes(), theirs_after.as_bytes()).0 > 2,
+            );
+        }
+
+        // 7. phase.add and phase.insert: the same answer, except where
+        // PARITY.md says gsd-sdk is wrong (E15: no ROADMAP.md, gsd refuses;
+        // E16: gsd-sdk restarts at phase 1 when its milestone slice holds
+        // no phase). gsd keeps every line it had and adds the folder.
+        let first_phase = phase_numbers(&ours).into_iter().next();
+        for argv in [
+            s(&["phase.add", "Parity phase"]),
+            vec![
+                "phase.insert".into(),
+                first_phase.unwrap_or_else(|| "1".into()),
+                "Parity fix".into(),
+            ],
+        ] {
+            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            let after_o = snapshot(&ours);
+            // A project code or custom naming: gsd hands the call to gsd-sdk
+            // (E17); with the fallback off that is exit 10 and no answer.
+            let cfg: serde_json::Value = std::fs::read(ours.join(".planning/config.json"))
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or_default();
+            let named = cfg["project_code"].as_str().is_some_and(|c| !c.is_empty())
+                || cfg["phase_naming"]
+                    .as_str()
+                    .is_some_and(|n| n != "sequential");
+            if named {
+                assert_eq!(
+                    (o.0.trim(), o.1),
+                    ("", 10),
+                    "{name}: {argv:?} not handed on"
+                );
+                assert_eq!(after_o, before_o, "{name}: a handed-on call wrote");
+                bump("phase add/insert: E17 handed to gsd-sdk", true, false);
+                continue;
+            }
+            let kind: &'static str = if argv[0] == "phase.add" {
+                "phase.add"
+            } else {
+                "phase.insert"
+            };
+            if o != t[0] {
+                let roadmap = PathBuf::from(".planning/ROADMAP.md");
+                let no_roadmap = !before_o.contains_key(&roadmap);
+                let ours_v: serde_json::Value = serde_json::from_str(&o.0).unwrap_or_default();
+                let theirs_v: serde_json::Value = serde_json::from_str(&t[0].0).unwrap_or_default();
+                let restarted = kind == "phase.add"
+                    && theirs_v["phase_number"] == 1
+                    && ours_v["phase_number"].as_u64().is_some_and(|n| n > 1);
+                assert!(
+                    (no_roadmap && o.1 == 1 && after_o == before_o) || restarted,
+                    "{name}: {argv:?} answers differ beyond PARITY.md E15/E16:\n{}\n---\n{}",
+                    o.0,
+                    t[0].0
+                );
+                bump(
+                    if no_roadmap {
+                        "phase add/insert: E15 refused, no roadmap"
+                    } else {
+                        "phase.add: E16 gsd-sdk restarted at 1"
+                    },
+                    true,
+                    true,
+                );
+                if no_roadmap {
+                    continue;
+                }
+            }
+            if o.1 != 0 {
+                assert_eq!(after_o, before_o, "{name}: {argv:?} refused but wrote");
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(&o.0).expect("json");
+            let dir = v["directory"].as_str().expect("directory");
+            assert!(
+                after_o.contains_key(&Path::new(dir).join(".gitkeep")),
+                "{name}: {argv:?}: no {dir}/.gitkeep"
+            );
+            for (p, b) in &before_o {
+                let a = after_o
+                    .get(p)
+                    .unwrap_or_else(|| panic!("{name}: {argv:?} lost {}", p.display()));
+                assert!(
+                    keeps_every_line(b, a) || p.ends_with("STATE.md"),
+                    "{name}: {argv:?} dropped or changed a line of {}",
+                    p.display()
+                );
+            }
+            let after_t = snapshot(&theirs);
+            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+                !keeps_every_line(
+                    before_t.get(p).map_or(&[][..], |v| v),
+                    after_t.get(p).map_or(&[][..], |v| v),
+                )
+            });
+            bump(kind, true, theirs_more);
+        }
+
+        // 8. commit takes exactly the named file, never a pre-staged one.
         if ours.join(".planning/STATE.md").exists() {
             for d in [&ours, &theirs] {
                 std::fs::write(d.join("unrelated.txt"), "staged by the user\n").expect("write");

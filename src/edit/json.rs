@@ -147,6 +147,33 @@ impl Scanner<'_> {
 }
 
 /// The text of `v` as it would sit at `indent` inside a two-space file.
+/// `v` on one line, spaced the way people write one-line JSON
+/// (`{"a": 1, "b": [2, 3]}`), for objects the file keeps on one line.
+fn render_inline(v: &Value) -> String {
+    match v {
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(render_inline)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!(
+                    "{}: {}",
+                    serde_json::to_string(k).unwrap_or_default(),
+                    render_inline(v)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => serde_json::to_string(other).unwrap_or_else(|_| "null".into()),
+    }
+}
+
 fn render(v: &Value, indent: &str) -> String {
     let pretty = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into());
     pretty.replace('\n', &format!("\n{indent}"))
@@ -215,10 +242,15 @@ pub fn set(text: &str, path: &[&str], value: &Value) -> Result<String, JsonEditE
         if let Some(m) = members.iter().rev().find(|m| m.key == *key) {
             if depth + 1 == path.len() {
                 let indent = line_indent(text, m.member_start);
+                let shown = if text[open..close].contains('\n') {
+                    render(value, indent)
+                } else {
+                    render_inline(value)
+                };
                 return Ok(format!(
                     "{}{}{}",
                     &text[..m.value.0],
-                    render(value, indent),
+                    shown,
                     &text[m.value.1..]
                 ));
             }
@@ -242,10 +274,15 @@ pub fn set(text: &str, path: &[&str], value: &Value) -> Result<String, JsonEditE
                 } else {
                     format!("\n{indent}")
                 };
+                let shown = if same_line && !text[open..close].contains('\n') {
+                    render_inline(&tail)
+                } else {
+                    render(&tail, &indent)
+                };
                 format!(
                     "{},{sep}{key_json}: {}{}",
                     &text[..last.value.1],
-                    render(&tail, &indent),
+                    shown,
                     &text[last.value.1..]
                 )
             }
@@ -270,6 +307,20 @@ mod tests {
     use serde_json::json;
 
     const CFG: &str = "{\n  \"mode\": \"yolo\",\n  \"workflow\": {\n    \"research\": true,\n    \"x\": [1, 2]\n  }\n}\n";
+
+    #[test]
+    fn one_line_objects_stay_on_one_line() {
+        let t = "{\"files\": {\"a\": 1}}\n";
+        let v = json!({"updated_at": "now", "version": 1});
+        assert_eq!(
+            set(t, &["_meta"], &v).unwrap(),
+            "{\"files\": {\"a\": 1}, \"_meta\": {\"updated_at\": \"now\", \"version\": 1}}\n"
+        );
+        assert_eq!(
+            set(t, &["files"], &json!({"b": [1, 2]})).unwrap(),
+            "{\"files\": {\"b\": [1, 2]}}\n"
+        );
+    }
 
     #[test]
     fn a_set_changes_only_the_value() {

@@ -11,6 +11,7 @@ pub mod config;
 pub mod convert;
 pub mod fm;
 pub mod init;
+pub mod intel;
 pub mod phase;
 pub mod plan;
 pub mod roadmap;

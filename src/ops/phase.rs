@@ -25,8 +25,23 @@ fn parse_id(ws: &Workspace, phase: &str) -> Result<PhaseId, OpError> {
     })
 }
 
+/// A phase `add` or `insert` made: the change, its ID and folder.
+#[derive(Debug, Clone)]
+pub struct Added {
+    pub change: Change,
+    /// The new phase's ID, unpadded (`7`, `3.1`).
+    pub id: String,
+    /// Its folder, relative to the project root, with `/`.
+    pub dir: String,
+}
+
 /// `phase add NAME`: a new last phase of the current milestone.
 pub fn add(ws: &Workspace, name: &str) -> Result<Change, OpError> {
+    add_shown(ws, name).map(|a| a.change)
+}
+
+/// `add`, saying which phase it made.
+pub fn add_shown(ws: &Workspace, name: &str) -> Result<Added, OpError> {
     roadmap_of(ws)?;
     let new = edit::roadmap::add_phase(ws, name)?;
     new_phase(ws, new, &format!("docs(roadmap): add phase {{}}: {name}"))
@@ -34,6 +49,11 @@ pub fn add(ws: &Workspace, name: &str) -> Result<Change, OpError> {
 
 /// `phase insert AFTER NAME`: a decimal phase after AFTER.
 pub fn insert(ws: &Workspace, after: &str, name: &str) -> Result<Change, OpError> {
+    insert_shown(ws, after, name).map(|a| a.change)
+}
+
+/// `insert`, saying which phase it made.
+pub fn insert_shown(ws: &Workspace, after: &str, name: &str) -> Result<Added, OpError> {
     roadmap_of(ws)?;
     let new = edit::roadmap::insert_phase(ws, after, name)?;
     new_phase(
@@ -47,7 +67,7 @@ fn new_phase(
     ws: &Workspace,
     new: edit::roadmap::NewPhase,
     message: &str,
-) -> Result<Change, OpError> {
+) -> Result<Added, OpError> {
     let rm = roadmap_of(ws)?;
     if ws.root.join(&new.dir).exists() {
         return Err(OpError::invalid(
@@ -69,7 +89,7 @@ fn new_phase(
     {
         writes.push(rewrite(&st.doc, edit::apply(st.doc.text(), &[e])?));
     }
-    Ok(Change::writes(
+    let change = Change::writes(
         message.replace("{}", &new.id.unpadded()),
         vec![format!(
             "phase {} added: {}",
@@ -77,7 +97,12 @@ fn new_phase(
             new.dir.display()
         )],
         writes,
-    ))
+    );
+    Ok(Added {
+        change,
+        id: new.id.unpadded(),
+        dir: new.dir.to_string_lossy().replace('\\', "/"),
+    })
 }
 
 /// `phase remove N`: delete its folder, renumber the later phases (folders,

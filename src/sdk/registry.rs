@@ -2,8 +2,8 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_phase, init_tasks, listing, mvp, phase_find, phases, roadmap,
-    snapshot, state, summary, text, triage,
+    commit, config, fm, init, init_phase, init_tasks, intel, listing, mvp, phase_edit, phase_find,
+    phases, roadmap, snapshot, state, summary, text, triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -39,6 +39,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("init.quick", init_tasks::quick),
     ("init.todos", init_tasks::todos),
     ("init.map-codebase", init_tasks::map_codebase),
+    ("init.milestone-op", init_tasks::milestone_op),
     ("check.auto-mode", phases::auto_mode),
     ("phases.list", phases::list),
     ("progress.json", phases::progress_json),
@@ -53,6 +54,12 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("phase.list-artifacts", listing::artifacts),
     ("workstream.list", listing::workstreams),
     ("websearch", listing::websearch),
+    ("intel.patch-meta", intel::patch_meta),
+    ("phase.add", phase_edit::add),
+    ("phase.insert", phase_edit::insert),
+    ("verify.plan-structure", verify::plan_structure),
+    ("verify.artifacts", verify::artifacts),
+    ("verify.key-links", verify::key_links),
 ];
 
 /// The handler for a canonical command name.

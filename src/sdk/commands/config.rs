@@ -117,7 +117,7 @@ fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> 
     let config = cfg::load(project).map_err(SdkError::execution)?;
     let profile = match config.get("model_profile") {
         Some(Value::String(s)) if !s.is_empty() => s.to_lowercase(),
-        Some(v) if !v.is_null() && v != &Value::Bool(false) => js_string(v).to_lowercase(),
+        Some(v) if !v.is_null() && v != &Value::Bool(false) => cfg::js_string(v).to_lowercase(),
         _ => "balanced".into(),
     };
     let catalog = cfg::catalog();
@@ -186,13 +186,6 @@ fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> 
         return Ok(json!({"model": "", "profile": profile}));
     }
     Ok(json!({"model": alias, "profile": profile}))
-}
-
-fn js_string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// A non-Claude runtime's model for a tier (catalog default, then the

@@ -70,6 +70,49 @@ fn agents(config: &Map<String, Value>) -> (bool, Vec<String>) {
     (missing.is_empty(), missing)
 }
 
+/// The `*_path` fields of a phase's artifacts, in gsd-sdk's order.
+pub const ARTIFACTS: [(&str, &str); 6] = [
+    ("context_path", "CONTEXT"),
+    ("research_path", "RESEARCH"),
+    ("verification_path", "VERIFICATION"),
+    ("uat_path", "UAT"),
+    ("reviews_path", "REVIEWS"),
+    ("patterns_path", "PATTERNS"),
+];
+
+/// Set each artifact's path field to the first `NN-KIND.md` (or
+/// `KIND.md`) in the phase folder `dir`, in listing order.
+pub fn artifact_paths(
+    map: &mut Map<String, Value>,
+    project: &Path,
+    dir: &str,
+    kinds: &[(&str, &str)],
+) {
+    let files = super::names_in(&project.join(dir));
+    for (key, kind) in kinds {
+        let (suffix, whole) = (format!("-{kind}.md"), format!("{kind}.md"));
+        if let Some(f) = files.iter().find(|f| f.ends_with(&suffix) || **f == whole) {
+            map.insert((*key).into(), json!(format!("{dir}/{f}")));
+        }
+    }
+}
+
+/// `getModelAlias` for each agent, or `""` for all when the project has no
+/// config.json (gsd-sdk resolves no models without one).
+pub fn models(project: &Path, agents: &[&str]) -> Result<Vec<Value>, SdkError> {
+    let exists = project.join(".planning/config.json").exists();
+    agents
+        .iter()
+        .map(|a| {
+            if exists {
+                super::config::model_alias(project, a)
+            } else {
+                Ok(json!(""))
+            }
+        })
+        .collect()
+}
+
 /// `withProjectRoot`: the fields every init bundle ends with.
 pub fn with_project_root(
     project: &Path,
@@ -211,19 +254,7 @@ pub fn phase_op(call: &Call) -> Result<Reply, SdkError> {
         unreachable!("a JSON object literal");
     };
     if let Some(d) = dir.as_str() {
-        let files = super::names_in(&call.project.join(d));
-        for (key, kind) in [
-            ("context_path", "CONTEXT"),
-            ("research_path", "RESEARCH"),
-            ("verification_path", "VERIFICATION"),
-            ("uat_path", "UAT"),
-            ("reviews_path", "REVIEWS"),
-        ] {
-            let (suffix, whole) = (format!("-{kind}.md"), format!("{kind}.md"));
-            if let Some(f) = files.iter().find(|f| f.ends_with(&suffix) || **f == whole) {
-                map.insert(key.into(), json!(format!("{d}/{f}")));
-            }
-        }
+        artifact_paths(map, call.project, d, &ARTIFACTS[..5]);
     }
     with_project_root(call.project, map, &config);
     Ok(Reply::Json(out))

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::super::compat::config as cfg;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
-use super::{config, init, phases, roadmap, text};
+use super::{init, phases, roadmap, text};
 
 /// The phase's `**Requirements:**` line as `A, B`, or null (none, or `TBD`).
 fn requirement_ids(roadmap_phase: &Value) -> Value {
@@ -62,20 +62,6 @@ fn truthy_or(info: &Option<Map<String, Value>>, key: &str, default: Value) -> Va
         .unwrap_or(default)
 }
 
-fn models(project: &Path, agents: &[&str]) -> Result<Vec<Value>, SdkError> {
-    let exists = project.join(".planning/config.json").exists();
-    agents
-        .iter()
-        .map(|a| {
-            if exists {
-                config::model_alias(project, a)
-            } else {
-                Ok(json!(""))
-            }
-        })
-        .collect()
-}
-
 fn get<'a>(config: &'a Map<String, Value>, path: &[&str]) -> &'a Value {
     let mut v = config.get(path[0]).unwrap_or(&Value::Null);
     for k in &path[1..] {
@@ -114,9 +100,10 @@ pub fn execute_phase(call: &Call) -> Result<Reply, SdkError> {
     let (info, roadmap_phase) = phase_and_roadmap(call.project, phase);
     let req_ids = requirement_ids(&roadmap_phase);
     let config_exists = call.planning().join("config.json").exists();
-    let [executor, verifier]: [Value; 2] = models(call.project, &["gsd-executor", "gsd-verifier"])?
-        .try_into()
-        .expect("two agents");
+    let [executor, verifier]: [Value; 2] =
+        init::models(call.project, &["gsd-executor", "gsd-verifier"])?
+            .try_into()
+            .expect("two agents");
     let (version, name) = rt::milestone_info(call.project);
     let number = truthy_or(&info, "phase_number", Value::Null);
     let slug = truthy_or(&info, "phase_slug", Value::Null);
@@ -128,7 +115,7 @@ pub fn execute_phase(call: &Call) -> Result<Reply, SdkError> {
     let code = config
         .get("project_code")
         .filter(|v| cfg::truthy(v))
-        .map(js_string)
+        .map(cfg::js_string)
         .unwrap_or_default();
     let strategy = get(&config, &["git", "branching_strategy"]);
     let (plan_count, incomplete_count) = (plans.len(), incomplete.len());
@@ -193,13 +180,6 @@ pub fn execute_phase(call: &Call) -> Result<Reply, SdkError> {
     Ok(Reply::Json(out))
 }
 
-fn js_string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// `init.plan-phase N`.
 pub fn plan_phase(call: &Call) -> Result<Reply, SdkError> {
     let Some(phase) = init::phase_arg(call.args) else {
@@ -210,7 +190,7 @@ pub fn plan_phase(call: &Call) -> Result<Reply, SdkError> {
     let config = cfg::load(call.project).map_err(SdkError::execution)?;
     let (info, roadmap_phase) = phase_and_roadmap(call.project, phase);
     let req_ids = requirement_ids(&roadmap_phase);
-    let [researcher, planner, checker]: [Value; 3] = models(
+    let [researcher, planner, checker]: [Value; 3] = init::models(
         call.project,
         &["gsd-phase-researcher", "gsd-planner", "gsd-plan-checker"],
     )?
@@ -233,7 +213,7 @@ pub fn plan_phase(call: &Call) -> Result<Reply, SdkError> {
     let code = config
         .get("project_code")
         .filter(|v| cfg::truthy(v))
-        .map(js_string)
+        .map(cfg::js_string)
         .unwrap_or_default();
     if code.contains(['/', '\\']) || code.contains("..") {
         return Err(SdkError::validation(
@@ -295,20 +275,7 @@ pub fn plan_phase(call: &Call) -> Result<Reply, SdkError> {
     });
     let map = out.as_object_mut().expect("an object literal");
     if let Some(d) = dir.as_str() {
-        let files = super::names_in(&call.project.join(d));
-        for (key, kind) in [
-            ("context_path", "CONTEXT"),
-            ("research_path", "RESEARCH"),
-            ("verification_path", "VERIFICATION"),
-            ("uat_path", "UAT"),
-            ("reviews_path", "REVIEWS"),
-            ("patterns_path", "PATTERNS"),
-        ] {
-            let (suffix, whole) = (format!("-{kind}.md"), format!("{kind}.md"));
-            if let Some(f) = files.iter().find(|f| f.ends_with(&suffix) || **f == whole) {
-                map.insert(key.into(), json!(format!("{d}/{f}")));
-            }
-        }
+        init::artifact_paths(map, call.project, d, &init::ARTIFACTS);
     }
     init::with_project_root(call.project, map, &config);
     Ok(Reply::Json(out))

@@ -1,10 +1,12 @@
-//! init.quick, init.todos and init.map-codebase: the bundles for work
-//! outside the phase plan — a quick task's ID, folder and branch, the
-//! pending todos, and the codebase maps already written.
+//! init.quick, init.todos, init.map-codebase and init.milestone-op: the
+//! bundles for work around the phase plan — a quick task's ID, folder and
+//! branch, the pending todos, the codebase maps already written, and how
+//! far the current milestone is.
 
 use serde_json::{Map, Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::{config, init, text};
 
@@ -42,20 +44,6 @@ fn copy(out: &mut Map<String, Value>, config: &Map<String, Value>, key: &str) {
     }
 }
 
-fn models(call: &Call, agents: &[&str]) -> Result<Vec<Value>, SdkError> {
-    let exists = call.planning().join("config.json").exists();
-    agents
-        .iter()
-        .map(|a| {
-            if exists {
-                config::model_alias(call.project, a)
-            } else {
-                Ok(json!(""))
-            }
-        })
-        .collect()
-}
-
 /// `init.quick [DESCRIPTION]`.
 pub fn quick(call: &Call) -> Result<Reply, SdkError> {
     let description = call.arg(0).filter(|d| !d.is_empty());
@@ -82,8 +70,8 @@ pub fn quick(call: &Call) -> Result<Reply, SdkError> {
         }
         _ => Value::Null,
     };
-    let m = models(
-        call,
+    let m = init::models(
+        call.project,
         &[
             "gsd-planner",
             "gsd-executor",
@@ -214,6 +202,115 @@ pub fn map_codebase(call: &Call) -> Result<Reply, SdkError> {
         ("has_maps", json!(has_maps)),
         ("planning_exists", json!(call.planning().exists())),
         ("codebase_dir_exists", json!(dir.exists())),
+    ] {
+        out.insert(k.into(), v);
+    }
+    init::with_project_root(call.project, &mut out, &config);
+    Ok(Reply::Json(Value::Object(out)))
+}
+
+/// A phase token without the integer's leading zeros (`03A.1` → `3A.1`).
+fn canonical_phase(token: &str) -> String {
+    match re(r"^(\d+)([A-Z]?(?:\.\d+)*)$")
+        .captures(token)
+        .ok()
+        .flatten()
+    {
+        Some(c) => {
+            let int = rt::group(&c, 1).trim_start_matches('0');
+            format!(
+                "{}{}",
+                if int.is_empty() { "0" } else { int },
+                rt::group(&c, 2)
+            )
+        }
+        None => token.to_string(),
+    }
+}
+
+/// `init.milestone-op`: the current milestone, how many of its roadmap
+/// phases have a summary on disk, and the archived milestones.
+pub fn milestone_op(call: &Call) -> Result<Reply, SdkError> {
+    let config = cfg::load(call.project).map_err(SdkError::execution)?;
+    let planning = call.planning();
+    let phases_dir = planning.join("phases");
+    let (version, name) = rt::milestone_info(call.project);
+    let numbers: Vec<String> = std::fs::read(planning.join("ROADMAP.md"))
+        .map(|b| {
+            let raw = String::from_utf8_lossy(&b).into_owned();
+            let section = rt::current_milestone(&raw, call.project);
+            re(r"(?i)#{2,4}\s*Phase\s+(\d+[A-Z]?(?:\.\d+)*)\s*:\s*([^\n]+)")
+                .captures_iter(section.as_str())
+                .filter_map(Result::ok)
+                .map(|c| rt::group(&c, 1).to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let dirs: Vec<String> = std::fs::read_dir(&phases_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let summarised = |dir: &str| {
+        super::names_in(&phases_dir.join(dir))
+            .iter()
+            .any(|f| f.ends_with("-SUMMARY.md") || f == "SUMMARY.md")
+    };
+    let (count, completed) = if numbers.is_empty() {
+        (dirs.len(), dirs.iter().filter(|d| summarised(d)).count())
+    } else {
+        // The last folder with a token wins, as in a Map built in readdir order.
+        let mut by_token = std::collections::HashMap::new();
+        let mut sorted = dirs.clone();
+        sorted.sort();
+        for d in &sorted {
+            if let Some(m) = re(r"^(\d+[A-Z]?(?:\.\d+)*)").find(d).ok().flatten() {
+                by_token.insert(canonical_phase(m.as_str()), d.clone());
+            }
+        }
+        let done = numbers
+            .iter()
+            .filter(|n| {
+                by_token
+                    .get(&canonical_phase(n))
+                    .is_some_and(|d| summarised(d))
+            })
+            .count();
+        (numbers.len(), done)
+    };
+    let archive = planning.join("archive");
+    let archived: Vec<String> = super::names_in(&archive)
+        .into_iter()
+        .filter(|n| archive.join(n).is_dir())
+        .collect();
+    let archive_count = archived.len();
+    let mut out = Map::new();
+    copy(&mut out, &config, "commit_docs");
+    for (k, v) in [
+        ("milestone_version", json!(version)),
+        ("milestone_name", json!(name)),
+        ("milestone_slug", json!(text::slug(&name))),
+        ("phase_count", json!(count)),
+        ("completed_phases", json!(completed)),
+        (
+            "all_phases_complete",
+            json!(count > 0 && count == completed),
+        ),
+        ("archived_milestones", json!(archived)),
+        ("archive_count", json!(archive_count)),
+        (
+            "project_exists",
+            json!(planning.join("PROJECT.md").exists()),
+        ),
+        (
+            "roadmap_exists",
+            json!(planning.join("ROADMAP.md").exists()),
+        ),
+        ("state_exists", json!(planning.join("STATE.md").exists())),
+        ("archive_exists", json!(archive.exists())),
+        ("phases_dir_exists", json!(phases_dir.exists())),
     ] {
         out.insert(k.into(), v);
     }

@@ -8,8 +8,10 @@ pub mod fm;
 pub mod init;
 pub mod init_phase;
 pub mod init_tasks;
+pub mod intel;
 pub mod listing;
 pub mod mvp;
+pub mod phase_edit;
 pub mod phase_find;
 pub mod phases;
 pub mod roadmap;
@@ -18,6 +20,7 @@ pub mod state;
 pub mod summary;
 pub mod text;
 pub mod triage;
+pub mod verify;
 
 use crate::model::workspace::Scope;
 use crate::ops::{self, Applied, Change, OpError, WriteOptions};

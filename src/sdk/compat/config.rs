@@ -418,3 +418,14 @@ fn planning_ignored(project: &Path) -> bool {
         })
         .unwrap_or(false)
 }
+
+/// A value as JavaScript's `String(v)` shows it.
+pub fn js_string(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Null => "null".into(),
+        Value::Object(_) => "[object Object]".into(),
+        other => other.to_string(),
+    }
+}

@@ -5,4 +5,5 @@
 
 pub mod config;
 pub mod fm_lines;
+pub mod must_haves;
 pub mod roadmap_text;
