@@ -78,17 +78,14 @@ fn uncovered_commands_go_to_gsd_sdk_or_fail_naming_the_command() {
     // Handed on: its stdout and exit code unchanged, one notice line first.
     let o = gsd_in(
         t.path(),
-        &["sdk", "query", "phase.add", "New work"],
+        &["sdk", "query", "phase.complete", "7"],
         &[("GSD_SDK_REAL", real)],
     );
     assert_eq!(o.status.code(), Some(3));
-    assert_eq!(
-        text(&o.stdout),
-        "{\"fake\": \"query phase.add New work\"}\n"
-    );
+    assert_eq!(text(&o.stdout), "{\"fake\": \"query phase.complete 7\"}\n");
     let err = text(&o.stderr);
     assert!(
-        err.starts_with("gsd: `phase.add` is not covered by gsd; handing it to"),
+        err.starts_with("gsd: `phase.complete` is not covered by gsd; handing it to"),
         "{err}"
     );
     assert!(err.contains("fake warning"), "{err}");
@@ -105,11 +102,11 @@ fn uncovered_commands_go_to_gsd_sdk_or_fail_naming_the_command() {
     // Switched off: an error naming the command, nothing run.
     for (args, env) in [
         (
-            &["sdk", "query", "--no-fallback", "phase.add", "x"][..],
+            &["sdk", "query", "--no-fallback", "phase.complete", "x"][..],
             &[("GSD_SDK_REAL", real)][..],
         ),
         (
-            &["sdk", "query", "phase.add", "x"],
+            &["sdk", "query", "phase.complete", "x"],
             &[("GSD_SDK_REAL", real), ("GSD_SDK_FALLBACK", "off")],
         ),
     ] {
@@ -117,7 +114,7 @@ fn uncovered_commands_go_to_gsd_sdk_or_fail_naming_the_command() {
         assert_eq!(o.status.code(), Some(10));
         assert!(o.stdout.is_empty());
         assert!(
-            text(&o.stderr).contains("`gsd-sdk query phase.add`"),
+            text(&o.stderr).contains("`gsd-sdk query phase.complete`"),
             "{}",
             text(&o.stderr)
         );
@@ -125,7 +122,7 @@ fn uncovered_commands_go_to_gsd_sdk_or_fail_naming_the_command() {
     // No gsd-sdk anywhere: the error says so.
     let o = gsd_in(
         t.path(),
-        &["sdk", "query", "phase.add", "x"],
+        &["sdk", "query", "phase.complete", "x"],
         &[("PATH", "/usr/bin:/bin")],
     );
     assert_eq!(o.status.code(), Some(10));
@@ -400,7 +397,7 @@ fn coverage_counts_workflow_calls_and_rejects_a_folder_that_is_no_package() {
     std::fs::write(pkg.path().join("package.json"), r#"{"version": "9.9.9"}"#).unwrap();
     std::fs::write(
         wf.join("a.md"),
-        "```bash\nX=$(gsd-sdk query config-get workflow.research)\ngsd-sdk query state load\ngsd-sdk query phase.add \"x\"\n```\nSee gsd-sdk query — prose.\n",
+        "```bash\nX=$(gsd-sdk query config-get workflow.research)\ngsd-sdk query state load\ngsd-sdk query phase.complete \"x\"\n```\nSee gsd-sdk query — prose.\n",
     )
     .unwrap();
     std::fs::write(
@@ -422,7 +419,7 @@ fn coverage_counts_workflow_calls_and_rejects_a_folder_that_is_no_package() {
     let rows = v["rows"].as_array().unwrap();
     assert!(
         rows.iter()
-            .any(|r| r["command"] == "phase.add" && r["covered"] == false)
+            .any(|r| r["command"] == "phase.complete" && r["covered"] == false)
     );
     let o = gsd_in(pkg.path(), &["sdk", "coverage", "/tmp"], &[]);
     assert_eq!(o.status.code(), Some(2));
