@@ -3,6 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::super::compat::config::{self as cfg, Raw};
+use super::super::compat::js;
 use super::super::{Call, Reply, SdkError};
 use super::write;
 
@@ -106,7 +107,7 @@ pub fn resolve_model(call: &Call) -> Result<Reply, SdkError> {
 pub fn model_alias(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> {
     let v = model_for(project, agent)?;
     Ok(match v.get("model") {
-        Some(m) if cfg::truthy(m) => m.clone(),
+        Some(m) if js::truthy(m) => m.clone(),
         _ => json!("sonnet"),
     })
 }
@@ -117,7 +118,7 @@ fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> 
     let config = cfg::load(project).map_err(SdkError::execution)?;
     let profile = match config.get("model_profile") {
         Some(Value::String(s)) if !s.is_empty() => s.to_lowercase(),
-        Some(v) if !v.is_null() && v != &Value::Bool(false) => cfg::js_string(v).to_lowercase(),
+        Some(v) if !v.is_null() && v != &Value::Bool(false) => js::string(v).to_lowercase(),
         _ => "balanced".into(),
     };
     let catalog = cfg::catalog();
@@ -132,7 +133,7 @@ fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> 
     if let Some(o) = config
         .get("model_overrides")
         .and_then(|m| m.get(agent))
-        .filter(|v| cfg::truthy(v))
+        .filter(|v| js::truthy(v))
     {
         return Ok(with_unknown(json!({"model": o, "profile": profile})));
     }
@@ -174,10 +175,10 @@ fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> 
         .map(str::to_string);
     let tier = phase_tier.unwrap_or(alias.clone());
     if let Some(rt) = runtime_tier(&config, &tier)
-        && let Some(model) = rt.get("model").filter(|m| cfg::truthy(m))
+        && let Some(model) = rt.get("model").filter(|m| js::truthy(m))
     {
         let mut out = json!({"model": model, "profile": profile});
-        if let Some(e) = rt.get("reasoning_effort").filter(|e| cfg::truthy(e)) {
+        if let Some(e) = rt.get("reasoning_effort").filter(|e| js::truthy(e)) {
             out["reasoning_effort"] = e.clone();
         }
         return Ok(out);
@@ -222,7 +223,7 @@ fn runtime_tier(config: &Map<String, Value>, tier: &str) -> Option<Map<String, V
         name == runtime
             && tiers.as_object().is_some_and(|t| {
                 t.values()
-                    .any(|e| e.get("reasoning_effort").is_some_and(cfg::truthy))
+                    .any(|e| e.get("reasoning_effort").is_some_and(js::truthy))
             })
     });
     if !effort_runtimes {

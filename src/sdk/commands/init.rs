@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::{phase_find, roadmap, text};
@@ -124,7 +125,7 @@ pub fn with_project_root(
     out.insert("agents_installed".into(), json!(installed));
     out.insert("missing_agents".into(), json!(missing));
     for k in ["response_language", "project_code"] {
-        if let Some(v) = config.get(k).filter(|v| cfg::truthy(v)) {
+        if let Some(v) = config.get(k).filter(|v| js::truthy(v)) {
             out.insert(k.into(), v.clone());
         }
     }
@@ -189,7 +190,7 @@ pub fn phase_op(call: &Call) -> Result<Reply, SdkError> {
     let found = info.get("found") == Some(&json!(true));
     let number = info
         .get("phase_number")
-        .filter(|v| cfg::truthy(v))
+        .filter(|v| js::truthy(v))
         .cloned()
         .unwrap_or(Value::Null);
     let name = info.get("phase_name").cloned().unwrap_or(Value::Null);
@@ -222,7 +223,7 @@ pub fn phase_op(call: &Call) -> Result<Reply, SdkError> {
     };
     let flag = |k: &str| {
         info.get(k)
-            .filter(|v| cfg::truthy(v))
+            .filter(|v| js::truthy(v))
             .cloned()
             .unwrap_or(json!(false))
     };

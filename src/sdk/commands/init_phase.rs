@@ -8,6 +8,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::{init, phases, roadmap, text};
@@ -25,7 +26,7 @@ fn requirement_ids(roadmap_phase: &Value) -> Value {
     let cleaned = rt::group(&c, 1).replace(['[', ']'], "");
     let ids: Vec<&str> = cleaned
         .split(',')
-        .map(rt::js_trim)
+        .map(js::trim)
         .filter(|s| !s.is_empty())
         .collect();
     let joined = ids.join(", ");
@@ -57,7 +58,7 @@ fn list(info: &Option<Map<String, Value>>, key: &str) -> Vec<Value> {
 
 fn truthy_or(info: &Option<Map<String, Value>>, key: &str, default: Value) -> Value {
     field(info, key)
-        .filter(|v| cfg::truthy(v))
+        .filter(|v| js::truthy(v))
         .cloned()
         .unwrap_or(default)
 }
@@ -114,8 +115,8 @@ pub fn execute_phase(call: &Call) -> Result<Reply, SdkError> {
     );
     let code = config
         .get("project_code")
-        .filter(|v| cfg::truthy(v))
-        .map(cfg::js_string)
+        .filter(|v| js::truthy(v))
+        .map(js::string)
         .unwrap_or_default();
     let strategy = get(&config, &["git", "branching_strategy"]);
     let (plan_count, incomplete_count) = (plans.len(), incomplete.len());
@@ -212,8 +213,8 @@ pub fn plan_phase(call: &Call) -> Result<Reply, SdkError> {
     };
     let code = config
         .get("project_code")
-        .filter(|v| cfg::truthy(v))
-        .map(cfg::js_string)
+        .filter(|v| js::truthy(v))
+        .map(js::string)
         .unwrap_or_default();
     if code.contains(['/', '\\']) || code.contains("..") {
         return Err(SdkError::validation(
@@ -249,8 +250,8 @@ pub fn plan_phase(call: &Call) -> Result<Reply, SdkError> {
         "nyquist_validation_enabled": get(&config, &["workflow", "nyquist_validation"]),
         "commit_docs": get(&config, &["commit_docs"]),
         "text_mode": get(&config, &["workflow", "text_mode"]),
-        "auto_advance": cfg::truthy(get(&config, &["workflow", "auto_advance"])),
-        "auto_chain_active": cfg::truthy(get(&config, &["workflow", "_auto_chain_active"])),
+        "auto_advance": js::truthy(get(&config, &["workflow", "auto_advance"])),
+        "auto_chain_active": js::truthy(get(&config, &["workflow", "_auto_chain_active"])),
         "mode": or(get(&config, &["mode"]), json!("interactive")),
         "phase_found": info.is_some(),
         "phase_dir": dir,

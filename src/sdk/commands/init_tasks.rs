@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::{config, init, text};
@@ -63,7 +64,7 @@ pub fn quick(call: &Call) -> Result<Reply, SdkError> {
                     1
                 )
         ),
-        Some(v) if cfg::truthy(v) => {
+        Some(v) if js::truthy(v) => {
             return Err(SdkError::execution(
                 "config.git.quick_branch_template.replace is not a function",
             ));

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::{fm, roadmap};
@@ -21,14 +22,14 @@ pub fn mvp_mode(call: &Call) -> Result<Reply, SdkError> {
     let cli_flag = call.args.iter().any(|a| a == "--cli-flag");
     let found = roadmap::phase_value(call.project, phase);
     let roadmap_mode = match (&found["found"], &found["mode"]) {
-        (Value::Bool(true), Value::String(m)) => json!(rt::js_trim(m).to_lowercase()),
+        (Value::Bool(true), Value::String(m)) => json!(js::trim(m).to_lowercase()),
         _ => Value::Null,
     };
     let config = cfg::load(call.project).map_err(SdkError::execution)?;
     let config_mvp = config
         .get("workflow")
         .and_then(|w| w.get("mvp_mode"))
-        .is_some_and(cfg::truthy);
+        .is_some_and(js::truthy);
     let (active, source) = if cli_flag {
         (true, "cli_flag")
     } else if roadmap_mode == "mvp" {
@@ -108,11 +109,11 @@ pub fn is_behavior_adding(call: &Call) -> Result<Reply, SdkError> {
             .flatten()
             .map(|c| rt::group(&c, 1).to_string())
     };
-    let behavior = inner("behavior").is_some_and(|b| !rt::js_trim(&b).is_empty());
+    let behavior = inner("behavior").is_some_and(|b| !js::trim(&b).is_empty());
     let sources = inner("files").is_some_and(|body| {
         let bullet = re(r"^[-*]\s*");
         body.split(['\n', ','])
-            .map(|l| bullet.replace(rt::js_trim(l), "").into_owned())
+            .map(|l| bullet.replace(js::trim(l), "").into_owned())
             .filter(|l| !l.is_empty())
             .any(|f| is_source_file(&f))
     });
@@ -156,7 +157,7 @@ pub fn user_story(call: &Call) -> Result<Reply, SdkError> {
     ));
     let (slots, errors) = match story.captures(input.as_str()).ok().flatten() {
         Some(c) => {
-            let slot = |i| rt::js_trim(rt::group(&c, i)).to_string();
+            let slot = |i| js::trim(rt::group(&c, i)).to_string();
             (
                 json!({"role": slot(1), "capability": slot(2), "outcome": slot(3)}),
                 Vec::new(),

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::{text, write};
@@ -36,8 +37,8 @@ fn naming_is_plain(call: &Call) -> Result<Value, SdkError> {
         cfg::Raw::Object(m) => m,
         _ => Default::default(),
     };
-    let code = raw.get("project_code").is_some_and(cfg::truthy);
-    let naming = raw.get("phase_naming").cloned().filter(cfg::truthy);
+    let code = raw.get("project_code").is_some_and(js::truthy);
+    let naming = raw.get("phase_naming").cloned().filter(js::truthy);
     if code || naming.as_ref().is_some_and(|n| n != "sequential") {
         return Err(SdkError::not_covered(
             "project codes and custom phase naming are answered by gsd-sdk",

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
 use super::phase_find::{compare_phase_num, phase_dirs};
@@ -16,10 +17,10 @@ pub fn auto_mode(call: &Call) -> Result<Reply, SdkError> {
     let wf = config.get("workflow");
     let advance = wf
         .and_then(|w| w.get("auto_advance"))
-        .is_some_and(cfg::truthy);
+        .is_some_and(js::truthy);
     let chain = wf
         .and_then(|w| w.get("_auto_chain_active"))
-        .is_some_and(cfg::truthy);
+        .is_some_and(js::truthy);
     let source = match (chain, advance) {
         (true, true) => "both",
         (true, false) => "auto_chain",

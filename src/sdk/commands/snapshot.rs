@@ -5,11 +5,9 @@
 use serde_json::{Value, json};
 
 use super::super::compat::fm_lines;
+use super::super::compat::js::{self, JS_DOT};
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
-
-/// JavaScript's `.`: anything but a line terminator.
-pub const JS_DOT: &str = r"[^\n\r\u{2028}\u{2029}]";
 
 /// `stateExtractField`: `**Field:** value`, else `Field: value` at a line start.
 pub fn extract_field(content: &str, field: &str) -> Option<String> {
@@ -19,7 +17,7 @@ pub fn extract_field(content: &str, field: &str) -> Option<String> {
         format!(r"(?im)^{f}:[ \t]*({JS_DOT}+)"),
     ] {
         if let Some(c) = re(&p).captures(content).ok().flatten() {
-            return Some(rt::js_trim(rt::group(&c, 1)).to_string());
+            return Some(js::trim(rt::group(&c, 1)).to_string());
         }
     }
     None
@@ -38,30 +36,6 @@ fn strip_frontmatter(content: &str) -> String {
     }
 }
 
-/// `parseInt(s, 10)`: leading whitespace, a sign, digits; None for NaN.
-pub fn parse_int(s: &str) -> Option<f64> {
-    let s = rt::js_trim(s);
-    let (sign, digits) = match s.as_bytes().first() {
-        Some(b'-') => (-1.0, &s[1..]),
-        Some(b'+') => (1.0, &s[1..]),
-        _ => (1.0, s),
-    };
-    let end = digits
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(digits.len());
-    let n: f64 = digits[..end].parse().ok()?;
-    Some(sign * n)
-}
-
-/// A number as JavaScript prints it: integral values without a fraction.
-pub fn js_number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-        json!(n as i64)
-    } else {
-        json!(n)
-    }
-}
-
 /// `state-snapshot`.
 pub fn run(call: &Call) -> Result<Reply, SdkError> {
     let Ok(content) = std::fs::read(call.planning().join("STATE.md")) else {
@@ -72,7 +46,7 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
     let body = strip_frontmatter(&content);
     let field = |key: &str, label: &str| -> Option<String> {
         let from_fm = match fm.get(key) {
-            Some(Value::String(s)) => Some(rt::js_trim(s).to_string()).filter(|s| !s.is_empty()),
+            Some(Value::String(s)) => Some(js::trim(s).to_string()).filter(|s| !s.is_empty()),
             Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(v.to_string()),
             _ => None,
         };
@@ -80,13 +54,13 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
     };
     let int = |v: Option<String>| {
         v.filter(|s| !s.is_empty())
-            .map(|s| parse_int(&s).map_or(Value::Null, js_number))
+            .map(|s| js::parse_int(&s).map_or(Value::Null, js::number))
             .unwrap_or(Value::Null)
     };
     let progress = field("progress", "Progress")
         .filter(|s| !s.is_empty())
-        .and_then(|p| parse_int(&p.replace('%', "")))
-        .map_or(Value::Null, js_number);
+        .and_then(|p| js::parse_int(&p.replace('%', "")))
+        .map_or(Value::Null, js::number);
     let mut decisions = Vec::new();
     if let Some(c) =
         re(r"(?i)##\s*Decisions Made[\s\S]*?\n\|[^\n]+\n\|[-|\s]+\n([\s\S]*?)(?=\n##|\n$|$)")
@@ -94,13 +68,13 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
             .ok()
             .flatten()
     {
-        for row in rt::js_trim(rt::group(&c, 1))
+        for row in js::trim(rt::group(&c, 1))
             .split('\n')
             .filter(|r| r.contains('|'))
         {
             let cells: Vec<&str> = row
                 .split('|')
-                .map(rt::js_trim)
+                .map(js::trim)
                 .filter(|c| !c.is_empty())
                 .collect();
             if cells.len() >= 3 {
@@ -121,7 +95,7 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
             re(&format!(r"(?m)^-\s+{JS_DOT}+"))
                 .find_iter(&s)
                 .filter_map(Result::ok)
-                .map(|m| rt::js_trim(&re(r"^-\s+").replace(m.as_str(), "")).to_string())
+                .map(|m| js::trim(&re(r"^-\s+").replace(m.as_str(), "")).to_string())
                 .collect()
         })
         .unwrap_or_default();
@@ -142,7 +116,7 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
                     .captures(s.as_str())
                     .ok()
                     .flatten()
-                    .map(|c| rt::js_trim(rt::group(&c, 1)).to_string())
+                    .map(|c| js::trim(rt::group(&c, 1)).to_string())
             });
             if let Some(v) = found {
                 session[key] = json!(v);

@@ -257,7 +257,7 @@ pub fn add_roadmap_evolution(call: &Call) -> Result<Reply, SdkError> {
     }
     let note = a[2]
         .as_deref()
-        .map(super::super::compat::roadmap_text::js_trim)
+        .map(super::super::compat::js::trim)
         .unwrap_or("");
     let mut entry = format!("- Phase {phase} {action}");
     if action == "inserted"

@@ -6,9 +6,9 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
+use super::super::compat::js::{self, JS_DOT};
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::{Call, Reply, SdkError};
-use super::snapshot::{JS_DOT, js_number};
 use super::{phase_find, roadmap};
 
 /// Quota and rate-limit markers from the runtimes GSD drives (Claude Code,
@@ -33,7 +33,7 @@ const HANDOFF_BUG: &str = "classifyhandoffifneeded is not defined";
 pub fn classify_failure(call: &Call) -> Result<Reply, SdkError> {
     let body = call.args.join(" ");
     let lower = body.to_lowercase();
-    if rt::js_trim(&lower).is_empty() {
+    if js::trim(&lower).is_empty() {
         return Ok(Reply::Json(json!({"class": "unknown-failure"})));
     }
     if let Some(s) = QUOTA_SENTINELS.iter().find(|s| lower.contains(*s)) {
@@ -45,7 +45,7 @@ pub fn classify_failure(call: &Call) -> Result<Reply, SdkError> {
             && let Ok(n) = rt::group(&c, 1).parse::<f64>()
             && n.is_finite()
         {
-            out["retryAfterSeconds"] = js_number(n);
+            out["retryAfterSeconds"] = js::number(n);
         }
         return Ok(Reply::Json(out));
     }
@@ -72,7 +72,7 @@ pub fn front_line(content: &str, key: &str) -> Option<String> {
         .captures(content)
         .ok()
         .flatten()
-        .map(|c| rt::js_trim(rt::group(&c, 1)).to_string())
+        .map(|c| js::trim(rt::group(&c, 1)).to_string())
 }
 
 fn read_todo(file: String, content: &str) -> Todo {
@@ -83,7 +83,7 @@ fn read_todo(file: String, content: &str) -> Todo {
     .replace_all(content, "");
     // `slice(0, 200)` counts UTF-16 units.
     let mut units = 0;
-    let body: String = rt::js_trim(&body)
+    let body: String = js::trim(&body)
         .chars()
         .take_while(|c| {
             units += c.len_utf16();
@@ -154,7 +154,7 @@ fn plan_files(project: &std::path::Path, phase: &str) -> Vec<String> {
             out.extend(
                 rt::group(&c, 1)
                     .split(',')
-                    .map(|s| quotes.replace_all(rt::js_trim(s), "").into_owned())
+                    .map(|s| quotes.replace_all(js::trim(s), "").into_owned())
                     .filter(|s| !s.is_empty()),
             );
         }
@@ -190,7 +190,7 @@ pub fn match_phase(call: &Call) -> Result<Reply, SdkError> {
         other => other.to_string(),
     };
     let phase_text = if rp["found"] == json!(true) {
-        let name = if super::super::compat::config::truthy(&rp["phase_name"]) {
+        let name = if super::super::compat::js::truthy(&rp["phase_name"]) {
             text_of("phase_name")
         } else {
             String::new()
@@ -245,7 +245,7 @@ pub fn match_phase(call: &Call) -> Result<Reply, SdkError> {
             matches.push((
                 rounded,
                 json!({"file": todo.file, "title": todo.title, "area": todo.area,
-                       "score": js_number(rounded), "reasons": reasons}),
+                       "score": js::number(rounded), "reasons": reasons}),
             ));
         }
     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::super::compat::config::{js_string, truthy};
+use super::super::compat::js;
 use super::super::compat::roadmap_text::{self as rt, re};
 use super::super::compat::{fm_lines, must_haves};
 use super::super::{Call, Reply, SdkError};
@@ -62,7 +62,7 @@ pub fn plan_structure(call: &Call) -> Result<Reply, SdkError> {
         let body = rt::group(&c, 1);
         let name = name_re.captures(body).ok().flatten();
         let task_name = name.as_ref().map_or("unnamed".to_string(), |n| {
-            rt::js_trim(rt::group(n, 1)).to_string()
+            js::trim(rt::group(n, 1)).to_string()
         });
         let has = |tag: &str| body.contains(&format!("<{tag}>"));
         let (files, action, verify, done) =
@@ -83,13 +83,13 @@ pub fn plan_structure(call: &Call) -> Result<Reply, SdkError> {
     if tasks.is_empty() {
         warnings.push("No <task> elements found".into());
     }
-    let wave_over_one = front.get("wave").is_some_and(|w| {
-        truthy(w) && super::snapshot::parse_int(&js_string(w)).is_some_and(|n| n > 1.0)
-    });
+    let wave_over_one = front
+        .get("wave")
+        .is_some_and(|w| js::truthy(w) && js::parse_int(&js::string(w)).is_some_and(|n| n > 1.0));
     let no_deps = match front.get("depends_on") {
         None => true,
         Some(Value::Array(a)) => a.is_empty(),
-        Some(v) => !truthy(v),
+        Some(v) => !js::truthy(v),
     };
     if wave_over_one && no_deps {
         warnings.push("Wave > 1 but depends_on is empty".into());
@@ -116,8 +116,8 @@ pub fn plan_structure(call: &Call) -> Result<Reply, SdkError> {
 fn js_to_number(v: &Value) -> f64 {
     match v {
         Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
-        Value::String(s) if rt::js_trim(s).is_empty() => 0.0,
-        Value::String(s) => rt::js_trim(s).parse().unwrap_or(f64::NAN),
+        Value::String(s) if js::trim(s).is_empty() => 0.0,
+        Value::String(s) => js::trim(s).parse().unwrap_or(f64::NAN),
         Value::Bool(b) => f64::from(u8::from(*b)),
         _ => f64::NAN,
     }
@@ -139,32 +139,32 @@ pub fn artifacts(call: &Call) -> Result<Reply, SdkError> {
     let mut results = Vec::new();
     for item in &items {
         let Value::Object(a) = item else { continue };
-        let Some(path) = a.get("path").filter(|p| truthy(p)) else {
+        let Some(path) = a.get("path").filter(|p| js::truthy(p)) else {
             continue;
         };
-        let path = js_string(path);
+        let path = js::string(path);
         let text = read(&joined(call.project, &path));
         let mut issues = Vec::<String>::new();
         if let Some(text) = &text {
             let lines = text.split('\n').count() as f64;
-            if let Some(min) = a.get("min_lines").filter(|m| truthy(m))
+            if let Some(min) = a.get("min_lines").filter(|m| js::truthy(m))
                 && lines < js_to_number(min)
             {
-                issues.push(format!("Only {lines} lines, need {}", js_string(min)));
+                issues.push(format!("Only {lines} lines, need {}", js::string(min)));
             }
-            if let Some(c) = a.get("contains").filter(|c| truthy(c))
-                && !text.contains(&js_string(c))
+            if let Some(c) = a.get("contains").filter(|c| js::truthy(c))
+                && !text.contains(&js::string(c))
             {
-                issues.push(format!("Missing pattern: {}", js_string(c)));
+                issues.push(format!("Missing pattern: {}", js::string(c)));
             }
-            if let Some(e) = a.get("exports").filter(|e| truthy(e)) {
+            if let Some(e) = a.get("exports").filter(|e| js::truthy(e)) {
                 let exports = match e {
                     Value::Array(v) => v.clone(),
                     other => vec![other.clone()],
                 };
                 for x in exports {
-                    if !text.contains(&js_string(&x)) {
-                        issues.push(format!("Missing export: {}", js_string(&x)));
+                    if !text.contains(&js::string(&x)) {
+                        issues.push(format!("Missing export: {}", js::string(&x)));
                     }
                 }
             }
@@ -215,15 +215,15 @@ pub fn key_links(call: &Call) -> Result<Reply, SdkError> {
         let Value::Object(l) = link else { continue };
         let text_of = |k: &str| {
             l.get(k)
-                .filter(|v| truthy(v))
-                .map_or(String::new(), js_string)
+                .filter(|v| js::truthy(v))
+                .map_or(String::new(), js::string)
         };
         let (from, to, via) = (text_of("from"), text_of("to"), text_of("via"));
         let source = if from.is_empty() { None } else { inside(&from) };
-        let (verified, detail) = match (&source, l.get("pattern").filter(|p| truthy(p))) {
+        let (verified, detail) = match (&source, l.get("pattern").filter(|p| js::truthy(p))) {
             (None, _) => (false, "Source file not found".to_string()),
             (Some(src), Some(p)) => {
-                let p = js_string(p);
+                let p = js::string(p);
                 match fancy_regex::Regex::new(&p) {
                     Err(_) => (false, format!("Invalid regex pattern: {p}")),
                     Ok(r) if r.is_match(src).unwrap_or(false) => {

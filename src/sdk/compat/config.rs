@@ -239,17 +239,6 @@ fn legacy_defaults() -> Map<String, Value> {
     }
 }
 
-/// JavaScript's truthiness (`if (v)`), which gsd-sdk's defaults and
-/// flags follow: `null`, `false`, `0`, `NaN` and `""` are false.
-pub fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null | Value::Bool(false) => false,
-        Value::String(s) => !s.is_empty(),
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
-        _ => true,
-    }
-}
-
 /// The flat config gsd-tools' `loadConfig` returns and gsd-sdk's
 /// `state.load` prints. Unlike gsd-tools, nothing is migrated on disk:
 /// reading never writes config.json (PARITY.md).
@@ -275,7 +264,7 @@ pub fn legacy(project: &Path) -> Map<String, Value> {
     let wf = |k: &'static str, f: &'static str| get(k, Some(("workflow", f)));
     let git = |k: &'static str| get(k, Some(("git", k)));
     let truthy_or = |v: Option<Value>, dflt: Value| match v {
-        Some(v) if truthy(&v) => v,
+        Some(v) if super::js::truthy(&v) => v,
         _ => dflt,
     };
     let parallelization = match get("parallelization", None) {
@@ -417,15 +406,4 @@ fn planning_ignored(project: &Path) -> bool {
             repo.is_path_ignored(rel).ok()
         })
         .unwrap_or(false)
-}
-
-/// A value as JavaScript's `String(v)` shows it.
-pub fn js_string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Array(a) => a.iter().map(js_string).collect::<Vec<_>>().join(","),
-        Value::Null => "null".into(),
-        Value::Object(_) => "[object Object]".into(),
-        other => other.to_string(),
-    }
 }

@@ -5,5 +5,6 @@
 
 pub mod config;
 pub mod fm_lines;
+pub mod js;
 pub mod must_haves;
 pub mod roadmap_text;

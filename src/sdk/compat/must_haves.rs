@@ -44,7 +44,7 @@ pub fn items(content: &str, block: &str) -> Vec<Value> {
     let mut item_indent: Option<usize> = None;
     for line in yaml[start..].split('\n').skip(1) {
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let trimmed = super::roadmap_text::js_trim(line);
+        let trimmed = super::js::trim(line);
         if trimmed.is_empty() {
             continue;
         }
@@ -78,7 +78,7 @@ pub fn items(content: &str, block: &str) -> Vec<Value> {
             let value = quotes.replace_all(after, "").into_owned();
             if let Some((_, last)) = obj.iter_mut().last() {
                 if !last.is_array() {
-                    *last = if super::config::truthy(last) {
+                    *last = if super::js::truthy(last) {
                         json!([last.clone()])
                     } else {
                         json!([])
@@ -91,13 +91,7 @@ pub fn items(content: &str, block: &str) -> Vec<Value> {
         } else if let Some(c) = kv.captures(trimmed).ok().flatten() {
             let v = group(&c, 2);
             let value = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-                v.parse::<f64>().map_or(json!(v), |n| {
-                    if n < 9_007_199_254_740_992.0 {
-                        json!(n as i64)
-                    } else {
-                        json!(n)
-                    }
-                })
+                v.parse::<f64>().map_or(json!(v), super::js::number)
             } else {
                 json!(v)
             };

@@ -326,7 +326,7 @@ pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
     let name = h.get(1).map_or("", |g| g.as_str()).trim().to_string();
     let at = h.get(0).expect("group 0").start();
     let end = find(next_phase_heading(), &content[at..]).map_or(content.len(), |(s, _)| at + s);
-    let section = js_trim(&content[at..end]).to_string();
+    let section = super::js::trim(&content[at..end]).to_string();
     let field = |label: &str| {
         cap(
             re(&format!(r"(?i)\*\*{label}(?::\*\*|\*\*:)\s*([^\n]+)")),
@@ -344,7 +344,7 @@ pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
     )
     .map(|block| {
         let num = re(r"^\s*\d+\.\s*");
-        js_trim(&block)
+        super::js::trim(&block)
             .split('\n')
             .map(|l| num.replace(l, "").trim().to_string())
             .filter(|l| !l.is_empty())
@@ -360,11 +360,6 @@ pub fn search_phase(content: &str, phase: &str) -> Option<serde_json::Value> {
         "success_criteria": criteria,
         "section": section,
     }))
-}
-
-/// JavaScript's `trim` (which also drops a byte-order mark).
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
 }
 
 /// `normalizePhaseName`: `3` → `03`, `3a.1` → `03A.1`, a project code dropped.
