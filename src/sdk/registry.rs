@@ -3,7 +3,7 @@
 
 use super::commands::{
     commit, config, fm, init, init_phase, init_tasks, intel, listing, mvp, phase_edit, phase_find,
-    phases, roadmap, snapshot, state, summary, text, triage, verify,
+    phases, plans, roadmap, snapshot, state, summary, text, triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -57,6 +57,9 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("intel.patch-meta", intel::patch_meta),
     ("phase.add", phase_edit::add),
     ("phase.insert", phase_edit::insert),
+    ("phase.list-plans", plans::list_plans),
+    ("phase-plan-index", plans::plan_index),
+    ("phase.next-decimal", phase_find::next_decimal),
     ("verify.plan-structure", verify::plan_structure),
     ("verify.artifacts", verify::artifacts),
     ("verify.key-links", verify::key_links),

@@ -28,11 +28,7 @@ pub fn artifacts(call: &Call) -> Result<Reply, SdkError> {
     }
     let normalized = rt::normalize_phase_name(phase);
     let phases = call.planning().join("phases");
-    let dir = phase_find::phase_dirs(&phases)
-        .unwrap_or_default()
-        .into_iter()
-        .find(|d| rt::phase_token_matches(d, &normalized));
-    let Some(dir) = dir else {
+    let Some(dir) = phase_find::current_dir(call.project, &normalized) else {
         return Ok(Reply::Json(json!({
             "phase": normalized, "type": kind, "artifacts": [], "error": "Phase not found"
         })));

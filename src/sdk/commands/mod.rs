@@ -14,6 +14,7 @@ pub mod mvp;
 pub mod phase_edit;
 pub mod phase_find;
 pub mod phases;
+pub mod plans;
 pub mod roadmap;
 pub mod snapshot;
 pub mod state;

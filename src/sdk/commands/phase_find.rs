@@ -55,7 +55,7 @@ pub fn compare_phase_num(a: &str, b: &str) -> Ordering {
         })
 }
 
-fn canonical_plan_id(file: &str) -> String {
+pub fn canonical_plan_id(file: &str) -> String {
     let base = re(r"(?i)-PLAN\.md$").replace(file, "").into_owned();
     let base = re(r"(?i)-SUMMARY\.md$").replace(&base, "").into_owned();
     let base = re(r"(?i)\.md$").replace(&base, "").into_owned();
@@ -82,6 +82,14 @@ pub fn phase_dirs(dir: &Path) -> Option<Vec<String>> {
     dirs.sort();
     dirs.sort_by(|a, b| compare_phase_num(a, b));
     Some(dirs)
+}
+
+/// `resolvePhaseDir`: the folder under `.planning/phases/` whose id is
+/// the normalized phase, first in phase order.
+pub fn current_dir(project: &Path, normalized: &str) -> Option<String> {
+    phase_dirs(&project.join(".planning/phases"))?
+        .into_iter()
+        .find(|d| rt::phase_token_matches(d, normalized))
 }
 
 /// `searchPhaseInDir`.
@@ -212,4 +220,50 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
         return Err(SdkError::validation("phase identifier required"));
     };
     Ok(Reply::Json(Value::Object(find(call.project, phase))))
+}
+
+/// `phase.next-decimal BASE`: the next free `BASE.N` after every decimal
+/// phase of BASE named by a folder under `.planning/phases/` or a roadmap
+/// heading, and whether BASE has a folder.
+pub fn next_decimal(call: &Call) -> Result<Reply, SdkError> {
+    let Some(base) = call.arg(0).filter(|p| !p.is_empty()) else {
+        return Err(SdkError::validation("base phase number required"));
+    };
+    if base.contains('\0') {
+        return Err(SdkError::validation("basePhase contains null byte"));
+    }
+    let normalized = rt::normalize_phase_name(base);
+    let escaped = rt::escape(&normalized);
+    let dirs = phase_dirs(&call.planning().join("phases")).unwrap_or_default();
+    let found = dirs.iter().any(|d| rt::phase_token_matches(d, &normalized));
+    let mut suffixes: Vec<u64> = Vec::new();
+    let in_dir = re(&format!(r"(?i)^(?:[A-Z][A-Z0-9]*-)?{escaped}\.(\d+)"));
+    for d in &dirs {
+        if let Some(c) = in_dir.captures(d.as_str()).ok().flatten() {
+            suffixes.push(decimal(rt::group(&c, 1)));
+        }
+    }
+    if let Ok(roadmap) = std::fs::read(call.planning().join("ROADMAP.md")) {
+        let roadmap = String::from_utf8_lossy(&roadmap).into_owned();
+        let heading = re(&format!(r"(?i)#{{2,4}}\s*Phase\s+0*{escaped}\.(\d+)\s*:"));
+        for c in heading.captures_iter(roadmap.as_str()).flatten() {
+            suffixes.push(decimal(rt::group(&c, 1)));
+        }
+    }
+    suffixes.sort_unstable();
+    suffixes.dedup();
+    let next = suffixes.last().map_or(1, |m| m + 1);
+    let existing: Vec<String> = suffixes.iter().map(|n| format!("{normalized}.{n}")).collect();
+    Ok(Reply::Json(json!({
+        "found": found,
+        "base_phase": normalized,
+        "next": format!("{normalized}.{next}"),
+        "existing": existing,
+    })))
+}
+
+/// `parseInt` of a run of digits (saturating where JavaScript would lose
+/// precision, which no phase number reaches).
+fn decimal(digits: &str) -> u64 {
+    digits.parse().unwrap_or(u64::MAX - 1)
 }
