@@ -113,7 +113,7 @@ pub fn model_alias(project: &std::path::Path, agent: &str) -> Result<Value, SdkE
 }
 
 /// `resolve-model`'s answer for one agent.
-fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> {
+pub fn model_for(project: &std::path::Path, agent: &str) -> Result<Value, SdkError> {
     let exists = project.join(".planning/config.json").is_file();
     let config = cfg::load(project).map_err(SdkError::execution)?;
     let profile = match config.get("model_profile") {

@@ -6,6 +6,7 @@ pub mod commit;
 pub mod config;
 pub mod fm;
 pub mod init;
+pub mod init_overview;
 pub mod init_phase;
 pub mod init_tasks;
 pub mod intel;

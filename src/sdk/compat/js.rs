@@ -57,3 +57,95 @@ pub fn number(n: f64) -> Value {
         json!(n)
     }
 }
+
+/// `Array.prototype.sort` with a comparator, as V8 runs it on arrays
+/// shorter than 64: the leading run (reversed when strictly descending),
+/// then binary insertion of the rest. gsd-sdk sorts phase folders with
+/// comparators that are not total orders (a number compare for some pairs,
+/// a string compare for others, `NaN` read as equal), so only the same
+/// algorithm gives the same order. Longer arrays use a stable sort, which
+/// agrees with V8's merges whenever the comparator is consistent.
+pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering) {
+    use std::cmp::Ordering::Less;
+    let n = v.len();
+    if n < 2 {
+        return;
+    }
+    if n >= 64 {
+        v.sort_by(cmp);
+        return;
+    }
+    let mut run = 2;
+    let descending = cmp(&v[1], &v[0]) == Less;
+    while run < n {
+        let order = cmp(&v[run], &v[run - 1]);
+        if (descending && order != Less) || (!descending && order == Less) {
+            break;
+        }
+        run += 1;
+    }
+    if descending {
+        v[..run].reverse();
+    }
+    for start in run..n {
+        let (mut left, mut right) = (0, start);
+        while left < right {
+            let mid = left + ((right - left) >> 1);
+            if cmp(&v[start], &v[mid]) == Less {
+                right = mid;
+            } else {
+                left = mid + 1;
+            }
+        }
+        v[left..=start].rotate_right(1);
+    }
+}
+
+/// A comparator's number result as an ordering (`NaN` is equal, as V8
+/// reads it).
+pub fn ordering(n: f64) -> std::cmp::Ordering {
+    if n < 0.0 {
+        std::cmp::Ordering::Less
+    } else if n > 0.0 {
+        std::cmp::Ordering::Greater
+    } else {
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// `a.localeCompare(b)` for the names gsd-sdk compares (folder names):
+/// case folded first, lower case before upper on a tie, as ICU's root
+/// collation orders ASCII letters and digits.
+pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
+    a.to_lowercase()
+        .cmp(&b.to_lowercase())
+        .then_with(|| b.cmp(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_by_keeps_v8_order_for_an_inconsistent_comparator() {
+        // Numbers compare numerically, anything else compares equal (as
+        // `NaN` does). The expected orders are what node 20 prints for
+        // `a.sort(f)`; a merge sort gives other orders for the last two.
+        let f = |x: &&str, y: &&str| match (x.parse::<f64>(), y.parse::<f64>()) {
+            (Ok(p), Ok(q)) => ordering(p - q),
+            _ => std::cmp::Ordering::Equal,
+        };
+        for (input, v8) in [
+            (vec!["3", "b", "1", "a", "2"], vec!["3", "b", "1", "a", "2"]),
+            (
+                vec!["5", "x", "2", "9", "y", "1", "0"],
+                vec!["5", "x", "0", "2", "9", "y", "1"],
+            ),
+            (vec!["9", "8", "x", "7", "1"], vec!["1", "7", "8", "9", "x"]),
+        ] {
+            let mut v = input.clone();
+            sort_by(&mut v, f);
+            assert_eq!(v, v8, "{input:?}");
+        }
+    }
+}
