@@ -298,6 +298,37 @@ fn read_calls(tree: &Path) -> Vec<Vec<String>> {
     calls.push(s(&["frontmatter.get", ".planning/NOPE.md"]));
     calls.push(s(&["frontmatter.get", "../outside.md"]));
     calls.extend(plan_and_task_calls(tree));
+    calls.extend(overview_calls(tree));
+    calls
+}
+
+/// The calls of progress, manager, add-backlog and the executor's plan
+/// index: whole-milestone views and per-phase plan listings.
+fn overview_calls(tree: &Path) -> Vec<Vec<String>> {
+    let mut calls: Vec<Vec<String>> = [
+        &["init.progress"][..],
+        &["init.manager"],
+        &["init", "manager", "--pick", "recommended_actions"],
+        &["phase-plan-index"],
+        &["phase.list-plans"],
+        &["phase.list-plans", "1", "--with-schema"],
+        &["phase.next-decimal"],
+        &["phase.next-decimal", "999", "--raw"],
+    ]
+    .iter()
+    .map(|c| s(c))
+    .collect();
+    for n in phase_numbers(tree) {
+        calls.push(vec!["phase-plan-index".into(), n.clone()]);
+        calls.push(vec!["phase.list-plans".into(), n.clone()]);
+        calls.push(vec![
+            "phase.list-plans".into(),
+            n.clone(),
+            "--with-schema".into(),
+            "must_haves".into(),
+        ]);
+        calls.push(vec!["phase.next-decimal".into(), n]);
+    }
     calls
 }
 

@@ -2,8 +2,8 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_overview, init_phase, init_tasks, intel, listing, mvp, phase_edit, phase_find,
-    phases, plans, roadmap, snapshot, state, summary, text, triage, verify,
+    commit, config, fm, init, init_overview, init_phase, init_tasks, intel, listing, mvp,
+    phase_edit, phase_find, phases, plans, roadmap, snapshot, state, summary, text, triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -37,6 +37,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("init.plan-phase", init_phase::plan_phase),
     ("init.execute-phase", init_phase::execute_phase),
     ("init.progress", init_overview::progress),
+    ("init.manager", init_overview::manager),
     ("init.quick", init_tasks::quick),
     ("init.todos", init_tasks::todos),
     ("init.map-codebase", init_tasks::map_codebase),

@@ -253,7 +253,10 @@ pub fn next_decimal(call: &Call) -> Result<Reply, SdkError> {
     suffixes.sort_unstable();
     suffixes.dedup();
     let next = suffixes.last().map_or(1, |m| m + 1);
-    let existing: Vec<String> = suffixes.iter().map(|n| format!("{normalized}.{n}")).collect();
+    let existing: Vec<String> = suffixes
+        .iter()
+        .map(|n| format!("{normalized}.{n}"))
+        .collect();
     Ok(Reply::Json(json!({
         "found": found,
         "base_phase": normalized,

@@ -36,9 +36,7 @@ pub fn list_plans(call: &Call) -> Result<Reply, SdkError> {
         Some(i) => match call.args.get(i + 1).filter(|k| !k.is_empty()) {
             Some(k) => Some(k.clone()),
             None => {
-                return Err(SdkError::validation(
-                    "--with-schema requires a field name",
-                ));
+                return Err(SdkError::validation("--with-schema requires a field name"));
             }
         },
         None => None,
@@ -147,8 +145,7 @@ fn raw_plan(dir: &std::path::Path, file: &str, done: &[String]) -> Result<Raw, S
     } else {
         count(r"(?i)##\s*Task\s*\d+", &content)
     };
-    let has_summary =
-        done.contains(&id) || done.contains(&phase_find::canonical_plan_id(file));
+    let has_summary = done.contains(&id) || done.contains(&phase_find::canonical_plan_id(file));
     Ok(Raw {
         id,
         declared_wave,
@@ -290,7 +287,11 @@ pub fn plan_index(call: &Call) -> Result<Reply, SdkError> {
 /// and the references that matched no plan. A cycle is an error.
 #[allow(clippy::type_complexity)]
 fn levels(raws: &[Raw], normalized: &str) -> Result<(Vec<usize>, Vec<(String, String)>), SdkError> {
-    let index: HashMap<&str, usize> = raws.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = raws
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.id.as_str(), i))
+        .collect();
     // `new Map(entries)`: a later plan with the same canonical id wins.
     let canonical: HashMap<String, usize> = raws
         .iter()
@@ -359,5 +360,8 @@ fn levels(raws: &[Raw], normalized: &str) -> Result<(Vec<usize>, Vec<(String, St
             cycle.join(", ")
         )));
     }
-    Ok((level.into_iter().map(|l| l.unwrap_or(0)).collect(), unresolved))
+    Ok((
+        level.into_iter().map(|l| l.unwrap_or(0)).collect(),
+        unresolved,
+    ))
 }

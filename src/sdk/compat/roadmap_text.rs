@@ -222,6 +222,46 @@ fn unquote(s: &str) -> String {
     s.strip_suffix(['"', '\'']).unwrap_or(s).to_string()
 }
 
+/// `extractNextMilestoneSection`: the milestone after the current one
+/// (version, display name, its section), for the manager's queue. None
+/// when the current milestone is unknown or the last one.
+pub fn next_milestone(content: &str, project: &Path) -> Option<(String, String, String)> {
+    let cleaned = strip_shipped(content);
+    let current = match state_milestone_version(project).map(|v| super::js::trim(&v).to_string()) {
+        Some(v) if !v.is_empty() => {
+            if re(r"(?i)^v\d").is_match(&v).unwrap_or(false) {
+                v
+            } else {
+                format!("v{v}")
+            }
+        }
+        _ => format!("v{}", cap(in_progress(), &cleaned, 1)?),
+    };
+    let heading = re(&format!(r"(?mi)^##\s+[^\n]*{}[^\n]*$", escape(&current)));
+    let (_, end) = find(heading, &cleaned)?;
+    let tail = &cleaned[end..];
+    let next = re(r"(?mi)^##\s+(?!Phase\s+\S)([^\n]*(?:v(\d+(?:\.\d+)+)|✅|🚧|🟡|📋)[^\n]*)$");
+    for c in next.captures_iter(tail).flatten() {
+        let title = group(&c, 1);
+        let Some(v) = cap(re(r"v(\d+(?:\.\d+)+)"), title, 1) else {
+            continue;
+        };
+        let version = format!("v{v}");
+        if version == current {
+            continue;
+        }
+        let name = cap(re(r"v\d+(?:\.\d+)+:?\s*[—–-]?\s*([^\n(]+)"), title, 1).map_or_else(
+            || super::js::trim(title).to_string(),
+            |n| super::js::trim(&n).to_string(),
+        );
+        let start = c.get(0).map_or(0, |m| m.end());
+        let after = &tail[start..];
+        let len = find(re(r"(?m)^##\s"), after).map_or(after.len(), |(s, _)| s);
+        return Some((version, name, after[..len].to_string()));
+    }
+    None
+}
+
 /// `extractCurrentMilestone`: the slice of the roadmap gsd-sdk treats as
 /// the current milestone.
 pub fn current_milestone(content: &str, project: &Path) -> String {
