@@ -314,6 +314,10 @@ fn overview_calls(tree: &Path) -> Vec<Vec<String>> {
         &["phase.list-plans", "1", "--with-schema"],
         &["phase.next-decimal"],
         &["phase.next-decimal", "999", "--raw"],
+        &["stats.json"],
+        &["stats", "table"],
+        &["progress"],
+        &["progress", "table"],
     ]
     .iter()
     .map(|c| s(c))

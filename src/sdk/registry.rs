@@ -3,7 +3,8 @@
 
 use super::commands::{
     commit, config, fm, init, init_overview, init_phase, init_tasks, intel, listing, mvp,
-    phase_edit, phase_find, phases, plans, roadmap, snapshot, state, summary, text, triage, verify,
+    phase_edit, phase_find, phases, plans, roadmap, snapshot, state, stats, summary, text, triage,
+    verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -46,6 +47,11 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("phases.list", phases::list),
     ("progress.json", phases::progress_json),
     ("progress.bar", phases::progress_bar),
+    ("progress", phases::progress_json),
+    ("progress.table", phases::progress_table),
+    ("stats", stats::stats),
+    ("stats.json", stats::stats),
+    ("stats.table", stats::table),
     ("summary-extract", summary::extract),
     ("phase.mvp-mode", mvp::mvp_mode),
     ("task.is-behavior-adding", mvp::is_behavior_adding),

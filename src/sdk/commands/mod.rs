@@ -19,6 +19,7 @@ pub mod plans;
 pub mod roadmap;
 pub mod snapshot;
 pub mod state;
+pub mod stats;
 pub mod summary;
 pub mod text;
 pub mod triage;

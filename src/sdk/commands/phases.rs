@@ -35,11 +35,11 @@ pub fn auto_mode(call: &Call) -> Result<Reply, SdkError> {
     })))
 }
 
-fn files_of(dir: &Path) -> Vec<String> {
+pub fn files_of(dir: &Path) -> Vec<String> {
     super::names_in(dir)
 }
 
-fn is_kind(f: &str, kind: &str) -> bool {
+pub fn is_kind(f: &str, kind: &str) -> bool {
     f.ends_with(&format!("-{kind}.md")) || f == format!("{kind}.md")
 }
 
@@ -218,6 +218,35 @@ pub fn progress_value(project: &Path) -> Value {
 /// `progress.json`.
 pub fn progress_json(call: &Call) -> Result<Reply, SdkError> {
     Ok(Reply::Json(progress_value(call.project)))
+}
+
+/// `progress.table`: the progress as a markdown table.
+pub fn progress_table(call: &Call) -> Result<Reply, SdkError> {
+    let p = progress_value(call.project);
+    let percent = p["percent"].as_u64().unwrap_or(0);
+    let filled = ((percent as f64 / 100.0) * 10.0).round() as usize;
+    let text = |v: &Value| super::super::compat::js::string(v);
+    let mut out = format!(
+        "# {} {}\n\n**Progress:** [{}{}] {}/{} plans ({percent}%)\n\n",
+        text(&p["milestone_version"]),
+        text(&p["milestone_name"]),
+        "\u{2588}".repeat(filled),
+        "\u{2591}".repeat(10 - filled.min(10)),
+        p["total_summaries"],
+        p["total_plans"]
+    );
+    out += "| Phase | Name | Plans | Status |\n|-------|------|-------|--------|\n";
+    for ph in p["phases"].as_array().into_iter().flatten() {
+        out += &format!(
+            "| {} | {} | {}/{} | {} |\n",
+            text(&ph["number"]),
+            text(&ph["name"]),
+            ph["summaries"],
+            ph["plans"],
+            text(&ph["status"])
+        );
+    }
+    Ok(Reply::Json(json!({"rendered": out})))
 }
 
 /// `progress.bar`.

@@ -222,6 +222,42 @@ fn unquote(s: &str) -> String {
     s.strip_suffix(['"', '\'']).unwrap_or(s).to_string()
 }
 
+/// `getMilestonePhaseFilter`: which phase folders belong to the current
+/// milestone — those whose number (or custom id, or number after a
+/// project code) is a phase heading of its roadmap slice. With no such
+/// heading every folder belongs.
+pub fn milestone_filter(project: &Path) -> impl Fn(&str) -> bool {
+    let mut ids = std::collections::HashSet::new();
+    if let Ok(raw) = std::fs::read(project.join(".planning/ROADMAP.md")) {
+        let raw = String::from_utf8_lossy(&raw).into_owned();
+        let slice = current_milestone(&raw, project);
+        for c in re(r"(?i)#{2,4}\s*Phase\s+([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*:")
+            .captures_iter(slice.as_str())
+            .flatten()
+        {
+            let n = group(&c, 1).trim_start_matches('0');
+            ids.insert(if n.is_empty() {
+                "0".to_string()
+            } else {
+                n.to_lowercase()
+            });
+        }
+    }
+    move |dir: &str| {
+        if ids.is_empty() {
+            return true;
+        }
+        let has =
+            |p: &str, s: &str| cap(re(p), s, 1).is_some_and(|m| ids.contains(&m.to_lowercase()));
+        let numeric = r"^0*(\d+[A-Za-z]?(?:\.\d+)*)";
+        if has(numeric, dir) || has(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)", dir) {
+            return true;
+        }
+        let stripped = re(r"(?i)^[A-Z]{1,6}-(?=\d)").replace(dir, "");
+        stripped != dir && has(numeric, &stripped)
+    }
+}
+
 /// `extractNextMilestoneSection`: the milestone after the current one
 /// (version, display name, its section), for the manager's queue. None
 /// when the current milestone is unknown or the last one.
