@@ -318,6 +318,88 @@ fn overview_calls(tree: &Path) -> Vec<Vec<String>> {
         &["stats", "table"],
         &["progress"],
         &["progress", "table"],
+        &["audit-uat"],
+        &["audit-uat", "--raw"],
+        &["detect-custom-files"],
+        &["detect-custom-files", "--config-dir", "runtime-config"],
+        &[
+            "detect-custom-files",
+            "--config-dir",
+            "./runtime-config/../runtime-broken",
+        ],
+        &["detect-custom-files", "--config-dir", "runtime-none"],
+        &["detect-custom-files", "--config-dir", "no-such-dir"],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "120000",
+            "--context-window",
+            "200000",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "139999",
+            "--context-window",
+            "200000",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "12",
+            "--context-window",
+            "200000",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "300000",
+            "--context-window",
+            "200000",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "1e3",
+            "--context-window",
+            "0x100",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "",
+            "--context-window",
+            "5",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "1.5",
+            "--context-window",
+            "5",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "-1",
+            "--context-window",
+            "5",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "5",
+            "--context-window",
+            "0",
+        ],
+        &[
+            "validate.context",
+            "--tokens-used",
+            "inf",
+            "--context-window",
+            "5",
+        ],
+        &["validate.context", "--tokens-used", "5"],
     ]
     .iter()
     .map(|c| s(c))
@@ -984,6 +1066,121 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             bump("roadmap evolution entry", true, theirs_more);
         }
 
+        // 4b. The execute-plan STATE writes. record-metric: the row lands
+        // where gsd-sdk puts it (after the same line), nothing else changes
+        // but a `None yet` placeholder row. update-progress: the one
+        // progress line gsd-sdk writes, or nothing (E19).
+        // Fresh copies: the writes above leave the two copies different.
+        if ours.join(".planning/STATE.md").exists() && !conflicted {
+            let fresh = tempfile::tempdir().expect("tmp");
+            let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
+            repo_copy(tree, &theirs);
+            repo_copy(tree, &ours);
+            let row = "| Phase 3 P02 | 4min | 3 tasks | 5 files |";
+            let argv = s(&[
+                "state.record-metric",
+                "--phase",
+                "3",
+                "--plan",
+                "02",
+                "--duration",
+                "4min",
+                "--tasks",
+                "3",
+                "--files",
+                "5",
+            ]);
+            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+            let changed = changed_files(&before_o, &after_o);
+            let state_md = PathBuf::from(".planning/STATE.md");
+            if o.0.contains("\"recorded\": true") {
+                assert_eq!(changed, vec![state_md.clone()], "{name}");
+                let (b, a) = (&before_o[&state_md], &after_o[&state_md]);
+                let (ours_text, theirs_text) = (
+                    String::from_utf8_lossy(a).into_owned(),
+                    String::from_utf8_lossy(&after_t[&state_md]).into_owned(),
+                );
+                let above = |text: &str| {
+                    let lines: Vec<&str> = text.lines().collect();
+                    let i = lines.iter().position(|l| *l == row)?;
+                    Some(
+                        lines[..i]
+                            .iter()
+                            .rev()
+                            .find(|l| !l.trim().is_empty())
+                            .map(|l| l.to_string()),
+                    )
+                };
+                assert_eq!(
+                    above(&ours_text),
+                    above(&theirs_text),
+                    "{name}: the row's place"
+                );
+                let replaced =
+                    line_edit(b, a) == (1, 0) && String::from_utf8_lossy(b).contains("None yet");
+                assert!(
+                    only_added(b, a) || replaced,
+                    "{name}: {argv:?} changed other lines"
+                );
+            } else {
+                assert!(
+                    changed.is_empty(),
+                    "{name}: not recorded but changed {changed:?}"
+                );
+            }
+            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+                changed_lines(
+                    before_t.get(p).map_or(&[][..], |v| v),
+                    after_t.get(p).map_or(&[][..], |v| v),
+                ) > 1
+            });
+            bump("state.record-metric", true, theirs_more);
+
+            let argv = s(&["state.update-progress"]);
+            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+            let changed = changed_files(&before_o, &after_o);
+            if o != t[0] {
+                // E19: the only `Progress:` line opens a YAML mapping.
+                assert!(
+                    o.0.contains("\"updated\": false") && changed.is_empty(),
+                    "{name}: {argv:?} answers differ: {o:?} / {t:?}"
+                );
+                bump("state.update-progress (E19)", true, true);
+            } else {
+                assert!(changed.len() <= 1, "{name}: {changed:?}");
+                for p in &changed {
+                    let (b, a) = (&before_o[p], &after_o[p]);
+                    assert_eq!(line_edit(b, a), (1, 0), "{name}: one line");
+                    let theirs_text = String::from_utf8_lossy(&after_t[p]).into_owned();
+                    let (lb, la) = (String::from_utf8_lossy(b), String::from_utf8_lossy(a));
+                    let new = la
+                        .lines()
+                        .zip(lb.lines())
+                        .find(|(x, y)| x != y)
+                        .map(|(x, _)| x);
+                    let new = new.expect("a changed line");
+                    assert!(
+                        theirs_text.lines().any(|l| l == new),
+                        "{name}: {new:?} is gsd-sdk's line"
+                    );
+                }
+                let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+                    changed_lines(
+                        before_t.get(p).map_or(&[][..], |v| v),
+                        after_t.get(p).map_or(&[][..], |v| v),
+                    ) > 1
+                });
+                bump("state.update-progress", true, theirs_more);
+            }
+        }
+
         // 5. config-ensure-section: a section already there changes no
         // byte; a new one is one added member.
         if ours.join(".planning/config.json").exists() {
@@ -1138,9 +1335,23 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
                 let no_roadmap = !before_o.contains_key(&roadmap);
                 let ours_v: serde_json::Value = serde_json::from_str(&o.0).unwrap_or_default();
                 let theirs_v: serde_json::Value = serde_json::from_str(&t[0].0).unwrap_or_default();
+                // E16: gsd-sdk numbers from its current-milestone slice, so
+                // its number is a phase the roadmap already has (phase 1
+                // when the slice is empty, a later milestone's phase
+                // otherwise); gsd's is one the roadmap does not have.
+                let text = String::from_utf8_lossy(before_o.get(&roadmap).map_or(&[][..], |v| v))
+                    .into_owned();
+                let heading = |n: &serde_json::Value| {
+                    n.as_u64().is_some_and(|n| {
+                        regex::Regex::new(&format!(r"(?m)^#{{2,4}}\s*Phase\s+0*{n}\s*:"))
+                            .expect("regex")
+                            .is_match(&text)
+                    })
+                };
                 let restarted = kind == "phase.add"
-                    && theirs_v["phase_number"] == 1
-                    && ours_v["phase_number"].as_u64().is_some_and(|n| n > 1);
+                    && heading(&theirs_v["phase_number"])
+                    && !heading(&ours_v["phase_number"])
+                    && ours_v["phase_number"].as_u64() > theirs_v["phase_number"].as_u64();
                 assert!(
                     (no_roadmap && o.1 == 1 && after_o == before_o) || restarted,
                     "{name}: {argv:?} answers differ beyond PARITY.md E15/E16:\n{}\n---\n{}",

@@ -661,17 +661,11 @@ pub fn sync(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditError
     let p = super::progress::compute(ws);
     let mut out = Vec::new();
     // The body's `Progress:` line (the frontmatter `progress` is a mapping, below).
-    for f in state.body_fields("progress") {
-        let value = super::progress::bar(p.percent);
-        if f.value != value {
-            out.push(FieldChange {
-                label: "progress".into(),
-                before: f.value.clone(),
-                after: value.clone(),
-                edits: vec![Edit::new(f.value_span, value)],
-            });
-        }
-    }
+    out.extend(progress_lines(
+        state,
+        &super::progress::bar(p.percent),
+        usize::MAX,
+    ));
     if let Some(progress) = state
         .doc
         .fm()
@@ -733,6 +727,75 @@ pub fn sync(ws: &Workspace, state: &State) -> Result<Vec<FieldChange>, EditError
         }
     }
     Ok(out)
+}
+
+/// The body's `Progress:` lines that show a value. A bare `progress:`
+/// line opens a YAML mapping (frontmatter written without its `---`
+/// fences), which is not a progress line to overwrite.
+pub fn shown_progress(state: &State) -> impl Iterator<Item = &crate::model::state::BodyField> {
+    state
+        .body_fields("progress")
+        .filter(|f| !f.value.trim().is_empty())
+}
+
+/// The body's first `limit` `Progress:` lines set to `value` (a bar and a
+/// percentage). Only the body: the frontmatter `progress` is a mapping of
+/// counters, which `sync` recomputes from disk.
+pub fn progress_lines(state: &State, value: &str, limit: usize) -> Vec<FieldChange> {
+    shown_progress(state)
+        .take(limit)
+        .filter(|f| f.value != value)
+        .map(|f| FieldChange {
+            label: "progress".into(),
+            before: f.value.clone(),
+            after: value.to_owned(),
+            edits: vec![Edit::new(f.value_span, value.to_owned())],
+        })
+        .collect()
+}
+
+/// Add `row` to the first table under `## Performance Metrics`: after its
+/// last row, or in place of its rows when they are empty or a `None yet`
+/// placeholder. None when STATE.md has no such table (header and
+/// separator lines).
+pub fn add_metric_row(state: &State, row: &str) -> Option<FieldChange> {
+    let text = state.doc.text();
+    let body_start = state.doc.split.body().start;
+    let body = &text[body_start..];
+    let heading = regex::Regex::new(r"(?i)##\s*Performance Metrics").ok()?;
+    let table = regex::Regex::new(r"\n\|[^\n]+\n\|[-|\s]+\n").ok()?;
+    let at = heading.find(body)?.end();
+    let rows_start = at + table.find(&body[at..])?.end();
+    // The rows run to the next `\n##`, or to the end of the text.
+    let rest = &body[rows_start..];
+    let kept = rest[..rest.find("\n##").unwrap_or(rest.len())].trim_end();
+    let kept_end = rows_start + kept.len();
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let (from, to, new) = if kept.trim().is_empty() {
+        (rows_start, rows_start, format!("{row}{eol}"))
+    } else if kept.contains("None yet") {
+        (rows_start, kept_end, row.to_owned())
+    } else {
+        // After the line break that ends the last row.
+        let after = &body[kept_end..];
+        match ["\r\n", "\n"].into_iter().find(|b| after.starts_with(b)) {
+            Some(b) => (
+                kept_end + b.len(),
+                kept_end + b.len(),
+                format!("{row}{eol}"),
+            ),
+            None => (kept_end, kept_end, format!("{eol}{row}{eol}")),
+        }
+    };
+    Some(FieldChange {
+        label: "performance metrics".into(),
+        before: kept.to_owned(),
+        after: row.to_owned(),
+        edits: vec![Edit::new(
+            crate::doc::Span::new(body_start + from, body_start + to),
+            new,
+        )],
+    })
 }
 
 /// Replace the section under the heading `heading` (matched exactly, any

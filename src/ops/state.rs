@@ -149,6 +149,29 @@ pub fn fields(
     change(ws, st, &edits, &shown, message)
 }
 
+/// The body's first `Progress:` line set to `bar` (gsd-sdk's
+/// `state.update-progress`); `updated` says whether STATE.md shows one.
+pub fn set_progress_line(ws: &Workspace, bar: &str) -> Result<(Change, bool), OpError> {
+    let st = state_of(ws)?;
+    let shown = edit::state::shown_progress(st).next().is_some();
+    let change = fields(ws, "progress", |_, st| {
+        Ok(edit::state::progress_lines(st, bar, 1))
+    })?;
+    Ok((change, shown))
+}
+
+/// A row added to the Performance Metrics table (gsd-sdk's
+/// `state.record-metric`); `added` is false, and nothing changes, when
+/// STATE.md has no such table.
+pub fn add_metric_row(ws: &Workspace, row: &str) -> Result<(Change, bool), OpError> {
+    let st = state_of(ws)?;
+    let added = edit::state::add_metric_row(st, row).is_some();
+    let change = fields(ws, "metric", |_, st| {
+        Ok(edit::state::add_metric_row(st, row).into_iter().collect())
+    })?;
+    Ok((change, added))
+}
+
 /// One of STATE.md's lists: Decisions, Blockers/Concerns, Roadmap Evolution.
 #[derive(Debug, Clone, Copy)]
 pub enum List {

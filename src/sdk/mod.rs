@@ -68,6 +68,12 @@ impl SdkError {
             message: message.into(),
         }
     }
+    pub fn blocked(message: impl Into<String>) -> SdkError {
+        SdkError {
+            class: ErrorClass::Blocked,
+            message: message.into(),
+        }
+    }
     pub fn not_covered(why: impl Into<String>) -> SdkError {
         SdkError {
             class: ErrorClass::NotCovered,

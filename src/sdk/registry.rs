@@ -2,9 +2,9 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    commit, config, fm, init, init_overview, init_phase, init_tasks, intel, listing, mvp,
-    phase_edit, phase_find, phases, plans, roadmap, snapshot, state, stats, summary, text, triage,
-    verify,
+    audit, commit, config, fm, init, init_overview, init_phase, init_tasks, intel, listing, mvp,
+    phase_edit, phase_find, phases, plans, roadmap, runtime, snapshot, state, stats, summary, text,
+    triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -30,6 +30,8 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("state.add-decision", state::add_decision),
     ("state.add-blocker", state::add_blocker),
     ("state.add-roadmap-evolution", state::add_roadmap_evolution),
+    ("state.update-progress", state::update_progress),
+    ("state.record-metric", state::record_metric),
     ("commit", commit::run),
     ("roadmap.get-phase", roadmap::get_phase),
     ("roadmap.analyze", roadmap::analyze),
@@ -51,6 +53,9 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("progress.table", phases::progress_table),
     ("stats", stats::stats),
     ("stats.json", stats::stats),
+    ("audit-uat", audit::audit_uat),
+    ("validate.context", runtime::validate_context),
+    ("detect-custom-files", runtime::detect_custom_files),
     ("stats.table", stats::table),
     ("summary-extract", summary::extract),
     ("phase.mvp-mode", mvp::mvp_mode),

@@ -2,6 +2,7 @@
 //! [`super::registry::Handler`]: a resolved call in, a reply or a
 //! classified error out.
 
+pub mod audit;
 pub mod commit;
 pub mod config;
 pub mod fm;
@@ -17,6 +18,7 @@ pub mod phase_find;
 pub mod phases;
 pub mod plans;
 pub mod roadmap;
+pub mod runtime;
 pub mod snapshot;
 pub mod state;
 pub mod stats;

@@ -8,6 +8,7 @@
 use serde_json::{Value, json};
 
 use super::super::compat::config as cfg;
+use super::super::compat::roadmap_text as rt;
 use super::super::{Call, Reply, SdkError};
 use super::{op_error, store};
 use crate::ops::OpError;
@@ -292,4 +293,84 @@ pub fn add_roadmap_evolution(call: &Call) -> Result<Reply, SdkError> {
     let item = entry.strip_prefix("- ").unwrap_or(&entry);
     add_entry(call, crate::ops::state::List::RoadmapEvolution, item)?;
     Ok(Reply::Json(json!({"added": true, "entry": entry})))
+}
+
+/// `state.update-progress`: the body's `Progress:` line set to the share
+/// of the current milestone's plans that have a summary, as a 10-wide bar.
+pub fn update_progress(call: &Call) -> Result<Reply, SdkError> {
+    let in_milestone = rt::milestone_filter(call.project);
+    let phases = call.planning().join("phases");
+    let (mut plans, mut summaries) = (0usize, 0usize);
+    let plan = rt::re(r"(?i)-PLAN\.md$");
+    let summary = rt::re(r"(?i)-SUMMARY\.md$");
+    for dir in super::names_in(&phases)
+        .into_iter()
+        .filter(|d| phases.join(d).is_dir() && in_milestone(d))
+    {
+        for f in super::names_in(&phases.join(&dir)) {
+            plans += usize::from(plan.is_match(&f).unwrap_or(false));
+            summaries += usize::from(summary.is_match(&f).unwrap_or(false));
+        }
+    }
+    let percent = if plans > 0 {
+        ((summaries as f64 / plans as f64) * 100.0)
+            .round()
+            .min(100.0) as usize
+    } else {
+        0
+    };
+    let filled = ((percent as f64 / 100.0) * 10.0).round() as usize;
+    let bar = format!(
+        "[{}{}] {percent}%",
+        "\u{2588}".repeat(filled),
+        "\u{2591}".repeat(10 - filled)
+    );
+    let mut shown = false;
+    match store(call, |ws| {
+        let (change, found) = crate::ops::state::set_progress_line(ws, &bar)?;
+        shown = found;
+        Ok(change)
+    }) {
+        Ok(_) | Err(OpError::Missing { .. }) => {}
+        Err(e) => return Err(op_error(e)),
+    }
+    Ok(Reply::Json(if shown {
+        json!({"updated": true, "percent": percent, "completed": summaries, "total": plans, "bar": bar})
+    } else {
+        json!({"updated": false, "reason": "Progress field not found in STATE.md"})
+    }))
+}
+
+/// `state.record-metric --phase P --plan N --duration D [--tasks T] [--files F]`:
+/// a row in the Performance Metrics table.
+pub fn record_metric(call: &Call) -> Result<Reply, SdkError> {
+    let flags = ["phase", "plan", "duration", "tasks", "files"];
+    let named = named_args(call, &flags)?;
+    let get = |k: &str| {
+        let i = flags.iter().position(|f| *f == k)?;
+        named[i].clone().filter(|v| !v.is_empty())
+    };
+    let (Some(phase), Some(plan), Some(duration)) = (get("phase"), get("plan"), get("duration"))
+    else {
+        return Ok(Reply::Json(
+            json!({"error": "phase, plan, and duration required"}),
+        ));
+    };
+    let tasks = get("tasks").unwrap_or_else(|| "-".into());
+    let files = get("files").unwrap_or_else(|| "-".into());
+    let row = format!("| Phase {phase} P{plan} | {duration} | {tasks} tasks | {files} files |");
+    let mut added = false;
+    match store(call, |ws| {
+        let (change, found) = crate::ops::state::add_metric_row(ws, &row)?;
+        added = found;
+        Ok(change)
+    }) {
+        Ok(_) | Err(OpError::Missing { .. }) => {}
+        Err(e) => return Err(op_error(e)),
+    }
+    Ok(Reply::Json(if added {
+        json!({"recorded": true, "phase": phase, "plan": plan, "duration": duration})
+    } else {
+        json!({"recorded": false, "reason": "Performance Metrics section not found in STATE.md"})
+    }))
 }

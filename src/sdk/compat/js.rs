@@ -149,3 +149,57 @@ mod tests {
         }
     }
 }
+
+/// An object's keys in the order JavaScript prints them: keys that are
+/// array indices (`"3"`, not `"03"`) first in ascending order, then the
+/// rest in insertion order.
+pub fn key_order(pairs: Vec<(String, Value)>) -> serde_json::Map<String, Value> {
+    let index = |k: &str| -> Option<u32> {
+        if k == "0"
+            || (!k.starts_with('0') && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        {
+            k.parse::<u32>().ok().filter(|n| *n < u32::MAX)
+        } else {
+            None
+        }
+    };
+    let (mut indices, rest): (Vec<_>, Vec<_>) =
+        pairs.into_iter().partition(|(k, _)| index(k).is_some());
+    indices.sort_by_key(|(k, _)| index(k));
+    indices.into_iter().chain(rest).collect()
+}
+
+/// JavaScript's `Number(s)` for a command-line argument: surrounding
+/// whitespace ignored, `""` is 0, `0x`/`0o`/`0b` prefixes, `Infinity`,
+/// and `NaN` for anything else that is not a decimal literal.
+pub fn number_of(s: &str) -> f64 {
+    let t = trim(s);
+    if t.is_empty() {
+        return 0.0;
+    }
+    for (prefix, radix) in [
+        ("0x", 16),
+        ("0X", 16),
+        ("0o", 8),
+        ("0O", 8),
+        ("0b", 2),
+        ("0B", 2),
+    ] {
+        if let Some(digits) = t.strip_prefix(prefix) {
+            return u64::from_str_radix(digits, radix).map_or(f64::NAN, |n| n as f64);
+        }
+    }
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if unsigned == "Infinity" {
+        return if t.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
+    // Rust also reads `inf` and `nan`, which JavaScript does not.
+    if !unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return f64::NAN;
+    }
+    t.parse().unwrap_or(f64::NAN)
+}
