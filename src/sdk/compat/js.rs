@@ -122,34 +122,6 @@ pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
         .then_with(|| b.cmp(a))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sort_by_keeps_v8_order_for_an_inconsistent_comparator() {
-        // Numbers compare numerically, anything else compares equal (as
-        // `NaN` does). The expected orders are what node 20 prints for
-        // `a.sort(f)`; a merge sort gives other orders for the last two.
-        let f = |x: &&str, y: &&str| match (x.parse::<f64>(), y.parse::<f64>()) {
-            (Ok(p), Ok(q)) => ordering(p - q),
-            _ => std::cmp::Ordering::Equal,
-        };
-        for (input, v8) in [
-            (vec!["3", "b", "1", "a", "2"], vec!["3", "b", "1", "a", "2"]),
-            (
-                vec!["5", "x", "2", "9", "y", "1", "0"],
-                vec!["5", "x", "0", "2", "9", "y", "1"],
-            ),
-            (vec!["9", "8", "x", "7", "1"], vec!["1", "7", "8", "9", "x"]),
-        ] {
-            let mut v = input.clone();
-            sort_by(&mut v, f);
-            assert_eq!(v, v8, "{input:?}");
-        }
-    }
-}
-
 /// An object's keys in the order JavaScript prints them: keys that are
 /// array indices (`"3"`, not `"03"`) first in ascending order, then the
 /// rest in insertion order.
@@ -202,4 +174,32 @@ pub fn number_of(s: &str) -> f64 {
         return f64::NAN;
     }
     t.parse().unwrap_or(f64::NAN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_by_keeps_v8_order_for_an_inconsistent_comparator() {
+        // Numbers compare numerically, anything else compares equal (as
+        // `NaN` does). The expected orders are what node 20 prints for
+        // `a.sort(f)`; a merge sort gives other orders for the last two.
+        let f = |x: &&str, y: &&str| match (x.parse::<f64>(), y.parse::<f64>()) {
+            (Ok(p), Ok(q)) => ordering(p - q),
+            _ => std::cmp::Ordering::Equal,
+        };
+        for (input, v8) in [
+            (vec!["3", "b", "1", "a", "2"], vec!["3", "b", "1", "a", "2"]),
+            (
+                vec!["5", "x", "2", "9", "y", "1", "0"],
+                vec!["5", "x", "0", "2", "9", "y", "1"],
+            ),
+            (vec!["9", "8", "x", "7", "1"], vec!["1", "7", "8", "9", "x"]),
+        ] {
+            let mut v = input.clone();
+            sort_by(&mut v, f);
+            assert_eq!(v, v8, "{input:?}");
+        }
+    }
 }
