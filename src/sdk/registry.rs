@@ -2,9 +2,9 @@
 //! else resolves to gsd-sdk's registry and goes to the fallback.
 
 use super::commands::{
-    audit, commit, config, fm, init, init_overview, init_phase, init_tasks, intel, listing, mvp,
-    phase_edit, phase_find, phases, plans, roadmap, runtime, snapshot, state, stats, summary, text,
-    triage, verify,
+    audit, commit, config, fm, init, init_overview, init_phase, init_project, init_tasks, intel,
+    listing, mvp, phase_edit, phase_find, phases, plans, roadmap, runtime, snapshot, state, stats,
+    summary, text, triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -42,6 +42,9 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("init.progress", init_overview::progress),
     ("init.manager", init_overview::manager),
     ("init.quick", init_tasks::quick),
+    ("init.resume", init_project::resume),
+    ("init.verify-work", init_project::verify_work),
+    ("init.new-milestone", init_project::new_milestone),
     ("init.todos", init_tasks::todos),
     ("init.map-codebase", init_tasks::map_codebase),
     ("init.milestone-op", init_tasks::milestone_op),

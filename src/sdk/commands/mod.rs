@@ -9,6 +9,7 @@ pub mod fm;
 pub mod init;
 pub mod init_overview;
 pub mod init_phase;
+pub mod init_project;
 pub mod init_tasks;
 pub mod intel;
 pub mod listing;
