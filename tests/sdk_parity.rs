@@ -1185,6 +1185,62 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             }
         }
 
+        // 4c. requirements.mark-complete: the same answer, and the same
+        // bytes as gsd-sdk writes, but for the line endings it drops.
+        if let Ok(text) = std::fs::read_to_string(tree.join(".planning/REQUIREMENTS.md")) {
+            let fresh = tempfile::tempdir().expect("tmp");
+            let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
+            repo_copy(tree, &theirs);
+            repo_copy(tree, &ours);
+            let ids = |p: &str| -> Vec<String> {
+                regex::Regex::new(p)
+                    .expect("regex")
+                    .captures_iter(&text)
+                    .map(|c| c[1].to_string())
+                    .take(2)
+                    .collect()
+            };
+            let mut args = ids(r"- \[ \] \*\*([A-Z][A-Z0-9-]*\d)\*\*");
+            args.extend(ids(r"- \[x\] \*\*([A-Z][A-Z0-9-]*\d)\*\*"));
+            args.extend(ids(
+                r"\|\s*([A-Z][A-Z0-9-]*\d)\s*\|[^|\n]+\|\s*(?i:pending)",
+            ));
+            args.push("NOPE-99".into());
+            let first = args[..2.min(args.len())].join(",");
+            let mut argv = vec!["requirements.mark-complete".to_string(), first];
+            argv.extend(args.iter().skip(2).cloned());
+            let before_o = snapshot(&ours);
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+            let req = PathBuf::from(".planning/REQUIREMENTS.md");
+            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+            let changed = changed_files(&before_o, &after_o);
+            assert!(
+                changed.is_empty() || changed == vec![req.clone()],
+                "{name}: {changed:?}"
+            );
+            let lf = |b: &[u8]| String::from_utf8_lossy(b).replace("\r\n", "\n");
+            assert_eq!(
+                lf(&after_o[&req]),
+                lf(&after_t[&req]),
+                "{name}: {argv:?} edits differ"
+            );
+            let crlf_kept = !String::from_utf8_lossy(&before_o[&req]).contains("\r\n")
+                || String::from_utf8_lossy(&after_o[&req])
+                    .matches("\r\n")
+                    .count()
+                    == String::from_utf8_lossy(&before_o[&req])
+                        .matches("\r\n")
+                        .count();
+            assert!(crlf_kept, "{name}: line endings kept");
+            bump(
+                "requirements.mark-complete",
+                true,
+                after_t[&req] != after_o[&req],
+            );
+        }
+
         // 5. config-ensure-section: a section already there changes no
         // byte; a new one is one added member.
         if ours.join(".planning/config.json").exists() {

@@ -14,6 +14,7 @@ pub mod init;
 pub mod intel;
 pub mod phase;
 pub mod plan;
+pub mod requirements;
 pub mod roadmap;
 pub mod state;
 pub mod summary;

@@ -3,8 +3,8 @@
 
 use super::commands::{
     audit, commit, config, fm, init, init_overview, init_phase, init_project, init_tasks, intel,
-    listing, mvp, phase_edit, phase_find, phases, plans, roadmap, runtime, snapshot, state, stats,
-    summary, text, triage, verify,
+    listing, mvp, phase_edit, phase_find, phases, plans, requirements, roadmap, runtime, snapshot,
+    state, stats, summary, text, triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -57,6 +57,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("stats", stats::stats),
     ("stats.json", stats::stats),
     ("audit-uat", audit::audit_uat),
+    ("requirements.mark-complete", requirements::mark_complete),
     ("validate.context", runtime::validate_context),
     ("detect-custom-files", runtime::detect_custom_files),
     ("stats.table", stats::table),

@@ -18,6 +18,7 @@ pub mod phase_edit;
 pub mod phase_find;
 pub mod phases;
 pub mod plans;
+pub mod requirements;
 pub mod roadmap;
 pub mod runtime;
 pub mod snapshot;
