@@ -1241,6 +1241,38 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             );
         }
 
+        // 4d. roadmap.update-plan-progress for every phase, in turn: the
+        // same answers and the same ROADMAP.md bytes as gsd-sdk (whose
+        // edits are in-place regex replacements too), line endings aside.
+        {
+            let fresh = tempfile::tempdir().expect("tmp");
+            let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
+            repo_copy(tree, &theirs);
+            repo_copy(tree, &ours);
+            let roadmap = PathBuf::from(".planning/ROADMAP.md");
+            let lf =
+                |b: Option<&Vec<u8>>| b.map(|b| String::from_utf8_lossy(b).replace("\r\n", "\n"));
+            for n in phase_numbers(tree) {
+                let argv = vec!["roadmap.update-plan-progress".to_string(), n];
+                let before_o = snapshot(&ours);
+                let o = gsd_answer(&ours, &argv);
+                let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+                assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+                let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+                let changed = changed_files(&before_o, &after_o);
+                assert!(
+                    changed.is_empty() || changed == vec![roadmap.clone()],
+                    "{name}: {changed:?}"
+                );
+                assert_eq!(
+                    lf(after_o.get(&roadmap)),
+                    lf(after_t.get(&roadmap)),
+                    "{name}: {argv:?} edits differ"
+                );
+                bump("roadmap.update-plan-progress", true, false);
+            }
+        }
+
         // 5. config-ensure-section: a section already there changes no
         // byte; a new one is one added member.
         if ours.join(".planning/config.json").exists() {

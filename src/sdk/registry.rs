@@ -35,6 +35,10 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("commit", commit::run),
     ("roadmap.get-phase", roadmap::get_phase),
     ("roadmap.analyze", roadmap::analyze),
+    (
+        "roadmap.update-plan-progress",
+        roadmap::update_plan_progress,
+    ),
     ("find-phase", phase_find::run),
     ("init.phase-op", init::phase_op),
     ("init.plan-phase", init_phase::plan_phase),

@@ -267,3 +267,83 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
         "missing_phase_details": if missing.is_empty() { Value::Null } else { json!(missing) },
     })))
 }
+
+/// `roadmap.update-plan-progress N` (or `--phase N`): the phase's plan
+/// counts from disk recorded in ROADMAP.md by
+/// `ops::roadmap::record_plan_progress`.
+pub fn update_plan_progress(call: &Call) -> Result<Reply, SdkError> {
+    let flag = call
+        .args
+        .iter()
+        .position(|a| a == "--phase")
+        .and_then(|i| call.args.get(i + 1))
+        .filter(|v| !v.starts_with("--"));
+    let phase = match flag {
+        Some(v) => v.clone(),
+        None => call
+            .args
+            .iter()
+            .find(|a| !a.starts_with("--"))
+            .cloned()
+            .unwrap_or_default(),
+    };
+    if phase.is_empty() {
+        return Err(SdkError::validation(
+            "phase number required for roadmap update-plan-progress",
+        ));
+    }
+    let info = super::phase_find::find(call.project, &phase);
+    if info.get("found") != Some(&Value::Bool(true)) {
+        return Err(SdkError::validation(format!("Phase {phase} not found")));
+    }
+    let list = |k: &str| -> Vec<String> {
+        info.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (plans, summaries) = (list("plans"), list("summaries"));
+    let counts = json!({"plan_count": plans.len(), "summary_count": summaries.len()});
+    let answer = |reason: &str| {
+        let mut v = json!({"updated": false, "reason": reason});
+        v["plan_count"] = counts["plan_count"].clone();
+        v["summary_count"] = counts["summary_count"].clone();
+        Reply::Json(v)
+    };
+    if plans.is_empty() {
+        return Ok(Reply::Json(json!({
+            "updated": false, "reason": "No plans found", "plan_count": 0, "summary_count": 0,
+        })));
+    }
+    if !call.planning().join("ROADMAP.md").exists() {
+        return Ok(answer("ROADMAP.md not found"));
+    }
+    // `toISOString()`'s date: the UTC day.
+    let today = jiff::Timestamp::now().strftime("%Y-%m-%d").to_string();
+    let progress = crate::ops::roadmap::PlanProgress {
+        phase: &phase,
+        plans: plans.len(),
+        summaries: summaries.len(),
+        summary_files: &summaries,
+        today: &today,
+    };
+    super::write(call, |ws| {
+        crate::ops::roadmap::record_plan_progress(ws, &progress)
+    })?;
+    let complete = summaries.len() >= plans.len();
+    let status = if complete {
+        "Complete"
+    } else if !summaries.is_empty() {
+        "In Progress"
+    } else {
+        "Planned"
+    };
+    Ok(Reply::Json(json!({
+        "updated": true, "phase": phase, "plan_count": plans.len(),
+        "summary_count": summaries.len(), "status": status, "complete": complete,
+    })))
+}
