@@ -143,18 +143,12 @@ pub fn progress(call: &Call) -> Result<Reply, SdkError> {
     let mut next: Option<usize> = None;
     let mut seen = HashSet::new();
     for dir in &dirs {
-        let c = re(r"(?i)^(\d+[A-Z]?(?:\.\d+)*)-?(.*)")
-            .captures(dir.as_str())
-            .ok()
-            .flatten();
-        let number = c
-            .as_ref()
-            .map_or(dir.clone(), |c| rt::group(c, 1).to_string());
-        let title = c
-            .as_ref()
-            .map(|c| rt::group(c, 2))
-            .filter(|t| !t.is_empty())
-            .map_or(Value::Null, |t| json!(t));
+        let (number, title) = rt::split_phase_dir(dir);
+        let title = if title.is_empty() {
+            Value::Null
+        } else {
+            json!(title)
+        };
         seen.insert(unpadded(&number));
         let path = phases_dir.join(dir);
         let (plans, summaries) = plan_and_summary_counts(&path);

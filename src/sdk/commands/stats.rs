@@ -97,16 +97,8 @@ fn render(call: &Call, as_table: bool) -> Result<Reply, SdkError> {
         .into_iter()
         .filter(|d| in_milestone(d))
     {
-        let c = re(r"(?i)^(\d+[A-Z]?(?:\.\d+)*)-?(.*)")
-            .captures(dir.as_str())
-            .ok()
-            .flatten();
-        let number = c
-            .as_ref()
-            .map_or(dir.clone(), |c| rt::group(c, 1).to_string());
-        let folder_name = c
-            .as_ref()
-            .map_or(String::new(), |c| rt::group(c, 2).replace('-', " "));
+        let (number, folder_name) = rt::split_phase_dir(&dir);
+        let folder_name = folder_name.replace('-', " ");
         let files = files_of(&phases_dir.join(&dir));
         let plans = files.iter().filter(|f| is_kind(f, "PLAN")).count();
         let summaries = files.iter().filter(|f| is_kind(f, "SUMMARY")).count();

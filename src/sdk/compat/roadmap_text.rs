@@ -471,6 +471,20 @@ pub fn phase_token(dir: &str) -> String {
     dir.to_string()
 }
 
+/// A phase folder's leading number (`03`, `2A.1`) and the rest of its
+/// name after the dash, as gsd-sdk's progress and stats views split it;
+/// a folder without a number is all number and no name.
+pub fn split_phase_dir(dir: &str) -> (String, String) {
+    match re(r"(?i)^(\d+[A-Z]?(?:\.\d+)*)-?(.*)")
+        .captures(dir)
+        .ok()
+        .flatten()
+    {
+        Some(c) => (group(&c, 1).to_string(), group(&c, 2).to_string()),
+        None => (dir.to_string(), String::new()),
+    }
+}
+
 /// `phaseTokenMatches`.
 pub fn phase_token_matches(dir: &str, normalized: &str) -> bool {
     if phase_token(dir).to_uppercase() == normalized.to_uppercase() {
