@@ -762,7 +762,7 @@ fn bold_fields(state: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A write gsd refuses by design (PARITY.md E4 and E8): which kind, once
+/// A write gsd refuses by design (PARITY.md E4, E8 and E21): which kind, once
 /// checked that it exited 1 and changed nothing. gsd-sdk makes these writes.
 fn refusal(
     name: &str,
@@ -774,6 +774,13 @@ fn refusal(
 ) -> Option<&'static str> {
     let kind = if conflicted && argv[0] == "state.update" {
         "refused: conflict markers"
+    } else if o.1 == 1
+        && argv[0] == "state.update"
+        && argv[1].to_lowercase().replace(' ', "") == "currentphase"
+    {
+        let err = gsd_stderr(dir, argv);
+        assert!(err.contains("does not exist"), "{name}: {argv:?}: {err}");
+        "refused: current phase is not a phase (E21)"
     } else if o.1 == 1 && argv[0] == "frontmatter.set" {
         let err = gsd_stderr(dir, argv);
         assert!(err.contains("is not valid YAML"), "{name}: {argv:?}: {err}");
