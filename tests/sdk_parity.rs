@@ -1461,7 +1461,7 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
                     if no_roadmap {
                         "phase add/insert: E15 refused, no roadmap"
                     } else {
-                        "phase.add: E16 gsd-sdk restarted at 1"
+                        "phase.add: E16 gsd-sdk reused a phase number"
                     },
                     true,
                     true,
