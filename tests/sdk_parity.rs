@@ -515,6 +515,7 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
             "verify.plan-structure",
             "verify.artifacts",
             "verify.key-links",
+            "plan.task-structure",
         ] {
             calls.push(vec![c.into(), f.clone()]);
         }
@@ -523,6 +524,11 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
         &["verify.plan-structure"][..],
         &["verify.artifacts", "nope.md"],
         &["verify.key-links", "../outside.md"],
+        &["plan.task-structure"],
+        &["plan.task-structure", "../outside.md"],
+        &["plan.task-structure", "nope-PLAN.md"],
+        &["plan.task-structure", ".planning"],
+        &["plan.task-structure", "/etc/hostname"],
     ] {
         calls.push(s(c));
     }
@@ -772,7 +778,7 @@ fn refusal(
     dir: &Path,
     before: &BTreeMap<PathBuf, Vec<u8>>,
 ) -> Option<&'static str> {
-    let kind = if conflicted && argv[0] == "state.update" {
+    let kind = if conflicted && matches!(argv[0].as_str(), "state.update" | "state.advance-plan") {
         "refused: conflict markers"
     } else if o.1 == 1
         && argv[0] == "state.update"
@@ -823,6 +829,120 @@ fn repo_copy(tree: &Path, to: &Path) {
             "--no-verify",
         ],
     );
+}
+
+/// Two git copies of `tree` in a new temp folder, gsd-sdk's and gsd's, for
+/// a write check that starts from the tree as it is (the writes before it
+/// leave the two copies different). The folder lives as long as the guard.
+fn fresh_pair(tree: &Path) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let fresh = tempfile::tempdir().expect("tmp");
+    let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
+    repo_copy(tree, &theirs);
+    repo_copy(tree, &ours);
+    (fresh, theirs, ours)
+}
+
+/// The value of frontmatter key `key` in `text`, quotes dropped.
+fn fm_value(text: &str, key: &str) -> Option<String> {
+    let fm = text.strip_prefix("---\n")?.split("\n---").next()?;
+    fm.lines().find_map(|l| {
+        let v = l.strip_prefix(key)?.strip_prefix(':')?.trim();
+        Some(v.trim_matches(['"', '\'']).to_string())
+    })
+}
+
+/// state.advance-plan on a fresh pair: the same answer; gsd changes only
+/// STATE.md lines gsd-sdk writes too (the plan counter, `Status`, `Last
+/// activity`), and frontmatter keys to the values gsd-sdk gives them.
+/// Returns the report row.
+fn check_advance_plan(name: &str, tree: &Path, conflicted: bool) -> (&'static str, bool) {
+    let (_fresh, theirs, ours) = fresh_pair(tree);
+    let argv = s(&["state.advance-plan"]);
+    let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+    let o = gsd_answer(&ours, &argv);
+    if let Some(kind) = refusal(name, &argv, &o, conflicted, &ours, &before_o) {
+        return (kind, true);
+    }
+    let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+    assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+    let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+    let changed = changed_files(&before_o, &after_o);
+    let state_md = PathBuf::from(".planning/STATE.md");
+    if !before_o.contains_key(&state_md) {
+        assert!(
+            changed.is_empty(),
+            "{name}: no STATE.md, changed {changed:?}"
+        );
+        return (
+            "state.advance-plan, no STATE.md (E22)",
+            after_t.contains_key(&state_md),
+        );
+    }
+    if o.0.contains("\"error\"") {
+        assert!(
+            changed.is_empty(),
+            "{name}: unreadable counter, changed {changed:?}"
+        );
+    }
+    assert!(
+        changed.is_empty() || changed == vec![state_md.clone()],
+        "{name}: {changed:?}"
+    );
+    let text = |b: &Vec<u8>| String::from_utf8_lossy(b).into_owned();
+    let (b, a, th) = (
+        text(&before_o[&state_md]),
+        text(&after_o[&state_md]),
+        text(&after_t[&state_md]),
+    );
+    let (lb, la): (Vec<&str>, Vec<&str>) = (b.split('\n').collect(), a.split('\n').collect());
+    assert_eq!(lb.len(), la.len(), "{name}: lines added or removed");
+    let fm_end = if b.starts_with("---\n") {
+        lb.iter()
+            .skip(1)
+            .position(|l| *l == "---")
+            .map_or(0, |i| i + 1)
+    } else {
+        0
+    };
+    let mut lines = 0;
+    for (i, (x, y)) in lb.iter().zip(&la).enumerate() {
+        if x == y {
+            continue;
+        }
+        lines += 1;
+        if i < fm_end {
+            let key = y.split(':').next().unwrap_or_default();
+            assert!(
+                ["status", "last_activity", "current_plan"].contains(&key),
+                "{name}: frontmatter {y:?}"
+            );
+            assert_eq!(
+                fm_value(&a, key),
+                fm_value(&th, key),
+                "{name}: frontmatter {key}"
+            );
+        } else {
+            let label = y.trim_start_matches(['-', ' ', '*']).split(':').next();
+            let label = label.unwrap_or_default().to_lowercase();
+            assert!(
+                ["plan", "current plan", "status", "last activity"].contains(&label.as_str()),
+                "{name}: {y:?} is not a field advance-plan sets"
+            );
+            // gsd-sdk's Current Position pass also rewrites a `last
+            // activity:` label as `Last activity:`, and drops a line's
+            // trailing hard break; gsd keeps both.
+            assert!(
+                th.split('\n')
+                    .any(|l| l.trim_end().eq_ignore_ascii_case(y.trim_end())),
+                "{name}: {y:?} is not gsd-sdk's line"
+            );
+        }
+    }
+    assert!(lines <= 7, "{name}: {lines} lines changed");
+    (
+        "state.advance-plan",
+        changed_lines(&before_t[&state_md], &after_t[&state_md]) > lines,
+    )
 }
 
 #[test]
@@ -1083,10 +1203,7 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
         // progress line gsd-sdk writes, or nothing (E19).
         // Fresh copies: the writes above leave the two copies different.
         if ours.join(".planning/STATE.md").exists() && !conflicted {
-            let fresh = tempfile::tempdir().expect("tmp");
-            let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
-            repo_copy(tree, &theirs);
-            repo_copy(tree, &ours);
+            let (_fresh, theirs, ours) = fresh_pair(tree);
             let row = "| Phase 3 P02 | 4min | 3 tasks | 5 files |";
             let argv = s(&[
                 "state.record-metric",
@@ -1192,13 +1309,14 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             }
         }
 
+        // 4e. state.advance-plan (also where there is no STATE.md: E22).
+        let (kind, theirs_more) = check_advance_plan(&name, tree, conflicted);
+        bump(kind, true, theirs_more);
+
         // 4c. requirements.mark-complete: the same answer, and the same
         // bytes as gsd-sdk writes, but for the line endings it drops.
         if let Ok(text) = std::fs::read_to_string(tree.join(".planning/REQUIREMENTS.md")) {
-            let fresh = tempfile::tempdir().expect("tmp");
-            let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
-            repo_copy(tree, &theirs);
-            repo_copy(tree, &ours);
+            let (_fresh, theirs, ours) = fresh_pair(tree);
             let ids = |p: &str| -> Vec<String> {
                 regex::Regex::new(p)
                     .expect("regex")
@@ -1252,10 +1370,7 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
         // same answers and the same ROADMAP.md bytes as gsd-sdk (whose
         // edits are in-place regex replacements too), line endings aside.
         {
-            let fresh = tempfile::tempdir().expect("tmp");
-            let (theirs, ours) = (fresh.path().join("theirs"), fresh.path().join("ours"));
-            repo_copy(tree, &theirs);
-            repo_copy(tree, &ours);
+            let (_fresh, theirs, ours) = fresh_pair(tree);
             let roadmap = PathBuf::from(".planning/ROADMAP.md");
             let lf =
                 |b: Option<&Vec<u8>>| b.map(|b| String::from_utf8_lossy(b).replace("\r\n", "\n"));

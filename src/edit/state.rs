@@ -286,6 +286,49 @@ pub fn set_field(
     })
 }
 
+/// One body field's value set, the field chosen by the caller (gsd-sdk's
+/// rules pick fields by exact label, not by field key); None when it
+/// already reads `value`. The frontmatter is left to `set_fm_scalar`.
+pub fn set_line(
+    state: &State,
+    field: &crate::model::state::BodyField,
+    value: &str,
+) -> Result<Option<FieldChange>, EditError> {
+    check_conflicts(&file_name(state), state.doc.text())?;
+    if value.contains(['\n', '\r']) {
+        return Err(EditError::WrongType {
+            field: field.label.clone(),
+            expected: "one line of text",
+            value: value.to_owned(),
+        });
+    }
+    let value = value.trim_end_matches([' ', '\t']);
+    if field.value == value {
+        return Ok(None);
+    }
+    Ok(Some(FieldChange {
+        label: field.label.to_lowercase(),
+        before: field.value.clone(),
+        after: value.to_owned(),
+        edits: vec![Edit::new(field.value_span, value.to_owned())],
+    }))
+}
+
+/// The frontmatter scalar `key` set to `value`, when STATE.md keeps that
+/// key and it reads otherwise; quoting and comments are kept.
+pub fn set_fm_scalar(state: &State, key: &str, value: &str) -> Result<Option<Edit>, EditError> {
+    let Some(node) = state.doc.fm().and_then(Node::as_map).and_then(|m| {
+        m.iter()
+            .find_map(|(k, v)| (k.as_str() == Some(key)).then_some(v))
+    }) else {
+        return Ok(None);
+    };
+    if node.as_str() == Some(value) {
+        return Ok(None);
+    }
+    fm_scalar_edit(key, node, value).map(Some)
+}
+
 /// The edit that moves STATE.md's `Phase: X of N` total by `delta` (a
 /// phase added or inserted: +1), when the position shows a total.
 pub fn shift_total(state: &State, delta: i64) -> Option<crate::doc::Edit> {

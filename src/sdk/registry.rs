@@ -4,7 +4,7 @@
 use super::commands::{
     audit, commit, config, fm, init, init_overview, init_phase, init_project, init_tasks, intel,
     listing, mvp, phase_edit, phase_find, phases, plans, requirements, roadmap, runtime, snapshot,
-    state, stats, summary, text, triage, verify,
+    state, state_advance, stats, summary, task_structure, text, triage, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -32,6 +32,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("state.add-roadmap-evolution", state::add_roadmap_evolution),
     ("state.update-progress", state::update_progress),
     ("state.record-metric", state::record_metric),
+    ("state.advance-plan", state_advance::advance_plan),
     ("commit", commit::run),
     ("roadmap.get-phase", roadmap::get_phase),
     ("roadmap.analyze", roadmap::analyze),
@@ -82,6 +83,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("phase-plan-index", plans::plan_index),
     ("phase.next-decimal", phase_find::next_decimal),
     ("verify.plan-structure", verify::plan_structure),
+    ("plan.task-structure", task_structure::task_structure),
     ("verify.artifacts", verify::artifacts),
     ("verify.key-links", verify::key_links),
 ];

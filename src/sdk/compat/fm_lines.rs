@@ -93,8 +93,52 @@ pub fn block(content: &str) -> Option<&str> {
     }
 }
 
+/// Which of gsd-sdk's two copies of the line reader.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    /// `query/frontmatter.js`: every scalar a string.
+    Strings,
+    /// `plan-parser.js` (`parsePlan`): scalars coerced (`coerceValue`),
+    /// `[a, b]` split on every comma, a `- key: v` item opens an object
+    /// even where no list took it.
+    Coerced,
+}
+
+/// `coerceValue`: `true`/`false`, integers without a leading zero and
+/// decimals not starting with `0` become JSON values; all else stays text.
+fn coerce(v: String) -> Value {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match v.as_str() {
+        "true" => return Value::Bool(true),
+        "false" => return Value::Bool(false),
+        _ => {}
+    }
+    let int = v == "0" || (digits(&v) && !v.starts_with('0'));
+    let dec = !v.starts_with('0')
+        && v.split_once('.')
+            .is_some_and(|(a, b)| digits(a) && digits(b));
+    if int || dec {
+        return super::js::number(v.parse::<f64>().unwrap_or(f64::NAN));
+    }
+    Value::String(v)
+}
+
 /// The frontmatter of `content` in gsd-sdk's shape (`{}` when there is none).
 pub fn parse(content: &str) -> Map<String, Value> {
+    parse_as(content, Flavor::Strings)
+}
+
+/// The frontmatter as `parsePlan` reads it (plan.task-structure): numbers
+/// and booleans typed, the rest as `parse` gives it.
+pub fn parse_coerced(content: &str) -> Map<String, Value> {
+    parse_as(content, Flavor::Coerced)
+}
+
+fn parse_as(content: &str, flavor: Flavor) -> Map<String, Value> {
+    let scalar = |v: String| match flavor {
+        Flavor::Strings => Value::String(v),
+        Flavor::Coerced => coerce(v),
+    };
     let Some(yaml) = block(content) else {
         return Map::new();
     };
@@ -130,22 +174,34 @@ pub fn parse(content: &str) -> Map<String, Value> {
                 path.push(Step::Key(key.into()));
                 stack.push(Open { path, indent });
             } else if value.starts_with('[') && value.ends_with(']') {
-                obj.insert(
-                    key.into(),
-                    Value::Array(split_inline_array(&value[1..value.len() - 1])),
-                );
+                let inside = &value[1..value.len() - 1];
+                let items = match flavor {
+                    Flavor::Strings => split_inline_array(inside),
+                    Flavor::Coerced => inside
+                        .split(',')
+                        .map(|i| unquote(i.trim()))
+                        .filter(|i| !i.is_empty())
+                        .map(Value::String)
+                        .collect(),
+                };
+                obj.insert(key.into(), Value::Array(items));
             } else {
-                obj.insert(key.into(), Value::String(unquote(value)));
+                obj.insert(key.into(), scalar(unquote(value)));
             }
         } else if let Some(after) = line.trim().strip_prefix("- ") {
-            let after = after.trim();
-            let (item, is_obj) = match key_line(after) {
+            let after = match flavor {
+                Flavor::Strings => after.trim(),
+                // `line.trim().slice(2)`: a space after the dash stays.
+                Flavor::Coerced => after,
+            };
+            let kv = key_line(after).filter(|_| !after.starts_with(char::is_whitespace));
+            let (item, is_obj) = match kv {
                 Some((k, v)) => {
                     let mut m = Map::new();
-                    m.insert(k.into(), Value::String(unquote(v)));
+                    m.insert(k.into(), scalar(unquote(v)));
                     (Value::Object(m), true)
                 }
-                None => (Value::String(unquote(after)), false),
+                None => (scalar(unquote(after)), false),
             };
             let Some(container) = at(&mut root, &top) else {
                 continue;
@@ -164,6 +220,13 @@ pub fn parse(content: &str) -> Map<String, Value> {
             if is_obj && let Some(i) = pushed_at {
                 let mut path = top;
                 path.push(Step::Index(i));
+                stack.push(Open { path, indent });
+            } else if is_obj && flavor == Flavor::Coerced {
+                // The item went nowhere, yet the lines under it fill it:
+                // a path that leads to no container swallows them.
+                let mut path = top;
+                path.push(Step::Key(String::new()));
+                path.push(Step::Key(String::new()));
                 stack.push(Open { path, indent });
             }
         }
@@ -190,6 +253,23 @@ mod tests {
                 "phase": "01-x", "wave": "1", "autonomous": "true", "depends_on": [],
                 "files": ["a.rs", "b, c.rs"], "reqs": ["R-1", "R-2"],
                 "must_haves": {"artifacts": [{"path": "a.rs", "provides": "A"}]}
+            })
+        );
+    }
+
+    #[test]
+    // The expected value is what node prints for plan-parser.js's
+    // `extractFrontmatter` on the same text.
+    fn the_plan_parser_types_scalars_and_splits_every_comma() {
+        let fm = parse_coerced(
+            "---\nplan: 01\nwave: 2\nratio: 1.5\nlead: 0.5\nautonomous: 'false'\nfiles: [a.rs, \"b, c.rs\", ]\nreqs:\n  - 3\n  - plan: 7\n    why: x\nkeys:\n  k: v\n  - orphan: 1\n    swallowed: y\n  after: z\n---\n",
+        );
+        assert_eq!(
+            Value::Object(fm),
+            json!({
+                "plan": "01", "wave": 2, "ratio": 1.5, "lead": "0.5", "autonomous": false,
+                "files": ["a.rs", "b", "c.rs"], "reqs": [3, {"plan": 7, "why": "x"}],
+                "keys": {"k": "v", "after": "z"}
             })
         );
     }

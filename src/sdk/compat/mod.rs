@@ -8,3 +8,4 @@ pub mod fm_lines;
 pub mod js;
 pub mod must_haves;
 pub mod roadmap_text;
+pub mod state_fields;
