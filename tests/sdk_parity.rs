@@ -208,6 +208,25 @@ fn plan_files(tree: &Path, n: usize) -> Vec<String> {
     out
 }
 
+/// Up to `n` UAT files of a tree (`*-UAT.md`, archived milestones too).
+fn uat_files(tree: &Path, n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.join(".planning")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with("UAT.md") {
+                out.push(p.strip_prefix(tree).expect("inside").display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out.truncate(n);
+    out
+}
+
 /// The read calls compared on one tree.
 fn read_calls(tree: &Path) -> Vec<Vec<String>> {
     let mut calls = vec![
@@ -520,10 +539,19 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
             calls.push(vec![c.into(), f.clone()]);
         }
     }
+    for f in uat_files(tree, 8) {
+        calls.push(s(&["uat.render-checkpoint", "--file", &f]));
+        calls.push(s(&["uat.render-checkpoint", "--file", &f, "--raw"]));
+    }
     for c in [
         &["verify.plan-structure"][..],
         &["verify.artifacts", "nope.md"],
         &["verify.key-links", "../outside.md"],
+        &["uat.render-checkpoint"],
+        &["uat.render-checkpoint", "--file"],
+        &["uat.render-checkpoint", "--file", "nope-UAT.md"],
+        &["uat.render-checkpoint", "--file", "../outside-UAT.md"],
+        &["uat.render-checkpoint", "--file", ".planning/STATE.md"],
         &["plan.task-structure"],
         &["plan.task-structure", "../outside.md"],
         &["plan.task-structure", "nope-PLAN.md"],
@@ -778,7 +806,11 @@ fn refusal(
     dir: &Path,
     before: &BTreeMap<PathBuf, Vec<u8>>,
 ) -> Option<&'static str> {
-    let kind = if conflicted && matches!(argv[0].as_str(), "state.update" | "state.advance-plan") {
+    let state_write = matches!(
+        argv[0].as_str(),
+        "state.update" | "state.advance-plan" | "state.planned-phase"
+    );
+    let kind = if conflicted && state_write {
         "refused: conflict markers"
     } else if o.1 == 1
         && argv[0] == "state.update"
@@ -787,6 +819,9 @@ fn refusal(
         let err = gsd_stderr(dir, argv);
         assert!(err.contains("does not exist"), "{name}: {argv:?}: {err}");
         "refused: current phase is not a phase (E21)"
+    } else if o.1 == 1 && state_write && gsd_stderr(dir, argv).contains(" lines of ") {
+        // E3: a label on several body lines names no one field.
+        "refused: label on several lines (E3)"
     } else if o.1 == 1 && argv[0] == "frontmatter.set" {
         let err = gsd_stderr(dir, argv);
         assert!(err.contains("is not valid YAML"), "{name}: {argv:?}: {err}");
@@ -842,22 +877,38 @@ fn fresh_pair(tree: &Path) -> (tempfile::TempDir, PathBuf, PathBuf) {
     (fresh, theirs, ours)
 }
 
-/// The value of frontmatter key `key` in `text`, quotes dropped.
+/// The value of frontmatter key `key` in `text`, quotes and comment dropped.
 fn fm_value(text: &str, key: &str) -> Option<String> {
     let fm = text.strip_prefix("---\n")?.split("\n---").next()?;
     fm.lines().find_map(|l| {
-        let v = l.strip_prefix(key)?.strip_prefix(':')?.trim();
+        let v = l.strip_prefix(key)?.strip_prefix(':')?;
+        // A trailing YAML comment is not part of the value (gsd keeps it).
+        let v = v.split(" #").next().unwrap_or_default().trim();
         Some(v.trim_matches(['"', '\'']).to_string())
     })
 }
 
-/// state.advance-plan on a fresh pair: the same answer; gsd changes only
-/// STATE.md lines gsd-sdk writes too (the plan counter, `Status`, `Last
-/// activity`), and frontmatter keys to the values gsd-sdk gives them.
-/// Returns the report row.
-fn check_advance_plan(name: &str, tree: &Path, conflicted: bool) -> (&'static str, bool) {
+/// A STATE.md position write (state.advance-plan, state.planned-phase) on
+/// a fresh pair: the same answer; gsd changes only STATE.md lines gsd-sdk
+/// writes too (the plan counter, `Status`, `Last activity` and its
+/// description, the plan total), and frontmatter keys to the values
+/// gsd-sdk gives them. Returns the report row and whether gsd-sdk changed
+/// more lines.
+fn check_position_write(
+    name: &str,
+    tree: &Path,
+    conflicted: bool,
+    argv: &[&str],
+) -> (&'static str, bool) {
     let (_fresh, theirs, ours) = fresh_pair(tree);
-    let argv = s(&["state.advance-plan"]);
+    let argv = s(argv);
+    let (kind, no_state): (&'static str, &'static str) = match argv[0].as_str() {
+        "state.advance-plan" => (
+            "state.advance-plan",
+            "state.advance-plan, no STATE.md (E22)",
+        ),
+        _ => ("state.planned-phase", "state.planned-phase, no STATE.md"),
+    };
     let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
     let o = gsd_answer(&ours, &argv);
     if let Some(kind) = refusal(name, &argv, &o, conflicted, &ours, &before_o) {
@@ -873,10 +924,7 @@ fn check_advance_plan(name: &str, tree: &Path, conflicted: bool) -> (&'static st
             changed.is_empty(),
             "{name}: no STATE.md, changed {changed:?}"
         );
-        return (
-            "state.advance-plan, no STATE.md (E22)",
-            after_t.contains_key(&state_md),
-        );
+        return (no_state, after_t.contains_key(&state_md));
     }
     if o.0.contains("\"error\"") {
         assert!(
@@ -925,8 +973,16 @@ fn check_advance_plan(name: &str, tree: &Path, conflicted: bool) -> (&'static st
             let label = y.trim_start_matches(['-', ' ', '*']).split(':').next();
             let label = label.unwrap_or_default().to_lowercase();
             assert!(
-                ["plan", "current plan", "status", "last activity"].contains(&label.as_str()),
-                "{name}: {y:?} is not a field advance-plan sets"
+                [
+                    "plan",
+                    "current plan",
+                    "status",
+                    "last activity",
+                    "last activity description",
+                    "total plans in phase"
+                ]
+                .contains(&label.as_str()),
+                "{name}: {y:?} is not a field {kind} sets"
             );
             // gsd-sdk's Current Position pass also rewrites a `last
             // activity:` label as `Last activity:`, and drops a line's
@@ -940,9 +996,137 @@ fn check_advance_plan(name: &str, tree: &Path, conflicted: bool) -> (&'static st
     }
     assert!(lines <= 7, "{name}: {lines} lines changed");
     (
-        "state.advance-plan",
+        kind,
         changed_lines(&before_t[&state_md], &after_t[&state_md]) > lines,
     )
+}
+
+/// A roadmap's phase headings (`### Phase 7: Search`), as (number, name).
+fn phase_headings(text: &str) -> Vec<(String, String)> {
+    regex::Regex::new(r"(?m)^#{2,4}\s*Phase\s+([0-9A-Za-z.]+)\s*:\s*(.*?)\s*$")
+        .expect("regex")
+        .captures_iter(text)
+        .map(|c| (c[1].trim_start_matches('0').to_string(), c[2].to_string()))
+        .collect()
+}
+
+/// The integer phase folders' numbers of a tree, as written (`04`, `6`).
+fn integer_phase_dirs(tree: &Path) -> Vec<String> {
+    let mut nums: Vec<String> = std::fs::read_dir(tree.join(".planning/phases"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            let digits: String = n.chars().take_while(char::is_ascii_digit).collect();
+            (!digits.is_empty()).then_some(digits)
+        })
+        .collect();
+    nums.sort_by_key(|n| n.parse::<u64>().unwrap_or(0));
+    nums.dedup();
+    nums
+}
+
+/// phase.remove on a fresh pair. The same answer, or a difference PARITY.md
+/// E23 explains (gsd moves the removed phase's decimal children and keeps a
+/// folder's own zero padding; gsd refuses to renumber executed phases
+/// without `--force`) or a refusal E8 explains. gsd's effect: the folder is
+/// gone, every other file under `phases/` is kept (moved at most), and the
+/// roadmap's phase headings keep their names in order, the removed one
+/// dropped. Returns the report row and whether gsd-sdk's headings differ.
+fn check_phase_remove(name: &str, tree: &Path, target: &str, force: bool) -> (&'static str, bool) {
+    let (_fresh, theirs, ours) = fresh_pair(tree);
+    let mut argv = s(&["phase.remove", target]);
+    if force {
+        argv.push("--force".into());
+    }
+    let before = snapshot(&ours);
+    let o = gsd_answer(&ours, &argv);
+    let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv)).remove(0);
+    let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+    if o.1 != 0 {
+        if o == t {
+            assert!(
+                changed_files(&before, &after_o).is_empty(),
+                "{name}: {argv:?}"
+            );
+            return ("phase.remove, the same refusal", false);
+        }
+        let err = gsd_stderr(&ours, &argv);
+        assert!(
+            changed_files(&before, &after_o).is_empty(),
+            "{name}: {argv:?} refused but changed files"
+        );
+        if err.contains("merge-conflict") {
+            return ("refused: conflict markers", true);
+        }
+        assert!(
+            err.contains("executed plans would be renumbered") && !force,
+            "{name}: {argv:?}: {err} / gsd-sdk: {t:?}"
+        );
+        return (
+            "phase.remove refused: executed phases renumbered (E23)",
+            true,
+        );
+    }
+    let kind = if o == t {
+        "phase.remove"
+    } else {
+        assert_eq!(t.1, 0, "{name}: {argv:?}: {t:?}");
+        let dirs = std::fs::read_dir(tree.join(".planning/phases"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect::<Vec<_>>();
+        let n = target.trim_start_matches('0');
+        let children = dirs.iter().any(|d| {
+            d.trim_start_matches('0')
+                .strip_prefix(n)
+                .is_some_and(|r| r.starts_with('.'))
+        });
+        let padded = dirs
+            .iter()
+            .any(|d| d.starts_with('0') && d.chars().take_while(char::is_ascii_digit).count() > 2);
+        assert!(
+            children || padded,
+            "{name}: {argv:?} answers differ:\n{}\n--- gsd-sdk\n{}",
+            o.0,
+            t.0
+        );
+        "phase.remove, E23 renames"
+    };
+    let answer: serde_json::Value = serde_json::from_str(&o.0).expect("json");
+    let deleted = answer["directory_deleted"].as_str().expect("folder");
+    let under = |snap: &BTreeMap<PathBuf, Vec<u8>>, skip: Option<&str>| {
+        snap.keys()
+            .filter(|p| p.starts_with(".planning/phases"))
+            .filter(|p| skip.is_none_or(|d| !p.starts_with(Path::new(".planning/phases").join(d))))
+            .count()
+    };
+    assert_eq!(
+        under(&after_o, None),
+        under(&before, Some(deleted)),
+        "{name}: {argv:?} lost files under phases/"
+    );
+    let roadmap = PathBuf::from(".planning/ROADMAP.md");
+    let text = |snap: &BTreeMap<PathBuf, Vec<u8>>| {
+        String::from_utf8_lossy(snap.get(&roadmap).map_or(&[][..], |v| v)).into_owned()
+    };
+    let hb = phase_headings(&text(&before));
+    let n = target.trim_start_matches('0');
+    let mut expected: Vec<String> = hb.iter().map(|(_, h)| h.clone()).collect();
+    if let Some(i) = hb.iter().position(|(k, _)| k == n) {
+        expected.remove(i);
+    }
+    let ours_names: Vec<String> = phase_headings(&text(&after_o))
+        .into_iter()
+        .map(|(_, h)| h)
+        .collect();
+    assert_eq!(ours_names, expected, "{name}: {argv:?} roadmap headings");
+    let theirs_differ = phase_headings(&text(&after_t)) != phase_headings(&text(&after_o));
+    (kind, theirs_differ)
 }
 
 #[test]
@@ -1309,9 +1493,26 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             }
         }
 
-        // 4e. state.advance-plan (also where there is no STATE.md: E22).
-        let (kind, theirs_more) = check_advance_plan(&name, tree, conflicted);
-        bump(kind, true, theirs_more);
+        // 4e. The execute-phase position writes (also where there is no
+        // STATE.md: E22).
+        for argv in [
+            &["state.advance-plan"][..],
+            &["state.planned-phase", "--phase", "3", "--plans", "4"],
+            &["state.planned-phase", "--phase", " 2.1 "],
+        ] {
+            let (kind, theirs_more) = check_position_write(&name, tree, conflicted, argv);
+            bump(kind, true, theirs_more);
+        }
+
+        // 4f. phase.remove: the last phase folder, then a middle one with
+        // --force.
+        let nums = integer_phase_dirs(tree);
+        if let (Some(last), Some(mid)) = (nums.last(), nums.get(nums.len().saturating_sub(1) / 2)) {
+            for (target, force) in [(last, false), (mid, true)] {
+                let (kind, theirs_differ) = check_phase_remove(&name, tree, target, force);
+                bump(kind, true, theirs_differ);
+            }
+        }
 
         // 4c. requirements.mark-complete: the same answer, and the same
         // bytes as gsd-sdk writes, but for the line endings it drops.
@@ -1669,4 +1870,52 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             .is_some_and(|r| r.0 > 100),
         "the corpus has plans with waves"
     );
+}
+
+/// `init.list-workspaces` reads `~/gsd-workspaces`, not the tree: both run
+/// with a HOME holding workspaces of each shape (a manifest with a CRLF
+/// strategy line and repository rows, one without a strategy, a folder
+/// without a manifest, a link to a workspace, a plain file), and with a
+/// HOME that has none.
+#[test]
+#[cfg_attr(
+    not(gsd_sdk),
+    ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk)"
+)]
+fn list_workspaces_answers_like_gsd_sdk() {
+    let home = tempfile::tempdir().expect("tmp");
+    let base = home.path().join("gsd-workspaces");
+    for w in ["alpha/.planning", "beta", "gamma"] {
+        std::fs::create_dir_all(base.join(w)).expect("mkdir");
+    }
+    std::fs::write(
+        base.join("alpha/WORKSPACE.md"),
+        "# Workspace\nStrategy: worktree  \r\n\n| Repo | Path |\n|---|---|\n| api | ../api |\n| web | ../web |\n",
+    )
+    .expect("write");
+    std::fs::write(base.join("alpha/.planning/PROJECT.md"), "# P\n").expect("write");
+    std::fs::write(base.join("beta/WORKSPACE.md"), "no strategy\n| Repo |\n").expect("write");
+    std::fs::write(base.join("notes.md"), "a file\n").expect("write");
+    std::os::unix::fs::symlink(base.join("alpha"), base.join("linked")).expect("link");
+    let bin = package().join("../.bin/gsd-sdk");
+    for h in [home.path().to_path_buf(), home.path().join("none")] {
+        let ours = Command::new(gsd_bin())
+            .env("HOME", &h)
+            .env("GSD_SDK_FALLBACK", "off")
+            .args(["sdk", "query", "init.list-workspaces"])
+            .output()
+            .expect("gsd runs");
+        let theirs = Command::new(&bin)
+            .env("HOME", &h)
+            .args(["query", "init.list-workspaces"])
+            .output()
+            .expect("gsd-sdk runs");
+        assert_eq!(ours.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout),
+            "HOME={}",
+            h.display()
+        );
+    }
 }

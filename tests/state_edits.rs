@@ -132,3 +132,48 @@ fn list_entries_go_after_tables_and_new_lists_under_accumulated_context() {
         "# Project State\n\n## Accumulated Context\n\n### Decisions\n\n| Phase | Decision |\n|---|---|\n| 3 | Postgres |\n\n- [Phase 4]: ship weekly\n\n### Blockers/Concerns\n\n- API key missing\n\n## Session Continuity\n\nLast session: today\n"
     );
 }
+
+#[test]
+fn a_label_named_as_written_wins_over_its_synonym() {
+    // The legacy counter beside the Current Position line: `Current Plan`
+    // and `Plan` are one field key, yet each name means its own line.
+    let t = setup();
+    let legacy = STATE.replace(
+        "# Project State\n",
+        "# Project State\n\n**Current Plan:** 2\n**Total Plans in Phase:** 3\n",
+    );
+    let legacy = legacy
+        .replace("Phase: 06\n", "Phase: 06\nPlan: 2 of 3 in current phase\n")
+        .replace(
+            "current_phase: 06\n",
+            "current_phase: 06\ncurrent_plan: 2\n",
+        );
+    std::fs::write(t.path().join(".planning/STATE.md"), &legacy).unwrap();
+    let o = gsd(t.path(), &["state", "set", "Current Plan", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    assert!(after.contains("**Current Plan:** 3\n"), "{after}");
+    assert!(after.contains("Plan: 2 of 3 in current phase\n"), "{after}");
+    let o = gsd(
+        t.path(),
+        &["state", "set", "Plan", "3 of 3 in current phase"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    assert!(after.contains("**Current Plan:** 3\n"), "{after}");
+    assert!(after.contains("Plan: 3 of 3 in current phase\n"), "{after}");
+    // The frontmatter copy follows the body's text, whatever its type was.
+    let o = gsd(t.path(), &["state", "set", "Current Plan", "Not started"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    assert!(after.contains("current_plan: Not started\n"), "{after}");
+    assert!(after.contains("**Current Plan:** Not started\n"), "{after}");
+    // The key spelling of a label is that label.
+    let o = gsd(t.path(), &["state", "set", "currentPlan", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = state(&t);
+    assert!(after.contains("**Current Plan:** 4\n"), "{after}");
+    // Text it now is: a number stays text, quoted.
+    assert!(after.contains("current_plan: \"4\"\n"), "{after}");
+    assert!(after.contains("Plan: 3 of 3 in current phase\n"), "{after}");
+}

@@ -8,7 +8,7 @@
 
 use crate::doc::yaml::{Node, Typed, Value};
 use crate::doc::{Edit, Span};
-use crate::model::state::{State, field_key, parse_position};
+use crate::model::state::{State, field_key, label_key, parse_position};
 use crate::model::{PhaseId, Workspace};
 
 use super::{EditError, check_conflicts, scalar};
@@ -95,6 +95,20 @@ fn resolve_phase(ws: &Workspace, value: &str) -> Result<(PhaseId, Option<String>
     }
 }
 
+/// The frontmatter copy of a body field set to the body's new text: the
+/// body is what the field says (`Current Plan: Not started` may follow
+/// `current_plan: 2`), so the copy keeps its type only when the text has it
+/// and otherwise becomes that text; a list or mapping is still refused.
+fn fm_mirror_edit(key: &str, node: &Node, value: &str) -> Result<Edit, EditError> {
+    match fm_scalar_edit(key, node, value) {
+        Err(EditError::WrongType { .. }) if node.as_scalar().is_some() => Ok(Edit::new(
+            node.span,
+            scalar::render(Some(node), value, false),
+        )),
+        other => other,
+    }
+}
+
 /// A scalar frontmatter value's edit, checking the new value fits its type.
 fn fm_scalar_edit(key: &str, node: &Node, value: &str) -> Result<Edit, EditError> {
     let Some(old) = node.as_scalar() else {
@@ -160,7 +174,19 @@ pub fn set_field(
     // is the same value, and does not get the break twice.
     let value = value.trim_end_matches([' ', '\t']);
     let key = field_key(name);
-    let body: Vec<_> = state.body_fields(name).cloned().collect();
+    let mut body: Vec<_> = state.body_fields(name).cloned().collect();
+    // `Current Plan: 2` beside `Plan: 2 of 3 in current phase` (the legacy
+    // counter and the Current Position line) share a key, yet a name that
+    // is one of the labels as written means that line. The phase position
+    // is the exception: its lines move together or not at all.
+    let written: Vec<_> = body
+        .iter()
+        .filter(|f| label_key(&f.label) == label_key(name))
+        .cloned()
+        .collect();
+    if body.len() > 1 && !written.is_empty() && key != "currentphase" {
+        body = written;
+    }
     let fm = state.fm_field(name).map(|(k, n)| (k.to_owned(), n.clone()));
     if body.is_empty() && fm.is_none() {
         return Err(unknown(state, name));
@@ -175,7 +201,11 @@ pub fn set_field(
     // The value `state get` shows: setting it back changes nothing, whatever
     // form the frontmatter and the body each keep (`status: executing`
     // beside `Status: Executing Phase 03`, `Phase: 01`).
-    if let Some(shown) = state.shown(name)
+    let shown = match body.first() {
+        Some(f) => Some(f.value.clone()),
+        None => state.shown(name),
+    };
+    if let Some(shown) = shown
         && shown == value
     {
         return Ok(FieldChange {
@@ -276,7 +306,11 @@ pub fn set_field(
         edits.push(Edit::new(f.value_span, value.to_owned()));
     }
     if let Some((k, node)) = &fm {
-        edits.push(fm_scalar_edit(k, node, value)?);
+        edits.push(if body.is_empty() {
+            fm_scalar_edit(k, node, value)?
+        } else {
+            fm_mirror_edit(k, node, value)?
+        });
     }
     Ok(FieldChange {
         label,

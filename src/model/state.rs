@@ -43,14 +43,19 @@ pub struct State {
     pub fields: Vec<BodyField>,
 }
 
-/// Canonical key of a field name: lowercase letters and digits only, with
-/// the template's short labels mapped to the long ones.
-pub fn field_key(name: &str) -> String {
-    let k: String = name
-        .chars()
+/// A label as written, without case, spaces or punctuation
+/// (`Current Plan`, `currentPlan` and `current_plan` are one label).
+pub fn label_key(name: &str) -> String {
+    name.chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
-        .collect();
+        .collect()
+}
+
+/// Canonical key of a field name: `label_key`, with the template's short
+/// labels mapped to the long ones (`Plan` is `Current Plan`).
+pub fn field_key(name: &str) -> String {
+    let k = label_key(name);
     match k.as_str() {
         "phase" => "currentphase".into(),
         "plan" => "currentplan".into(),

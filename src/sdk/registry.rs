@@ -4,7 +4,7 @@
 use super::commands::{
     audit, commit, config, fm, init, init_overview, init_phase, init_project, init_tasks, intel,
     listing, mvp, phase_edit, phase_find, phases, plans, requirements, roadmap, runtime, snapshot,
-    state, state_advance, stats, summary, task_structure, text, triage, verify,
+    state, state_position, stats, summary, task_structure, text, triage, uat, verify,
 };
 use super::{Call, Reply, SdkError};
 
@@ -32,7 +32,8 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("state.add-roadmap-evolution", state::add_roadmap_evolution),
     ("state.update-progress", state::update_progress),
     ("state.record-metric", state::record_metric),
-    ("state.advance-plan", state_advance::advance_plan),
+    ("state.advance-plan", state_position::advance_plan),
+    ("state.planned-phase", state_position::planned_phase),
     ("commit", commit::run),
     ("roadmap.get-phase", roadmap::get_phase),
     ("roadmap.analyze", roadmap::analyze),
@@ -50,6 +51,7 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("init.resume", init_project::resume),
     ("init.verify-work", init_project::verify_work),
     ("init.new-milestone", init_project::new_milestone),
+    ("init.list-workspaces", init_project::list_workspaces),
     ("init.todos", init_tasks::todos),
     ("init.map-codebase", init_tasks::map_codebase),
     ("init.milestone-op", init_tasks::milestone_op),
@@ -79,6 +81,8 @@ pub const COVERED: &[(&str, Handler)] = &[
     ("intel.patch-meta", intel::patch_meta),
     ("phase.add", phase_edit::add),
     ("phase.insert", phase_edit::insert),
+    ("phase.remove", phase_edit::remove),
+    ("uat.render-checkpoint", uat::render_checkpoint),
     ("phase.list-plans", plans::list_plans),
     ("phase-plan-index", plans::plan_index),
     ("phase.next-decimal", phase_find::next_decimal),

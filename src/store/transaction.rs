@@ -240,7 +240,14 @@ fn replay(record: &Record, checked: bool) -> Result<(), StoreError> {
             }
         }
     }
-    // Folders left empty by deletes and moves go too.
+    // Folders left empty by deletes and moves go too, but not the tree's
+    // own: `.planning` and a `phases` folder stay, even empty (removing the
+    // only phase keeps `phases/`, as gsd-sdk does); only the folders that
+    // held the files are cleaned up.
+    let structural = |d: &Path| {
+        d.file_name()
+            .is_some_and(|n| n == ".planning" || n == "phases")
+    };
     for op in &record.ops {
         let gone = match op {
             Op::Delete { path, .. } => path,
@@ -249,7 +256,7 @@ fn replay(record: &Record, checked: bool) -> Result<(), StoreError> {
         };
         let mut dir = gone.parent();
         while let Some(d) = dir {
-            if std::fs::remove_dir(d).is_err() {
+            if structural(d) || std::fs::remove_dir(d).is_err() {
                 break;
             }
             dir = d.parent();

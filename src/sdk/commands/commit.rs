@@ -9,29 +9,9 @@ use git2::Repository;
 use serde_json::json;
 
 use super::super::compat::config::{self as cfg, Raw};
+use super::super::compat::sanitize;
 use super::super::{Call, Reply, SdkError};
 use crate::store::{CommitOutcome, CommitPolicy, commit};
-
-/// gsd-sdk's commit message sanitising: no NULs or zero-width characters,
-/// and markers that mimic a model's system boundaries neutralised.
-pub fn sanitize(text: &str) -> String {
-    use std::sync::OnceLock;
-    static RES: OnceLock<[regex::Regex; 3]> = OnceLock::new();
-    let [tags, inst, sys] = RES.get_or_init(|| {
-        [
-            regex::Regex::new(r"(?i)<(/?)(?:system|assistant|human)>").expect("valid"),
-            regex::Regex::new(r"(?i)\[(SYSTEM|INST)\]").expect("valid"),
-            regex::Regex::new(r"(?i)<<\s*SYS\s*>>").expect("valid"),
-        ]
-    });
-    let s: String = text
-        .chars()
-        .filter(|c| !matches!(*c as u32, 0 | 0x200B..=0x200F | 0x2028..=0x202F | 0xFEFF | 0xAD))
-        .collect();
-    let s = tags.replace_all(&s, "\u{FF1C}${1}system-text\u{FF1E}");
-    let s = inst.replace_all(&s, "[${1}-TEXT]");
-    sys.replace_all(&s, "\u{00AB}SYS-TEXT\u{00BB}").into_owned()
-}
 
 /// Files under `rel` (a file or a folder): on disk, not ignored, plus those
 /// HEAD has there (so a deleted file's removal is committed too).
@@ -151,7 +131,7 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
             json!({"committed": false, "reason": "--files requires at least one path"}),
         ));
     }
-    let message = sanitize(&message);
+    let message = sanitize::commit_message(&message);
     let named = if files.is_empty() {
         vec![".planning/".to_string()]
     } else {
@@ -200,15 +180,4 @@ pub fn run(call: &Call) -> Result<Reply, SdkError> {
         CommitOutcome::NothingToCommit => json!({"committed": false, "reason": "nothing staged"}),
         other => json!({"committed": false, "reason": other.describe()}),
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn markers_are_neutralised() {
-        assert_eq!(
-            super::sanitize("docs: a\u{200B}b <system> [INST] <<SYS>>"),
-            "docs: ab \u{FF1C}system-text\u{FF1E} [INST-TEXT] \u{00AB}SYS-TEXT\u{00BB}"
-        );
-    }
 }

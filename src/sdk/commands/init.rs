@@ -114,6 +114,14 @@ pub fn models(project: &Path, agents: &[&str]) -> Result<Vec<Value>, SdkError> {
         .collect()
 }
 
+/// The config's value for `key` put in a bundle, left out when the config
+/// has none (as JSON drops `undefined`).
+pub fn copy(out: &mut Map<String, Value>, config: &Map<String, Value>, key: &str) {
+    if let Some(v) = config.get(key) {
+        out.insert(key.into(), v.clone());
+    }
+}
+
 /// `withProjectRoot`: the fields every init bundle ends with.
 pub fn with_project_root(
     project: &Path,

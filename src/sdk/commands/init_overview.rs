@@ -231,9 +231,7 @@ pub fn progress(call: &Call) -> Result<Reply, SdkError> {
         model(call.project, "gsd-executor")?,
     );
     out.insert("planner_model".into(), model(call.project, "gsd-planner")?);
-    if let Some(v) = config.get("commit_docs") {
-        out.insert("commit_docs".into(), v.clone());
-    }
+    init::copy(&mut out, &config, "commit_docs");
     for (k, v) in [
         ("milestone_version", json!(version)),
         ("milestone_name", json!(name)),

@@ -14,14 +14,6 @@ fn insert_all(out: &mut Map<String, Value>, pairs: Vec<(&str, Value)>) {
     }
 }
 
-/// The config's value for `key`, left out when the config has none (as
-/// JSON drops `undefined`).
-fn copy(out: &mut Map<String, Value>, config: &Map<String, Value>, key: &str) {
-    if let Some(v) = config.get(key) {
-        out.insert(key.into(), v.clone());
-    }
-}
-
 /// `init.resume`: what exists, and the agent a crash interrupted
 /// (`.planning/current-agent-id.txt`).
 pub fn resume(call: &Call) -> Result<Reply, SdkError> {
@@ -54,7 +46,7 @@ pub fn resume(call: &Call) -> Result<Reply, SdkError> {
             ("interrupted_agent_id", json!(agent)),
         ],
     );
-    copy(&mut out, &config, "commit_docs");
+    init::copy(&mut out, &config, "commit_docs");
     init::with_project_root(call.project, &mut out, &config);
     Ok(Reply::Json(Value::Object(out)))
 }
@@ -80,7 +72,7 @@ pub fn verify_work(call: &Call) -> Result<Reply, SdkError> {
     let mut out = Map::new();
     out.insert("planner_model".into(), models[0].clone());
     out.insert("checker_model".into(), models[1].clone());
-    copy(&mut out, &config, "commit_docs");
+    init::copy(&mut out, &config, "commit_docs");
     insert_all(
         &mut out,
         vec![
@@ -132,7 +124,7 @@ pub fn new_milestone(call: &Call) -> Result<Reply, SdkError> {
     ] {
         out.insert(k.into(), super::config::model_alias(call.project, agent)?);
     }
-    copy(&mut out, &config, "commit_docs");
+    init::copy(&mut out, &config, "commit_docs");
     if let Some(r) = config.get("workflow").and_then(|w| w.get("research")) {
         out.insert("research_enabled".into(), r.clone());
     }
@@ -175,4 +167,59 @@ pub fn new_milestone(call: &Call) -> Result<Reply, SdkError> {
     );
     init::with_project_root(call.project, &mut out, &config);
     Ok(Reply::Json(Value::Object(out)))
+}
+
+/// `init.list-workspaces` → `{workspace_base, workspaces, workspace_count}`:
+/// the folders of `~/gsd-workspaces` that hold a `WORKSPACE.md`, each with
+/// its strategy line, its repository rows and whether it has a GSD project.
+pub fn list_workspaces(_call: &Call) -> Result<Reply, SdkError> {
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(std::env::home_dir)
+        .unwrap_or_default();
+    let base = home.join("gsd-workspaces");
+    let strategy = re(&format!(
+        r"(?m)^Strategy:\s*({}+)(?:$|(?=\r))",
+        super::super::compat::js::JS_DOT
+    ));
+    let repo_row = re(r"^\|\s*[A-Za-z0-9_]");
+    let mut workspaces = Vec::new();
+    for name in super::names_in(&base) {
+        let path = base.join(&name);
+        // A Dirent's `isDirectory()`: a link to a folder is not one.
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        let manifest = path.join("WORKSPACE.md");
+        if !manifest.exists() {
+            continue;
+        }
+        let text = std::fs::read(&manifest)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let strategy = strategy.captures(text.as_str()).ok().flatten().map_or_else(
+            || "unknown".to_owned(),
+            |c| super::super::compat::js::trim(rt::group(&c, 1)).to_owned(),
+        );
+        let repos = text
+            .split('\n')
+            .filter(|l| {
+                repo_row.is_match(l).unwrap_or(false) && !l.contains("Repo") && !l.contains("---")
+            })
+            .count();
+        workspaces.push(json!({
+            "name": name,
+            "path": path.to_string_lossy(),
+            "repo_count": repos,
+            "strategy": strategy,
+            "has_project": path.join(".planning/PROJECT.md").exists(),
+        }));
+    }
+    let count = workspaces.len();
+    Ok(Reply::Json(json!({
+        "workspace_base": base.to_string_lossy(),
+        "workspaces": workspaces,
+        "workspace_count": count,
+    })))
 }

@@ -38,13 +38,6 @@ fn quick_id() -> String {
     format!("{}-{encoded:0>3}", now.strftime("%y%m%d"))
 }
 
-/// Insert `key` only when the config has it (JSON drops `undefined`).
-fn copy(out: &mut Map<String, Value>, config: &Map<String, Value>, key: &str) {
-    if let Some(v) = config.get(key) {
-        out.insert(key.into(), v.clone());
-    }
-}
-
 /// `init.quick [DESCRIPTION]`.
 pub fn quick(call: &Call) -> Result<Reply, SdkError> {
     let description = call.arg(0).filter(|d| !d.is_empty());
@@ -94,7 +87,7 @@ pub fn quick(call: &Call) -> Result<Reply, SdkError> {
     {
         out.insert(k.into(), v);
     }
-    copy(&mut out, &config, "commit_docs");
+    init::copy(&mut out, &config, "commit_docs");
     let task_dir = slug
         .as_deref()
         .filter(|s| !s.is_empty())
@@ -150,7 +143,7 @@ pub fn todos(call: &Call) -> Result<Reply, SdkError> {
     }
     let (ts, date) = now_iso();
     let mut out = Map::new();
-    copy(&mut out, &config, "commit_docs");
+    init::copy(&mut out, &config, "commit_docs");
     for (k, v) in [
         ("date", json!(date)),
         ("timestamp", json!(ts)),
@@ -190,7 +183,7 @@ pub fn map_codebase(call: &Call) -> Result<Reply, SdkError> {
     ] {
         match config.get(k) {
             Some(Value::Null) if k == "subagent_timeout" => {}
-            _ => copy(&mut out, &config, k),
+            _ => init::copy(&mut out, &config, k),
         }
     }
     let (ts, date) = now_iso();
@@ -288,7 +281,7 @@ pub fn milestone_op(call: &Call) -> Result<Reply, SdkError> {
         .collect();
     let archive_count = archived.len();
     let mut out = Map::new();
-    copy(&mut out, &config, "commit_docs");
+    init::copy(&mut out, &config, "commit_docs");
     for (k, v) in [
         ("milestone_version", json!(version)),
         ("milestone_name", json!(name)),

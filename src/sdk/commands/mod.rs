@@ -23,12 +23,13 @@ pub mod roadmap;
 pub mod runtime;
 pub mod snapshot;
 pub mod state;
-pub mod state_advance;
+pub mod state_position;
 pub mod stats;
 pub mod summary;
 pub mod task_structure;
 pub mod text;
 pub mod triage;
+pub mod uat;
 pub mod verify;
 
 use crate::model::workspace::Scope;

@@ -127,3 +127,153 @@ pub fn insert(call: &Call) -> Result<Reply, SdkError> {
         "directory": dir,
     })))
 }
+
+/// `phase.remove PHASE [--force]` → `{removed, directory_deleted,
+/// renamed_directories, renamed_files, roadmap_updated, state_updated}`.
+///
+/// gsd-sdk's checks come first, in its order and words (the phase folder
+/// must exist; its summaries need `--force`). The removal itself is gsd's
+/// `phase remove` (`edit::renumber`): later folders, files, headings,
+/// checklist and table rows, plan IDs and `Depends on` lines renumbered as
+/// one change, where gsd-sdk runs text replacements over the whole roadmap
+/// (PARITY.md E23). A decimal phase goes to gsd-sdk.
+pub fn remove(call: &Call) -> Result<Reply, SdkError> {
+    let mut force = false;
+    let mut pos = Vec::new();
+    for a in call.args {
+        if a == "--force" {
+            force = true;
+        } else if a.starts_with("--") {
+            return Err(SdkError::validation(format!(
+                "phase remove does not support {a}"
+            )));
+        } else {
+            pos.push(a.as_str());
+        }
+    }
+    if pos.len() > 1 {
+        return Err(SdkError::validation(
+            "phase remove accepts exactly one phase number",
+        ));
+    }
+    let Some(target) = pos.first().copied().filter(|t| !t.is_empty()) else {
+        return Err(SdkError::validation(
+            "phase number required for phase remove",
+        ));
+    };
+    if target.contains('\0') {
+        return Err(SdkError::validation("targetPhase contains null bytes"));
+    }
+    let planning = call.planning();
+    if !planning.join("ROADMAP.md").exists() {
+        return Err(SdkError::validation("ROADMAP.md not found"));
+    }
+    if target.contains('.') {
+        return Err(SdkError::not_covered(
+            "removing a decimal phase is answered by gsd-sdk",
+        ));
+    }
+    let normalized = rt::normalize_phase_name(target);
+    let phases = planning.join("phases");
+    let Some(dir) = super::names_in(&phases)
+        .into_iter()
+        .filter(|d| phases.join(d).is_dir())
+        .find(|d| rt::phase_token_matches(d, &normalized))
+    else {
+        return Err(SdkError::validation(format!("Phase {target} not found")));
+    };
+    if !force {
+        let summaries = super::names_in(&phases.join(&dir))
+            .into_iter()
+            .filter(|f| f.ends_with("-SUMMARY.md") || f == "SUMMARY.md")
+            .count();
+        if summaries > 0 {
+            return Err(SdkError::validation(format!(
+                "Phase {target} has {summaries} executed plan(s). Use --force to remove anyway."
+            )));
+        }
+    }
+    let mut moves = Vec::new();
+    write(call, |ws| {
+        let change = crate::ops::phase::remove(ws, target, force)?;
+        moves = change.set.moves.clone();
+        Ok(change)
+    })?;
+    let (dirs, files) = renamed(&phases, &moves);
+    Ok(Reply::Json(json!({
+        "removed": target,
+        "directory_deleted": dir,
+        "renamed_directories": dirs,
+        "renamed_files": files,
+        "roadmap_updated": true,
+        "state_updated": planning.join("STATE.md").exists(),
+    })))
+}
+
+/// One name changed: (from, to).
+type Rename = (String, String);
+
+/// The folder and file renames in `moves`, as gsd-sdk lists them: folders
+/// from the highest phase down, and for each, the files directly in it
+/// whose names changed, in name order.
+fn renamed(
+    phases: &std::path::Path,
+    moves: &[(std::path::PathBuf, std::path::PathBuf)],
+) -> (Vec<Value>, Vec<Value>) {
+    // (phase folder, file directly in it when the path names one)
+    let parts = |p: &std::path::Path| -> Option<(String, Option<String>)> {
+        let rel: Vec<String> = p
+            .strip_prefix(phases)
+            .ok()?
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        Some((
+            rel.first()?.clone(),
+            (rel.len() == 2).then(|| rel[1].clone()),
+        ))
+    };
+    let mut by_dir: Vec<(String, String, Vec<Rename>)> = Vec::new();
+    for (from, to) in moves {
+        let (Some((fdn, ff)), Some((tdn, tf))) = (parts(from), parts(to)) else {
+            continue;
+        };
+        let i = match by_dir.iter().position(|(f, _, _)| *f == fdn) {
+            Some(i) => i,
+            None => {
+                by_dir.push((fdn, tdn, Vec::new()));
+                by_dir.len() - 1
+            }
+        };
+        if let (Some(ff), Some(tf)) = (ff, tf)
+            && ff != tf
+        {
+            by_dir[i].2.push((ff, tf));
+        }
+    }
+    // gsd-sdk's order: integer part, then decimal part, both descending.
+    let key = |d: &str| {
+        let decimal = re(r"^\d+[A-Za-z]?\.(\d+)-")
+            .captures(d)
+            .ok()
+            .flatten()
+            .and_then(|c| js::parse_int(&c[1]))
+            .unwrap_or(0.0);
+        (js::parse_int(d).unwrap_or(0.0), decimal)
+    };
+    by_dir.sort_by(|a, b| {
+        let (ka, kb) = (key(&a.0), key(&b.0));
+        kb.0.total_cmp(&ka.0).then(kb.1.total_cmp(&ka.1))
+    });
+    let mut dirs = Vec::new();
+    let mut files = Vec::new();
+    for (from, to, mut fs) in by_dir {
+        if from == to {
+            continue;
+        }
+        dirs.push(json!({"from": from, "to": to}));
+        fs.sort_by(|a, b| a.1.cmp(&b.1));
+        files.extend(fs.into_iter().map(|(f, t)| json!({"from": f, "to": t})));
+    }
+    (dirs, files)
+}

@@ -121,7 +121,7 @@ pub fn record_session(call: &Call) -> Result<Reply, SdkError> {
 }
 
 /// gsd-sdk's `parseNamedArgs`: `--flag value` for each flag, `None` when absent.
-fn named_args(call: &Call, flags: &[&str]) -> Result<Vec<Option<String>>, SdkError> {
+pub(super) fn named_args(call: &Call, flags: &[&str]) -> Result<Vec<Option<String>>, SdkError> {
     flags
         .iter()
         .map(|f| {

@@ -8,4 +8,5 @@ pub mod fm_lines;
 pub mod js;
 pub mod must_haves;
 pub mod roadmap_text;
+pub mod sanitize;
 pub mod state_fields;

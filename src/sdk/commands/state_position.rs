@@ -1,14 +1,19 @@
-//! `state.advance-plan`: the execute-plan workflow's "next plan" step.
+//! The execute-phase workflow's STATE.md position writes:
+//! `state.advance-plan` and `state.planned-phase`.
 //!
-//! gsd-sdk counts from STATE.md alone: `Current Plan` with `Total Plans in
-//! Phase`, or the compound `Plan: 2 of 4 …`. It moves the counter one on,
-//! or, at the last plan, marks the phase ready for verification, and sets
-//! `Status` and `Last activity` in both places it looks (the first field of
-//! that label, and the `## Current Position` line). gsd edits exactly
-//! those values (and their frontmatter mirrors, when STATE.md keeps a
-//! frontmatter) through the one write path; gsd-sdk also rebuilds the whole
-//! frontmatter and normalises the markdown (PARITY.md E2), and writes a stub
-//! STATE.md when there is none (E22).
+//! gsd-sdk sets fields by label (`stateReplaceField`: the first
+//! `**Label:**`, else the first plain `Label:` line) and then again in the
+//! `## Current Position` block (`updateCurrentPositionFields`), which may be
+//! a second line. gsd edits exactly those values, and their frontmatter
+//! mirrors when STATE.md keeps a frontmatter (`status`, `last_activity`,
+//! `current_plan`, the values gsd-sdk would derive), through the one write
+//! path; gsd-sdk also rebuilds the whole frontmatter and normalises the
+//! markdown (PARITY.md E2), and writes a stub STATE.md when there is none
+//! (E22).
+//!
+//! advance-plan counts from STATE.md alone: `Current Plan` with `Total
+//! Plans in Phase`, or the compound `Plan: 2 of 4 …`. It moves the counter
+//! one on or, at the last plan, marks the phase ready for verification.
 
 use serde_json::{Value, json};
 
@@ -98,25 +103,55 @@ impl<'a> Edits<'a> {
         self.set(sf::position_field(st, "Last activity"), today);
     }
 
-    /// The body edits, and the frontmatter keys gsd-sdk would derive from
-    /// the fields set (`status`, `last_activity`, `current_plan`).
-    fn changes(self, mirrors: &[(&str, String)]) -> Result<Vec<FieldChange>, EditError> {
+    /// The value a field will have once the edits are made, when they set it.
+    fn final_value(&self, label: &str) -> Option<&str> {
+        let f = sf::field(self.st, label)?;
+        self.out
+            .iter()
+            .find(|(g, _)| g.value_span == f.value_span)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body edits, then the frontmatter keys gsd-sdk derives from the
+    /// fields they set (`status` normalised, `last_activity`, `current_plan`).
+    fn changes(self) -> Result<Vec<FieldChange>, EditError> {
+        let mirrors: Vec<(&str, String)> = [
+            ("status", "Status"),
+            ("last_activity", "Last Activity"),
+            ("current_plan", "Current Plan"),
+        ]
+        .into_iter()
+        .filter_map(|(key, label)| {
+            let v = self.final_value(label)?;
+            let v = if key == "status" {
+                sf::normalized_status(v)
+            } else {
+                v.to_owned()
+            };
+            Some((key, v))
+        })
+        .collect();
         let mut out = Vec::new();
         for (f, v) in &self.out {
             out.extend(set_line(self.st, f, v)?);
         }
         for (key, value) in mirrors {
-            if let Some(e) = set_fm_scalar(self.st, key, value)? {
+            if let Some(e) = set_fm_scalar(self.st, key, &value)? {
                 out.push(FieldChange {
-                    label: (*key).to_owned(),
+                    label: key.to_owned(),
                     before: String::new(),
-                    after: value.clone(),
+                    after: value,
                     edits: vec![e],
                 });
             }
         }
         Ok(out)
     }
+}
+
+/// The UTC date, as gsd-sdk's `toISOString().split('T')[0]` gives it.
+fn today() -> String {
+    jiff::Timestamp::now().strftime("%Y-%m-%d").to_string()
 }
 
 /// The edits and the answer for one STATE.md.
@@ -129,22 +164,8 @@ fn advance(st: &State, today: &str) -> Result<(Vec<FieldChange>, Value), EditErr
         st,
         out: Vec::new(),
     };
-    // gsd-sdk rebuilds `status` and `last_activity` from the first body
-    // fields of those labels, so they follow only when the body has them.
-    let mirrors_for = |status: &str| {
-        let mut m = Vec::new();
-        if sf::field(st, "Status").is_some() {
-            m.push(("status", sf::normalized_status(status)));
-        }
-        if sf::field(st, "Last Activity").is_some() {
-            m.push(("last_activity", today.to_owned()));
-        }
-        m
-    };
     if c.current >= c.total {
-        let status = "Phase complete — ready for verification";
-        edits.status_and_activity(status, today);
-        let mirrors = mirrors_for(status);
+        edits.status_and_activity("Phase complete — ready for verification", today);
         let answer = json!({
             "advanced": false,
             "reason": "last_plan",
@@ -152,21 +173,18 @@ fn advance(st: &State, today: &str) -> Result<(Vec<FieldChange>, Value), EditErr
             "total_plans": c.total,
             "status": "ready_for_verification",
         });
-        return Ok((edits.changes(&mirrors)?, answer));
+        return Ok((edits.changes()?, answer));
     }
     let next = c.current + 1;
-    let status = "Ready to execute";
-    let mut mirrors = mirrors_for(status);
     let shown = if c.compound {
         let shown = with_number(&c.field.value, next);
         edits.set(Some(c.field), &shown);
         shown
     } else {
         edits.set(Some(c.field), &next.to_string());
-        mirrors.push(("current_plan", next.to_string()));
         format!("{next} of {}", c.total)
     };
-    edits.status_and_activity(status, today);
+    edits.status_and_activity("Ready to execute", today);
     edits.set(sf::position_field(st, "Plan"), &shown);
     let answer = json!({
         "advanced": true,
@@ -174,7 +192,7 @@ fn advance(st: &State, today: &str) -> Result<(Vec<FieldChange>, Value), EditErr
         "current_plan": next,
         "total_plans": c.total,
     });
-    Ok((edits.changes(&mirrors)?, answer))
+    Ok((edits.changes()?, answer))
 }
 
 /// `state.advance-plan` → `{advanced, previous_plan, current_plan,
@@ -182,8 +200,7 @@ fn advance(st: &State, today: &str) -> Result<(Vec<FieldChange>, Value), EditErr
 /// `{error}` when STATE.md (or its counter) cannot be read; exit 0 in
 /// each case, as gsd-sdk answers.
 pub fn advance_plan(call: &Call) -> Result<Reply, super::super::SdkError> {
-    // gsd-sdk's `toISOString().split('T')[0]`: the UTC date.
-    let today = jiff::Timestamp::now().strftime("%Y-%m-%d").to_string();
+    let today = today();
     let mut answer = json!({"error": UNREADABLE});
     match store(call, |ws| {
         crate::ops::state::fields(ws, "advance plan", |_, st| {
@@ -195,4 +212,66 @@ pub fn advance_plan(call: &Call) -> Result<Reply, super::super::SdkError> {
         Ok(_) | Err(OpError::Missing { .. }) => Ok(Reply::Json(answer)),
         Err(e) => Err(super::op_error(e)),
     }
+}
+
+/// `state.planned-phase --phase N [--plans K]` → `{updated, phase,
+/// plan_count}`: the phase is planned, ready to execute. `updated` names
+/// each field STATE.md shows, in gsd-sdk's order, whether or not its text
+/// changed.
+pub fn planned_phase(call: &Call) -> Result<Reply, super::super::SdkError> {
+    let named = super::state::named_args(call, &["phase", "name", "plans"])?;
+    let (phase, plans) = (named[0].clone(), named[2].clone());
+    let count = plans
+        .filter(|p| !p.is_empty())
+        .and_then(|p| int(&p))
+        .filter(|n| *n > 0);
+    let Some(phase) = phase.filter(|p| !js::trim(p).is_empty()) else {
+        return Ok(Reply::Json(
+            json!({"error": "phase required (--phase <n>)"}),
+        ));
+    };
+    let label = js::trim(&phase).to_owned();
+    let today = today();
+    let mut updated: Vec<&str> = Vec::new();
+    match store(call, |ws| {
+        crate::ops::state::fields(ws, "planned phase", |_, st| {
+            crate::edit::check_conflicts(&st.doc.rel_path.display().to_string(), st.doc.text())?;
+            let mut edits = Edits {
+                st,
+                out: Vec::new(),
+            };
+            let count_text = count.map_or_else(|| "?".to_owned(), |n| n.to_string());
+            let mut set = |label: &'static str, value: &str| {
+                let f = sf::field(st, label);
+                if f.is_some() {
+                    updated.push(label);
+                }
+                edits.set(f, value);
+            };
+            set("Status", "Ready to execute");
+            if let Some(n) = count {
+                set("Total Plans in Phase", &n.to_string());
+            }
+            set("Last Activity", &today);
+            set(
+                "Last Activity Description",
+                &format!("Phase {label} planning complete — {count_text} plans ready"),
+            );
+            edits.set(sf::position_field(st, "Status"), "Ready to execute");
+            edits.set(
+                sf::position_field(st, "Last activity"),
+                &format!("{today} -- Phase {label} planning complete"),
+            );
+            edits.changes()
+        })
+    }) {
+        Ok(_) => {}
+        Err(OpError::Missing { .. }) => {
+            return Ok(Reply::Json(json!({"error": "STATE.md not found"})));
+        }
+        Err(e) => return Err(super::op_error(e)),
+    }
+    Ok(Reply::Json(
+        json!({"updated": updated, "phase": phase, "plan_count": count}),
+    ))
 }
