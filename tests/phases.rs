@@ -1,4 +1,4 @@
-//! `gsd phase add|insert|complete`, `gsd roadmap update-progress` and
+//! `gsd phase add|insert|complete|remove`, `gsd roadmap update-progress` and
 //! `gsd state advance|record-session|sync` from the CLI, in real repos.
 
 mod common;
@@ -362,4 +362,27 @@ fn phase_index_prefers_active_entries_when_numbers_repeat() {
     assert_eq!(index.folder(&one).unwrap().dir_name, "01-new-core");
     assert_eq!(index.folder(&three).unwrap().dir_name, "03-old-docs");
     assert!(index.current(&three).is_none());
+}
+
+#[test]
+fn removing_the_only_phase_folder_keeps_the_phases_folder() {
+    // Emptied by a removal, `phases/` is still the tree's: the next
+    // `phase add` (and gsd-sdk's listings) expect it.
+    let t = tree_with_phase_3();
+    let phases = t.path().join(".planning/phases");
+    for d in [
+        "01-foundation",
+        "02-api",
+        "02.1-hotfix",
+        "12A-variant",
+        "999.1-someday",
+    ] {
+        std::fs::remove_dir_all(phases.join(d)).unwrap();
+    }
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "only phase 3 on disk"]);
+    ok(&t, &["phase", "remove", "3"]);
+    assert!(!phases.join("03-ui").exists());
+    assert!(phases.is_dir(), "phases/ was removed with its last folder");
+    assert!(t.path().join(".planning").is_dir());
 }

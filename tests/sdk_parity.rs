@@ -186,8 +186,9 @@ fn phase_numbers(tree: &Path) -> Vec<String> {
     out
 }
 
-/// Up to `n` plan and summary files of a tree, relative paths, sorted.
-fn plan_files(tree: &Path, n: usize) -> Vec<String> {
+/// Up to `n` files of a tree's `.planning/` (archived milestones too)
+/// whose names end with one of `ends`, relative paths, sorted.
+fn planning_files(tree: &Path, n: usize, ends: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![tree.join(".planning")];
     while let Some(d) = stack.pop() {
@@ -195,10 +196,10 @@ fn plan_files(tree: &Path, n: usize) -> Vec<String> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.file_name().is_some_and(|f| {
-                f.to_string_lossy().ends_with("PLAN.md")
-                    || f.to_string_lossy().ends_with("SUMMARY.md")
-            }) {
+            } else if p
+                .file_name()
+                .is_some_and(|f| ends.iter().any(|e| f.to_string_lossy().ends_with(e)))
+            {
                 out.push(p.strip_prefix(tree).expect("inside").display().to_string());
             }
         }
@@ -208,23 +209,9 @@ fn plan_files(tree: &Path, n: usize) -> Vec<String> {
     out
 }
 
-/// Up to `n` UAT files of a tree (`*-UAT.md`, archived milestones too).
-fn uat_files(tree: &Path, n: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![tree.join(".planning")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().ends_with("UAT.md") {
-                out.push(p.strip_prefix(tree).expect("inside").display().to_string());
-            }
-        }
-    }
-    out.sort();
-    out.truncate(n);
-    out
+/// Up to `n` plan and summary files of a tree.
+fn plan_files(tree: &Path, n: usize) -> Vec<String> {
+    planning_files(tree, n, &["PLAN.md", "SUMMARY.md"])
 }
 
 /// The read calls compared on one tree.
@@ -539,7 +526,7 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
             calls.push(vec![c.into(), f.clone()]);
         }
     }
-    for f in uat_files(tree, 8) {
+    for f in planning_files(tree, 8, &["UAT.md"]) {
         calls.push(s(&["uat.render-checkpoint", "--file", &f]));
         calls.push(s(&["uat.render-checkpoint", "--file", &f, "--raw"]));
     }
