@@ -13,11 +13,12 @@
 //! printed.
 
 mod common;
+#[path = "sdk_parity/peer.rs"]
+mod peer;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::{copy_dir, corpus_trees, git};
 
@@ -29,74 +30,48 @@ fn gsd_bin() -> &'static str {
     env!("CARGO_BIN_EXE_gsd")
 }
 
-/// gsd-sdk's answers to many calls on one tree, through `driver.mjs` (one
-/// Node process, gsd-sdk's own CLI entry).
+/// gsd-sdk's answers to many calls on one copy of the current tree
+/// ([`peer::begin`]): recorded, or live through `driver.mjs`.
 fn gsd_sdk_answers(dir: &Path, calls: &[Vec<String>]) -> Vec<(String, i32)> {
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk_parity/driver.mjs");
-    let mut child = Command::new("node")
-        .env_remove("BRAVE_API_KEY")
-        .arg(driver)
-        .arg(package())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("node runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let lines: Vec<String> = calls
-        .iter()
-        .map(|argv| {
-            let mut v = vec![dir.display().to_string()];
-            v.extend(argv.iter().cloned());
-            serde_json::to_string(&v).expect("json")
-        })
-        .collect();
-    let writer = std::thread::spawn(move || {
-        for l in lines {
-            writeln!(stdin, "{l}").expect("write to driver");
-        }
-    });
-    let out = BufReader::new(child.stdout.take().expect("stdout"));
-    let answers: Vec<(String, i32)> = out
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value =
-                serde_json::from_str(&l.expect("line")).expect("driver json");
-            (
-                v["stdout"].as_str().unwrap_or("").to_string(),
-                v["exit"].as_i64().unwrap_or(-1) as i32,
-            )
-        })
-        .collect();
-    writer.join().expect("writer");
-    assert!(child.wait().expect("driver ends").success());
-    assert_eq!(answers.len(), calls.len(), "the driver answered every call");
-    answers
+    peer::answers(dir, calls)
 }
 
 /// gsd's stderr for a call (to name why it refused).
 fn gsd_stderr(dir: &Path, argv: &[String]) -> String {
-    let o = Command::new(gsd_bin())
-        .current_dir(dir)
-        .args(["sdk", "query"])
-        .args(argv)
-        .output()
-        .expect("gsd runs");
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    gsd_answer_full(dir, argv).1
 }
 
 fn gsd_answer(dir: &Path, argv: &[String]) -> (String, i32) {
+    gsd_answer_full(dir, argv).0
+}
+
+/// gsd's answer and its stderr, from the library in this process (what
+/// `gsd sdk query` prints, without a process start per call; the live
+/// sample compares it with the binary's).
+fn gsd_answer_in_process(dir: &Path, argv: &[String]) -> ((String, i32), String) {
+    let mut req = gsd::sdk::parse_argv(argv, dir);
+    req.fallback = gsd::sdk::FallbackPolicy::Denied;
+    let a = gsd::sdk::query(&req);
+    ((a.stdout, a.exit), a.stderr.join("\n"))
+}
+
+/// gsd's answer and its stderr.
+fn gsd_answer_full(dir: &Path, argv: &[String]) -> ((String, i32), String) {
     let o = Command::new(gsd_bin())
         .current_dir(dir)
         .args(["sdk", "query"])
         .args(argv)
         .env("GSD_SDK_FALLBACK", "off")
         .env_remove("BRAVE_API_KEY")
+        .env_remove("GSD_WORKSTREAM")
         .output()
         .expect("gsd runs");
     (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        o.status.code().unwrap_or(-1),
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            o.status.code().unwrap_or(-1),
+        ),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
 
@@ -550,6 +525,41 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
     calls
 }
 
+/// How many trees' gsd-sdk answers were replayed, checked live against
+/// their recording (the fixed sample), or asked live (not recorded).
+#[derive(Default)]
+struct Sources {
+    replayed: usize,
+    sample: Vec<String>,
+    live: Vec<String>,
+}
+
+impl Sources {
+    fn add(&mut self, name: &str, s: peer::Source) {
+        match s {
+            peer::Source::Replayed => self.replayed += 1,
+            peer::Source::SampleChecked => self.sample.push(name.to_string()),
+            peer::Source::Live => self.live.push(name.to_string()),
+        }
+    }
+    fn report(&self, test: &str) {
+        eprintln!(
+            "gsd-sdk {} ({test}): {} trees replayed from tests/sdk_parity/recorded, {} asked live and equal to their recording (the fixed sample: {:?}), {} asked live, not recorded{}: {:?}",
+            peer::VERSION,
+            self.replayed,
+            self.sample.len(),
+            self.sample,
+            self.live.len(),
+            if self.live.is_empty() || peer::recording() {
+                ""
+            } else {
+                " (bash bench/sdk-record.sh records them)"
+            },
+            self.live
+        );
+    }
+}
+
 /// The corpus trees, then `fixtures/sdk-parity/` (what no corpus tree
 /// holds: todos, MVP mode, requirement lines, branching configs).
 fn parity_trees() -> Vec<PathBuf> {
@@ -570,8 +580,13 @@ fn parity_trees() -> Vec<PathBuf> {
 /// An answer with the clock taken out: ISO timestamps, and quick-task IDs
 /// (`YYMMDD-xxx`, two-second blocks of the day).
 fn without_clock(answer: &str) -> String {
-    let ts = regex::Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z").expect("regex");
-    let id = regex::Regex::new(r"\b\d{6}-[0-9a-z]{3}\b").expect("regex");
+    static RE: std::sync::OnceLock<(regex::Regex, regex::Regex)> = std::sync::OnceLock::new();
+    let (ts, id) = RE.get_or_init(|| {
+        (
+            regex::Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z").expect("regex"),
+            regex::Regex::new(r"\b\d{6}-[0-9a-z]{3}\b").expect("regex"),
+        )
+    });
     id.replace_all(&ts.replace_all(answer, "<timestamp>"), "<quick-id>")
         .into_owned()
 }
@@ -613,64 +628,60 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk) and the corpus (GSD_CORPUS)"
 )]
 fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
+    for v in ["GSD_WORKSTREAM", "BRAVE_API_KEY"] {
+        assert!(
+            std::env::var_os(v).is_none(),
+            "unset {v}: gsd answers in this process, and gsd-sdk runs without it"
+        );
+    }
     let trees = parity_trees();
-    let (mut pairs, mut same) = (0usize, 0usize);
-    let mut answered = 0usize;
+    // Trees are independent: two workers (this machine's cores), each
+    // taking the next tree; the peer's context is per thread.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<ReadResult> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(tree) = trees.get(i) else { break };
+                        mine.push(read_tree(tree));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker"))
+            .collect()
+    });
+    let mut results = results;
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    peer::finish("reads");
+    let mut sources = Sources::default();
+    let (mut pairs, mut same, mut answered, mut handed) = (0, 0, 0, 0);
     let mut different = Vec::new();
     let mut sdk_rewrote = Vec::new();
-    for tree in &trees {
-        let (name, tmp) = (tree_name(tree), tempfile::tempdir().expect("tmp"));
-        let (theirs_dir, ours_dir) = (tmp.path().join("theirs"), tmp.path().join("ours"));
-        for d in [&theirs_dir, &ours_dir] {
-            copy_dir(tree, d);
-            git(d, &["init", "-q"]);
+    let mut handed_trees = Vec::new();
+    for r in &results {
+        sources.add(&r.name, r.source);
+        pairs += r.pairs;
+        same += r.same;
+        answered += r.answered;
+        handed += r.handed;
+        if r.handed > 0 {
+            handed_trees.push(r.name.clone());
         }
-        let before = snapshot(&ours_dir);
-        let calls = read_calls(&ours_dir);
-        let theirs = gsd_sdk_answers(&theirs_dir, &calls);
-        for (argv, t) in calls.iter().zip(&theirs) {
-            let o = gsd_answer(&ours_dir, argv);
-            pairs += 1;
-            // Paths name each copy's own folder.
-            let t_norm = (
-                without_clock(&t.0.replace(&theirs_dir.display().to_string(), "<tree>")),
-                t.1,
-            );
-            let o_norm = (
-                without_clock(&o.0.replace(&ours_dir.display().to_string(), "<tree>")),
-                o.1,
-            );
-            if t_norm == o_norm {
-                same += 1;
-                answered += usize::from(t.1 == 0 && !t.0.trim().is_empty());
-            } else {
-                different.push(format!(
-                    "{name}: {}\n--- gsd-sdk (exit {})\n{}\n--- gsd (exit {})\n{}",
-                    argv.join(" "),
-                    t_norm.1,
-                    t_norm.0.chars().take(1500).collect::<String>(),
-                    o_norm.1,
-                    o_norm.0.chars().take(1500).collect::<String>()
-                ));
-            }
-        }
-        assert_eq!(
-            snapshot(&ours_dir),
-            before,
-            "{name}: a gsd read wrote a file"
-        );
-        let after_theirs = snapshot(&theirs_dir);
-        let rewritten: Vec<String> = after_theirs
-            .iter()
-            .filter(|(p, b)| before.get(*p) != Some(*b))
-            .map(|(p, _)| p.display().to_string())
-            .collect();
-        if !rewritten.is_empty() {
-            sdk_rewrote.push(format!("{name}: {}", rewritten.join(", ")));
+        different.extend(r.different.iter().cloned());
+        if let Some(w) = &r.rewrote {
+            sdk_rewrote.push(w.clone());
         }
     }
+    sources.report("reads");
     eprintln!(
-        "sdk parity (reads): {} trees, {pairs} (tree, call) pairs, {same} identical ({answered} of them exit 0 with an answer), different {}; gsd-sdk rewrote files during reads in {} trees: {:?}",
+        "sdk parity (reads): {} trees, {pairs} (tree, call) pairs, {same} identical ({answered} of them exit 0 with an answer), {handed} handed on to gsd-sdk (workstream-bound calls on the workstream trees {handed_trees:?}), different {}; gsd-sdk rewrote files during reads in {} trees: {:?}",
         trees.len(),
         different.len(),
         sdk_rewrote.len(),
@@ -690,6 +701,103 @@ fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
+}
+
+/// One tree's read comparison.
+struct ReadResult {
+    name: String,
+    source: peer::Source,
+    pairs: usize,
+    same: usize,
+    answered: usize,
+    /// Calls gsd hands to gsd-sdk: workstream-bound calls on a workstream tree.
+    handed: usize,
+    different: Vec<String>,
+    rewrote: Option<String>,
+}
+
+/// Every read call on two copies of `tree`, gsd-sdk's (recorded or live)
+/// against gsd's.
+fn read_tree(tree: &Path) -> ReadResult {
+    let (name, tmp) = (tree_name(tree), tempfile::tempdir().expect("tmp"));
+    peer::begin("reads", tree);
+    let (theirs_dir, ours_dir) = (tmp.path().join("theirs"), tmp.path().join("ours"));
+    for d in [&theirs_dir, &ours_dir] {
+        copy_dir(tree, d);
+        git(d, &["init", "-q"]);
+    }
+    let before = snapshot(&ours_dir);
+    let calls = read_calls(&ours_dir);
+    let theirs = gsd_sdk_answers(&theirs_dir, &calls);
+    let mut r = ReadResult {
+        name: name.clone(),
+        source: peer::Source::Live,
+        pairs: 0,
+        same: 0,
+        answered: 0,
+        handed: 0,
+        different: Vec::new(),
+        rewrote: None,
+    };
+    let sample = peer::live_sample(&name);
+    for (argv, t) in calls.iter().zip(&theirs) {
+        let (o, err) = gsd_answer_in_process(&ours_dir, argv);
+        if sample {
+            // The binary prints what the library answers.
+            let (p, perr) = gsd_answer_full(&ours_dir, argv);
+            assert_eq!(
+                (without_clock(&p.0), p.1),
+                (without_clock(&o.0), o.1),
+                "{name}: {argv:?}: `gsd sdk query` and the library differ"
+            );
+            assert!(
+                perr.trim() == err.trim(),
+                "{name}: {argv:?}: {perr} / {err}"
+            );
+        }
+        r.pairs += 1;
+        // Paths name each copy's own folder.
+        let t_norm = (
+            without_clock(&t.0.replace(&theirs_dir.display().to_string(), "<tree>")),
+            t.1,
+        );
+        let o_norm = (
+            without_clock(&o.0.replace(&ours_dir.display().to_string(), "<tree>")),
+            o.1,
+        );
+        if t_norm == o_norm {
+            r.same += 1;
+            r.answered += usize::from(t.1 == 0 && !t.0.trim().is_empty());
+        } else if o.1 == 10 && handed_on_text(&err) {
+            // gsd hands this call on (switched off here): gsd-sdk answers it.
+            r.handed += 1;
+        } else {
+            r.different.push(format!(
+                "{name}: {}\n--- gsd-sdk (exit {})\n{}\n--- gsd (exit {})\n{}",
+                argv.join(" "),
+                t_norm.1,
+                t_norm.0.chars().take(1500).collect::<String>(),
+                o_norm.1,
+                o_norm.0.chars().take(1500).collect::<String>()
+            ));
+        }
+    }
+    assert_eq!(
+        snapshot(&ours_dir),
+        before,
+        "{name}: a gsd read wrote a file"
+    );
+    let after_theirs = snapshot(&theirs_dir);
+    let rewritten: Vec<String> = after_theirs
+        .iter()
+        .filter(|(p, b)| before.get(*p) != Some(*b))
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    if !rewritten.is_empty() {
+        r.rewrote = Some(format!("{name}: {}", rewritten.join(", ")));
+    }
+    r.source = peer::end();
+    r
 }
 
 /// Lines of `before` that changed, and lines added, when `after` differs
@@ -783,6 +891,27 @@ fn bold_fields(state: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether `dir` is a tree whose work lives in a workstream, as gsd sees it:
+/// it hands `state.load` on.
+fn workstream_tree(dir: &Path) -> bool {
+    let argv = s(&["state.load"]);
+    handed_on(dir, &argv, &gsd_answer(dir, &argv)).is_some()
+}
+
+/// A call gsd hands to gsd-sdk because it is bound to the tree's workstream
+/// (exit 10 here, where the fallback is off).
+fn handed_on(dir: &Path, argv: &[String], o: &(String, i32)) -> Option<&'static str> {
+    (o.1 == 10 && handed_on_text(&gsd_stderr(dir, argv)))
+        .then_some("handed on: workstream-bound write")
+}
+
+/// gsd's stderr says it hands a call on because of the tree's workstreams
+/// (bound to the active one, or listing workstreams).
+fn handed_on_text(err: &str) -> bool {
+    err.contains("` on workstream `")
+        || err.contains("(workstream projects are answered by gsd-sdk)")
+}
+
 /// A write gsd refuses by design (PARITY.md E4, E8 and E21): which kind, once
 /// checked that it exited 1 and changed nothing. gsd-sdk makes these writes.
 fn refusal(
@@ -797,6 +926,13 @@ fn refusal(
         argv[0].as_str(),
         "state.update" | "state.advance-plan" | "state.planned-phase"
     );
+    if let Some(kind) = handed_on(dir, argv, o) {
+        assert!(
+            changed_files(before, &snapshot(dir)).is_empty(),
+            "{name}: {argv:?} handed on but changed files"
+        );
+        return Some(kind);
+    }
     let kind = if conflicted && state_write {
         "refused: conflict markers"
     } else if o.1 == 1
@@ -1123,726 +1259,49 @@ fn check_phase_remove(name: &str, tree: &Path, target: &str, force: bool) -> (&'
 )]
 fn writes_are_exact_edits_on_every_corpus_tree() {
     let trees = parity_trees();
-    let mut report: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
-    let mut bump = |k: &'static str, ours_clean: bool, theirs_changed: bool| {
-        let e = report.entry(k).or_default();
-        e.0 += 1;
-        e.1 += usize::from(ours_clean);
-        e.2 += usize::from(theirs_changed);
-    };
-    for tree in &trees {
-        let (name, tmp) = (tree_name(tree), tempfile::tempdir().expect("tmp"));
-        let (theirs, ours) = (tmp.path().join("theirs"), tmp.path().join("ours"));
-        repo_copy(tree, &theirs);
-        repo_copy(tree, &ours);
-        let state = std::fs::read_to_string(ours.join(".planning/STATE.md")).unwrap_or_default();
-        // gsd refuses to edit a file with merge-conflict markers (PARITY.md E8);
-        // gsd-sdk edits it. Such a tree's STATE.md writes are checked as refusals.
-        let conflicted = state
-            .lines()
-            .any(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>"));
-
-        // 1. No-op writes: a field set to the text it has, a frontmatter key
-        //    to its value, a config key to its value.
-        let mut noop: Vec<Vec<String>> = Vec::new();
-        for (label, value) in bold_fields(&state) {
-            noop.push(vec!["state.update".into(), label, value]);
-        }
-        for f in plan_files(&ours, 40) {
-            let fm = std::fs::read_to_string(ours.join(&f)).unwrap_or_default();
-            let wave = fm.strip_prefix("---\n").and_then(|rest| {
-                rest.lines()
-                    .take_while(|l| *l != "---")
-                    .find_map(|l| l.strip_prefix("wave: "))
-            });
-            if let Some(w) = wave {
-                noop.push(vec![
-                    "frontmatter.set".into(),
-                    f.clone(),
-                    "wave".into(),
-                    w.trim().to_string(),
-                ]);
-            }
-        }
-        if let Ok(cfg) = std::fs::read_to_string(ours.join(".planning/config.json"))
-            && let Ok(v) = serde_json::from_str::<serde_json::Value>(&cfg)
-            && let Some(m) = v.get("mode").and_then(|m| m.as_str())
-        {
-            noop.push(vec!["config-set".into(), "mode".into(), m.to_string()]);
-        }
-        for argv in &noop {
-            let before_o = snapshot(&ours);
-            let before_t = snapshot(&theirs);
-            let o = gsd_answer(&ours, argv);
-            if let Some(kind) = refusal(&name, argv, &o, conflicted, &ours, &before_o) {
-                bump(kind, true, true);
-                continue;
-            }
-            assert!(
-                o.1 == 0 || o.0.contains("error"),
-                "{name}: gsd {argv:?} failed: {}",
-                o.0
-            );
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
-            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-            let ours_changed = changed_files(&before_o, &snapshot(&ours));
-            let theirs_changed = changed_files(&before_t, &snapshot(&theirs));
-            assert!(
-                ours_changed.is_empty(),
-                "{name}: no-op {argv:?} changed {ours_changed:?}"
-            );
-            let kind: &'static str = match argv[0].as_str() {
-                "state.update" => "no-op state.update",
-                "frontmatter.set" => "no-op frontmatter.set",
-                _ => "no-op config-set",
-            };
-            bump(kind, ours_changed.is_empty(), !theirs_changed.is_empty());
-        }
-
-        // 2. One-field writes: gsd changes the field's own line(s) only.
-        let one_field: Vec<Vec<String>> = bold_fields(&state)
-            .into_iter()
-            .take(1)
-            .map(|(label, _)| {
-                vec![
-                    "state.update".into(),
-                    label,
-                    "set by the parity harness".into(),
-                ]
-            })
-            .chain(
-                std::fs::read_to_string(ours.join(".planning/config.json"))
-                    .ok()
-                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                    .and_then(|v| v.get("mode").and_then(|m| m.as_str()).map(str::to_string))
-                    .map(|m| {
-                        let other = if m == "yolo" { "interactive" } else { "yolo" };
-                        s(&["config-set", "mode", other])
-                    }),
-            )
-            .collect();
-        for argv in &one_field {
-            let before_o = snapshot(&ours);
-            let before_t = snapshot(&theirs);
-            let o = gsd_answer(&ours, argv);
-            if let Some(kind) = refusal(&name, argv, &o, conflicted, &ours, &before_o) {
-                bump(kind, true, true);
-                continue;
-            }
-            assert_eq!(o.1, 0, "{name}: gsd {argv:?}: {}", o.0);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
-            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-            let after_o = snapshot(&ours);
-            let ours_changed = changed_files(&before_o, &after_o);
-            let lines: usize = ours_changed
-                .iter()
-                .map(|p| changed_lines(&before_o[p], &after_o[p]))
-                .sum();
-            // The field's line, and its frontmatter mirror when STATE.md keeps one.
-            assert!(
-                (1..=2).contains(&lines),
-                "{name}: {argv:?} changed {lines} lines in {ours_changed:?}"
-            );
-            let after_t = snapshot(&theirs);
-            let theirs_lines: usize = changed_files(&before_t, &after_t)
-                .iter()
-                .map(|p| {
-                    changed_lines(
-                        before_t.get(p).map_or(&[][..], |v| v),
-                        after_t.get(p).map_or(&[][..], |v| v),
-                    )
-                })
-                .sum();
-            let kind: &'static str = if argv[0] == "config-set" {
-                "one-field config-set"
-            } else {
-                "one-field state.update"
-            };
-            bump(kind, lines <= 2, theirs_lines > 2);
-            // The value the workflow asked for is there.
-            let target = argv[2].as_str();
-            let shown = target;
-            assert!(
-                ours_changed
-                    .iter()
-                    .any(|p| String::from_utf8_lossy(&after_o[p]).contains(shown)),
-                "{name}: {argv:?} did not write {shown}"
-            );
-        }
-
-        // 3. List entries: one line added, the same answer.
-        for argv in [
-            s(&["state.add-blocker", "--text", "parity blocker"]),
-            s(&[
-                "state.add-decision",
-                "--phase",
-                "1",
-                "--summary",
-                "parity decision",
-                "--rationale",
-                "why",
-            ]),
-        ] {
-            if !ours.join(".planning/STATE.md").exists() || conflicted {
-                break;
-            }
-            let before_o = snapshot(&ours);
-            let before_t = snapshot(&theirs);
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-            let after_o = snapshot(&ours);
-            let changed = changed_files(&before_o, &after_o);
-            let added = o.0.contains("\"added\": true");
-            if added {
-                let (b, a) = (&before_o[&changed[0]], &after_o[&changed[0]]);
-                let (lb, la) = (
-                    String::from_utf8_lossy(b).lines().count(),
-                    String::from_utf8_lossy(a).lines().count(),
-                );
-                // One entry line, or it replaced a "None yet." placeholder,
-                // or a blank line and the entry after a table; nothing else.
-                assert!(
-                    (la == lb + 1 || la == lb || la == lb + 2) && (la == lb || only_added(b, a)),
-                    "{name}: {argv:?} went from {lb} to {la} lines"
-                );
-            } else {
-                assert!(
-                    changed.is_empty(),
-                    "{name}: {argv:?} not added but changed {changed:?}"
-                );
-            }
-            let after_t = snapshot(&theirs);
-            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-                changed_lines(
-                    before_t.get(p).map_or(&[][..], |v| v),
-                    after_t.get(p).map_or(&[][..], |v| v),
-                ) > 1
-            });
-            bump("list entry add", true, theirs_more);
-        }
-
-        // 4. A Roadmap Evolution line: the same answer; gsd only adds lines
-        // (the entry, and its heading when the list is new); the same
-        // call again is a duplicate that changes nothing.
-        if ours.join(".planning/STATE.md").exists() && !conflicted {
-            let argv = s(&[
-                "state.add-roadmap-evolution",
-                "--phase",
-                "3.1",
-                "--action",
-                "inserted",
-                "--after",
-                "3",
-                "--note",
-                "parity fix",
-                "--urgent",
-            ]);
-            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-            let after_o = snapshot(&ours);
-            let changed = changed_files(&before_o, &after_o);
-            assert_eq!(changed, vec![PathBuf::from(".planning/STATE.md")], "{name}");
-            let (b, a) = (&before_o[&changed[0]], &after_o[&changed[0]]);
-            assert!(
-                only_added(b, a),
-                "{name}: {argv:?} changed or removed a line"
-            );
-            assert!(
-                String::from_utf8_lossy(a)
-                    .contains("- Phase 3.1 inserted after Phase 3: parity fix (URGENT)"),
-                "{name}: the entry is there"
-            );
-            let again = gsd_answer(&ours, &argv);
-            assert!(again.0.contains("\"duplicate\""), "{name}: {}", again.0);
-            assert_eq!(snapshot(&ours), after_o, "{name}: a duplicate wrote");
-            let after_t = snapshot(&theirs);
-            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-                !only_added(
-                    before_t.get(p).map_or(&[][..], |v| v),
-                    after_t.get(p).map_or(&[][..], |v| v),
-                )
-            });
-            bump("roadmap evolution entry", true, theirs_more);
-        }
-
-        // 4b. The execute-plan STATE writes. record-metric: the row lands
-        // where gsd-sdk puts it (after the same line), nothing else changes
-        // but a `None yet` placeholder row. update-progress: the one
-        // progress line gsd-sdk writes, or nothing (E19).
-        // Fresh copies: the writes above leave the two copies different.
-        if ours.join(".planning/STATE.md").exists() && !conflicted {
-            let (_fresh, theirs, ours) = fresh_pair(tree);
-            let row = "| Phase 3 P02 | 4min | 3 tasks | 5 files |";
-            let argv = s(&[
-                "state.record-metric",
-                "--phase",
-                "3",
-                "--plan",
-                "02",
-                "--duration",
-                "4min",
-                "--tasks",
-                "3",
-                "--files",
-                "5",
-            ]);
-            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
-            let changed = changed_files(&before_o, &after_o);
-            let state_md = PathBuf::from(".planning/STATE.md");
-            if o.0.contains("\"recorded\": true") {
-                assert_eq!(changed, vec![state_md.clone()], "{name}");
-                let (b, a) = (&before_o[&state_md], &after_o[&state_md]);
-                let (ours_text, theirs_text) = (
-                    String::from_utf8_lossy(a).into_owned(),
-                    String::from_utf8_lossy(&after_t[&state_md]).into_owned(),
-                );
-                let above = |text: &str| {
-                    let lines: Vec<&str> = text.lines().collect();
-                    let i = lines.iter().position(|l| *l == row)?;
-                    Some(
-                        lines[..i]
-                            .iter()
-                            .rev()
-                            .find(|l| !l.trim().is_empty())
-                            .map(|l| l.to_string()),
-                    )
-                };
-                assert_eq!(
-                    above(&ours_text),
-                    above(&theirs_text),
-                    "{name}: the row's place"
-                );
-                let replaced =
-                    line_edit(b, a) == (1, 0) && String::from_utf8_lossy(b).contains("None yet");
-                assert!(
-                    only_added(b, a) || replaced,
-                    "{name}: {argv:?} changed other lines"
-                );
-            } else {
-                assert!(
-                    changed.is_empty(),
-                    "{name}: not recorded but changed {changed:?}"
-                );
-            }
-            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-                changed_lines(
-                    before_t.get(p).map_or(&[][..], |v| v),
-                    after_t.get(p).map_or(&[][..], |v| v),
-                ) > 1
-            });
-            bump("state.record-metric", true, theirs_more);
-
-            let argv = s(&["state.update-progress"]);
-            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
-            let changed = changed_files(&before_o, &after_o);
-            if o != t[0] {
-                // E19: the only `Progress:` line opens a YAML mapping.
-                assert!(
-                    o.0.contains("\"updated\": false") && changed.is_empty(),
-                    "{name}: {argv:?} answers differ: {o:?} / {t:?}"
-                );
-                bump("state.update-progress (E19)", true, true);
-            } else {
-                assert!(changed.len() <= 1, "{name}: {changed:?}");
-                for p in &changed {
-                    let (b, a) = (&before_o[p], &after_o[p]);
-                    assert_eq!(line_edit(b, a), (1, 0), "{name}: one line");
-                    let theirs_text = String::from_utf8_lossy(&after_t[p]).into_owned();
-                    let (lb, la) = (String::from_utf8_lossy(b), String::from_utf8_lossy(a));
-                    let new = la
-                        .lines()
-                        .zip(lb.lines())
-                        .find(|(x, y)| x != y)
-                        .map(|(x, _)| x);
-                    let new = new.expect("a changed line");
-                    assert!(
-                        theirs_text.lines().any(|l| l == new),
-                        "{name}: {new:?} is gsd-sdk's line"
-                    );
-                }
-                let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-                    changed_lines(
-                        before_t.get(p).map_or(&[][..], |v| v),
-                        after_t.get(p).map_or(&[][..], |v| v),
-                    ) > 1
-                });
-                bump("state.update-progress", true, theirs_more);
-            }
-        }
-
-        // 4e. The execute-phase position writes (also where there is no
-        // STATE.md: E22).
-        for argv in [
-            &["state.advance-plan"][..],
-            &["state.planned-phase", "--phase", "3", "--plans", "4"],
-            &["state.planned-phase", "--phase", " 2.1 "],
-        ] {
-            let (kind, theirs_more) = check_position_write(&name, tree, conflicted, argv);
-            bump(kind, true, theirs_more);
-        }
-
-        // 4f. phase.remove: the last phase folder, then a middle one with
-        // --force.
-        let nums = integer_phase_dirs(tree);
-        if let (Some(last), Some(mid)) = (nums.last(), nums.get(nums.len().saturating_sub(1) / 2)) {
-            for (target, force) in [(last, false), (mid, true)] {
-                let (kind, theirs_differ) = check_phase_remove(&name, tree, target, force);
-                bump(kind, true, theirs_differ);
-            }
-        }
-
-        // 4c. requirements.mark-complete: the same answer, and the same
-        // bytes as gsd-sdk writes, but for the line endings it drops.
-        if let Ok(text) = std::fs::read_to_string(tree.join(".planning/REQUIREMENTS.md")) {
-            let (_fresh, theirs, ours) = fresh_pair(tree);
-            let ids = |p: &str| -> Vec<String> {
-                regex::Regex::new(p)
-                    .expect("regex")
-                    .captures_iter(&text)
-                    .map(|c| c[1].to_string())
-                    .take(2)
-                    .collect()
-            };
-            let mut args = ids(r"- \[ \] \*\*([A-Z][A-Z0-9-]*\d)\*\*");
-            args.extend(ids(r"- \[x\] \*\*([A-Z][A-Z0-9-]*\d)\*\*"));
-            args.extend(ids(
-                r"\|\s*([A-Z][A-Z0-9-]*\d)\s*\|[^|\n]+\|\s*(?i:pending)",
-            ));
-            args.push("NOPE-99".into());
-            let first = args[..2.min(args.len())].join(",");
-            let mut argv = vec!["requirements.mark-complete".to_string(), first];
-            argv.extend(args.iter().skip(2).cloned());
-            let before_o = snapshot(&ours);
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-            let req = PathBuf::from(".planning/REQUIREMENTS.md");
-            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
-            let changed = changed_files(&before_o, &after_o);
-            assert!(
-                changed.is_empty() || changed == vec![req.clone()],
-                "{name}: {changed:?}"
-            );
-            let lf = |b: &[u8]| String::from_utf8_lossy(b).replace("\r\n", "\n");
-            assert_eq!(
-                lf(&after_o[&req]),
-                lf(&after_t[&req]),
-                "{name}: {argv:?} edits differ"
-            );
-            let crlf_kept = !String::from_utf8_lossy(&before_o[&req]).contains("\r\n")
-                || String::from_utf8_lossy(&after_o[&req])
-                    .matches("\r\n")
-                    .count()
-                    == String::from_utf8_lossy(&before_o[&req])
-                        .matches("\r\n")
-                        .count();
-            assert!(crlf_kept, "{name}: line endings kept");
-            bump(
-                "requirements.mark-complete",
-                true,
-                after_t[&req] != after_o[&req],
-            );
-        }
-
-        // 4d. roadmap.update-plan-progress for every phase, in turn: the
-        // same answers and the same ROADMAP.md bytes as gsd-sdk (whose
-        // edits are in-place regex replacements too), line endings aside.
-        {
-            let (_fresh, theirs, ours) = fresh_pair(tree);
-            let roadmap = PathBuf::from(".planning/ROADMAP.md");
-            let lf =
-                |b: Option<&Vec<u8>>| b.map(|b| String::from_utf8_lossy(b).replace("\r\n", "\n"));
-            for n in phase_numbers(tree) {
-                let argv = vec!["roadmap.update-plan-progress".to_string(), n];
-                let before_o = snapshot(&ours);
-                let o = gsd_answer(&ours, &argv);
-                let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-                assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-                let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
-                let changed = changed_files(&before_o, &after_o);
-                assert!(
-                    changed.is_empty() || changed == vec![roadmap.clone()],
-                    "{name}: {changed:?}"
-                );
-                assert_eq!(
-                    lf(after_o.get(&roadmap)),
-                    lf(after_t.get(&roadmap)),
-                    "{name}: {argv:?} edits differ"
-                );
-                bump("roadmap.update-plan-progress", true, false);
-            }
-        }
-
-        // 5. config-ensure-section: a section already there changes no
-        // byte; a new one is one added member.
-        if ours.join(".planning/config.json").exists() {
-            for section in ["workflow", "parity_section"] {
-                let text =
-                    std::fs::read_to_string(ours.join(".planning/config.json")).unwrap_or_default();
-                let parsed: Option<serde_json::Value> = serde_json::from_str(&text).ok();
-                if let Some(serde_json::Value::Object(before_v)) = parsed {
-                    let argv = s(&["config-ensure-section", section]);
-                    let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
-                    let o = gsd_answer(&ours, &argv);
-                    let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-                    assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
-                    let after_o = snapshot(&ours);
-                    let cfg = PathBuf::from(".planning/config.json");
-                    let now: serde_json::Value =
-                        serde_json::from_slice(&after_o[&cfg]).expect("still JSON");
-                    if before_v.contains_key(section) {
-                        assert_eq!(after_o, before_o, "{name}: {section} was there");
-                    } else {
-                        let mut want = before_v.clone();
-                        want.insert(section.into(), serde_json::json!({}));
-                        assert_eq!(now, serde_json::Value::Object(want), "{name}");
-                        let (changed, added) = line_edit(&before_o[&cfg], &after_o[&cfg]);
-                        assert!(
-                            changed <= 1 && added <= 1,
-                            "{name}: {changed} lines changed (at most the comma's), {added} added"
-                        );
+    // Trees are independent: two workers, each taking the next tree.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<WriteResult> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(tree) = trees.get(i) else { break };
+                        mine.push(write_tree_checked(tree));
                     }
-                    let after_t = snapshot(&theirs);
-                    bump(
-                        "config-ensure-section",
-                        true,
-                        before_v.contains_key(section) && after_t != before_t,
-                    );
-                }
-            }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker"))
+            .collect()
+    });
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    peer::finish("writes");
+    let mut report: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut sources = Sources::default();
+    let mut failures: Vec<String> = Vec::new();
+    for r in &results {
+        sources.add(&r.name, r.source);
+        for (k, (n, ok, theirs)) in &r.report {
+            let e = report.entry(k).or_default();
+            e.0 += n;
+            e.1 += ok;
+            e.2 += theirs;
         }
-
-        // 6. intel.patch-meta: the same answer (clock and folder aside);
-        // gsd changes `_meta`'s two values and no other byte, in a pretty
-        // and a one-line file; JSON that does not parse is not patched.
-        for (file, text) in [
-            (
-                "pretty.json",
-                "{\n  \"stack\": [\"rust\"],\n  \"_meta\": {\n    \"updated_at\": \"2026-01-01T00:00:00.000Z\",\n    \"version\": 3\n  }\n}\n",
-            ),
-            ("one-line.json", "{\"files\": {\"a\": 1}}\n"),
-            ("broken.json", "{\"x\": 1,}\n"),
-        ] {
-            for d in [&ours, &theirs] {
-                std::fs::create_dir_all(d.join(".planning/intel")).expect("mkdir");
-                std::fs::write(d.join(".planning/intel").join(file), text).expect("write");
-            }
-            let argv = s(&["intel.patch-meta", &format!(".planning/intel/{file}")]);
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            let after = std::fs::read_to_string(ours.join(".planning/intel").join(file))
-                .expect("still there");
-            if file == "broken.json" {
-                assert!(o.0.contains("\"patched\": false"), "{name}: {}", o.0);
-                assert!(t[0].0.contains("\"patched\": false"), "{name}: {}", t[0].0);
-                assert_eq!(after, text, "{name}: broken JSON was written");
-                continue;
-            }
-            let norm = |a: &str, d: &Path| {
-                without_clock(
-                    &a.replace(
-                        &std::fs::canonicalize(d)
-                            .expect("real")
-                            .display()
-                            .to_string(),
-                        "<tree>",
-                    ),
-                )
-            };
-            assert_eq!(
-                (norm(&o.0, &ours), o.1),
-                (norm(&t[0].0, &theirs), t[0].1),
-                "{name}: {argv:?} answers differ"
-            );
-            let (was, now): (serde_json::Value, serde_json::Value) = (
-                serde_json::from_str(text).expect("json"),
-                serde_json::from_str(&after).expect("still JSON"),
-            );
-            let version = was["_meta"]["version"].as_i64().unwrap_or(0) + 1;
-            assert_eq!(now["_meta"]["version"], version, "{name}: {file}");
-            let mut rest = now.clone();
-            rest["_meta"] = was["_meta"].clone();
-            if was.get("_meta").is_none() {
-                rest.as_object_mut().expect("object").remove("_meta");
-            }
-            assert_eq!(rest, was, "{name}: {file}: only _meta changed");
-            let (changed, added) = line_edit(text.as_bytes(), after.as_bytes());
-            assert!(
-                changed <= 2 && added == 0,
-                "{name}: {file}: {changed} lines changed, {added} added"
-            );
-            let theirs_after =
-                std::fs::read_to_string(theirs.join(".planning/intel").join(file)).expect("there");
-            bump(
-                "intel.patch-meta",
-                true,
-                line_edit(text.as_bytes(), theirs_after.as_bytes()).0 > 2,
-            );
-        }
-
-        // 7. phase.add and phase.insert: the same answer, except where
-        // PARITY.md says gsd-sdk is wrong (E15: no ROADMAP.md, gsd refuses;
-        // E16: gsd-sdk restarts at phase 1 when its milestone slice holds
-        // no phase). gsd keeps every line it had and adds the folder.
-        let first_phase = phase_numbers(&ours).into_iter().next();
-        for argv in [
-            s(&["phase.add", "Parity phase"]),
-            vec![
-                "phase.insert".into(),
-                first_phase.unwrap_or_else(|| "1".into()),
-                "Parity fix".into(),
-            ],
-        ] {
-            let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
-            let o = gsd_answer(&ours, &argv);
-            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            let after_o = snapshot(&ours);
-            // A project code or custom naming: gsd hands the call to gsd-sdk
-            // (E17); with the fallback off that is exit 10 and no answer.
-            let cfg: serde_json::Value = std::fs::read(ours.join(".planning/config.json"))
-                .ok()
-                .and_then(|b| serde_json::from_slice(&b).ok())
-                .unwrap_or_default();
-            let named = cfg["project_code"].as_str().is_some_and(|c| !c.is_empty())
-                || cfg["phase_naming"]
-                    .as_str()
-                    .is_some_and(|n| n != "sequential");
-            if named {
-                assert_eq!(
-                    (o.0.trim(), o.1),
-                    ("", 10),
-                    "{name}: {argv:?} not handed on"
-                );
-                assert_eq!(after_o, before_o, "{name}: a handed-on call wrote");
-                bump("phase add/insert: E17 handed to gsd-sdk", true, false);
-                continue;
-            }
-            let kind: &'static str = if argv[0] == "phase.add" {
-                "phase.add"
-            } else {
-                "phase.insert"
-            };
-            if o != t[0] {
-                let roadmap = PathBuf::from(".planning/ROADMAP.md");
-                let no_roadmap = !before_o.contains_key(&roadmap);
-                let ours_v: serde_json::Value = serde_json::from_str(&o.0).unwrap_or_default();
-                let theirs_v: serde_json::Value = serde_json::from_str(&t[0].0).unwrap_or_default();
-                // E16: gsd-sdk numbers from its current-milestone slice, so
-                // its number is a phase the roadmap already has (phase 1
-                // when the slice is empty, a later milestone's phase
-                // otherwise); gsd's is one the roadmap does not have.
-                let text = String::from_utf8_lossy(before_o.get(&roadmap).map_or(&[][..], |v| v))
-                    .into_owned();
-                let heading = |n: &serde_json::Value| {
-                    n.as_u64().is_some_and(|n| {
-                        regex::Regex::new(&format!(r"(?m)^#{{2,4}}\s*Phase\s+0*{n}\s*:"))
-                            .expect("regex")
-                            .is_match(&text)
-                    })
-                };
-                let (ours_n, theirs_n) = (&ours_v["phase_number"], &theirs_v["phase_number"]);
-                let restarted = kind == "phase.add"
-                    && ours_n.as_u64() > theirs_n.as_u64()
-                    && (*theirs_n == 1 || (heading(theirs_n) && !heading(ours_n)));
-                assert!(
-                    (no_roadmap && o.1 == 1 && after_o == before_o) || restarted,
-                    "{name}: {argv:?} answers differ beyond PARITY.md E15/E16:\n{}\n---\n{}",
-                    o.0,
-                    t[0].0
-                );
-                bump(
-                    if no_roadmap {
-                        "phase add/insert: E15 refused, no roadmap"
-                    } else {
-                        "phase.add: E16 gsd-sdk reused a phase number"
-                    },
-                    true,
-                    true,
-                );
-                if no_roadmap {
-                    continue;
-                }
-            }
-            if o.1 != 0 {
-                assert_eq!(after_o, before_o, "{name}: {argv:?} refused but wrote");
-                continue;
-            }
-            let v: serde_json::Value = serde_json::from_str(&o.0).expect("json");
-            let dir = v["directory"].as_str().expect("directory");
-            assert!(
-                after_o.contains_key(&Path::new(dir).join(".gitkeep")),
-                "{name}: {argv:?}: no {dir}/.gitkeep"
-            );
-            for (p, b) in &before_o {
-                let a = after_o
-                    .get(p)
-                    .unwrap_or_else(|| panic!("{name}: {argv:?} lost {}", p.display()));
-                assert!(
-                    keeps_every_line(b, a) || p.ends_with("STATE.md"),
-                    "{name}: {argv:?} dropped or changed a line of {}",
-                    p.display()
-                );
-            }
-            let after_t = snapshot(&theirs);
-            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-                !keeps_every_line(
-                    before_t.get(p).map_or(&[][..], |v| v),
-                    after_t.get(p).map_or(&[][..], |v| v),
-                )
-            });
-            bump(kind, true, theirs_more);
-        }
-
-        // 8. commit takes exactly the named file, never a pre-staged one.
-        if ours.join(".planning/STATE.md").exists() {
-            for d in [&ours, &theirs] {
-                std::fs::write(d.join("unrelated.txt"), "staged by the user\n").expect("write");
-                git(d, &["add", "unrelated.txt"]);
-                let mut st = std::fs::read(d.join(".planning/STATE.md")).expect("state");
-                st.extend_from_slice(b"\nparity\n");
-                std::fs::write(d.join(".planning/STATE.md"), st).expect("write");
-            }
-            let argv = s(&[
-                "commit",
-                "docs(state): parity",
-                "--files",
-                ".planning/STATE.md",
-            ]);
-            let o = gsd_answer(&ours, &argv);
-            assert_eq!(o.1, 0, "{name}: {}", o.0);
-            let v: serde_json::Value = serde_json::from_str(&o.0).expect("commit json");
-            assert_eq!(v["committed"], true, "{name}: {v}");
-            assert_eq!(
-                v["files"],
-                serde_json::json!([".planning/STATE.md"]),
-                "{name}"
-            );
-            gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
-            let in_head = |d: &Path| git(d, &["show", "--name-only", "--format=", "HEAD"]);
-            let staged = |d: &Path| git(d, &["diff", "--cached", "--name-only"]);
-            assert_eq!(in_head(&ours).trim(), ".planning/STATE.md", "{name}");
-            assert_eq!(
-                staged(&ours).trim(),
-                "unrelated.txt",
-                "{name}: the user's staged file stays staged"
-            );
-            bump(
-                "commit leaves pre-staged files",
-                true,
-                in_head(&theirs).contains("unrelated.txt"),
-            );
-        }
+        failures.extend(r.failure.clone());
     }
+    sources.report("writes");
+    assert!(
+        failures.is_empty(),
+        "{} trees fail the write checks:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
     eprintln!(
         "sdk parity (writes), {} trees. gsd exact = no-op: no byte changed; one field: only its line(s); list: one line; refusal: nothing changed; commit: only the named file. gsd-sdk did more = no-op: changed the file; one field: over 2 lines; list: over 1 line; refusal: it wrote anyway; commit: took the staged file.",
         trees.len()
@@ -1857,6 +1316,786 @@ fn writes_are_exact_edits_on_every_corpus_tree() {
             .is_some_and(|r| r.0 > 100),
         "the corpus has plans with waves"
     );
+}
+
+/// One tree's write checks: per kind (runs, gsd exact, gsd-sdk did more),
+/// and the failure, if one check failed.
+struct WriteResult {
+    name: String,
+    source: peer::Source,
+    report: BTreeMap<&'static str, (usize, usize, usize)>,
+    failure: Option<String>,
+}
+
+/// [`write_tree`] on `tree`, its failure caught so that one tree's failure
+/// is reported with the others', never hiding them.
+fn write_tree_checked(tree: &Path) -> WriteResult {
+    let (name, tmp) = (tree_name(tree), tempfile::tempdir().expect("tmp"));
+    peer::begin("writes", tree);
+    let mut report: BTreeMap<&'static str, (usize, usize, usize)> = BTreeMap::new();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut bump = |k: &'static str, ours_clean: bool, theirs_changed: bool| {
+            let e = report.entry(k).or_default();
+            e.0 += 1;
+            e.1 += usize::from(ours_clean);
+            e.2 += usize::from(theirs_changed);
+        };
+        write_tree(tree, &name, tmp.path(), &mut bump);
+    }));
+    let failure = outcome.err().map(|e| {
+        let why = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        format!("{name}: {why}")
+    });
+    WriteResult {
+        source: peer::end(),
+        name,
+        report,
+        failure,
+    }
+}
+
+/// Every write check on two git copies of `tree` in `tmp`, gsd-sdk's
+/// (recorded or live) and gsd's; `bump` counts each check's kind.
+fn write_tree(tree: &Path, name: &str, tmp: &Path, bump: &mut dyn FnMut(&'static str, bool, bool)) {
+    let (theirs, ours) = (tmp.join("theirs"), tmp.join("ours"));
+    repo_copy(tree, &theirs);
+    repo_copy(tree, &ours);
+    let state = std::fs::read_to_string(ours.join(".planning/STATE.md")).unwrap_or_default();
+    // gsd refuses to edit a file with merge-conflict markers (PARITY.md E8);
+    // gsd-sdk edits it. Such a tree's STATE.md writes are checked as refusals.
+    let conflicted = state
+        .lines()
+        .any(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>"));
+
+    // 1. No-op writes: a field set to the text it has, a frontmatter key
+    //    to its value, a config key to its value.
+    let mut noop: Vec<Vec<String>> = Vec::new();
+    for (label, value) in bold_fields(&state) {
+        noop.push(vec!["state.update".into(), label, value]);
+    }
+    for f in plan_files(&ours, 40) {
+        let fm = std::fs::read_to_string(ours.join(&f)).unwrap_or_default();
+        let wave = fm.strip_prefix("---\n").and_then(|rest| {
+            rest.lines()
+                .take_while(|l| *l != "---")
+                .find_map(|l| l.strip_prefix("wave: "))
+        });
+        if let Some(w) = wave {
+            noop.push(vec![
+                "frontmatter.set".into(),
+                f.clone(),
+                "wave".into(),
+                w.trim().to_string(),
+            ]);
+        }
+    }
+    if let Ok(cfg) = std::fs::read_to_string(ours.join(".planning/config.json"))
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&cfg)
+        && let Some(m) = v.get("mode").and_then(|m| m.as_str())
+    {
+        noop.push(vec!["config-set".into(), "mode".into(), m.to_string()]);
+    }
+    for argv in &noop {
+        let before_o = snapshot(&ours);
+        let before_t = snapshot(&theirs);
+        let o = gsd_answer(&ours, argv);
+        if let Some(kind) = refusal(name, argv, &o, conflicted, &ours, &before_o) {
+            bump(kind, true, true);
+            continue;
+        }
+        assert!(
+            o.1 == 0 || o.0.contains("error"),
+            "{name}: gsd {argv:?} failed: {}",
+            o.0
+        );
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+        assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+        let ours_changed = changed_files(&before_o, &snapshot(&ours));
+        let theirs_changed = changed_files(&before_t, &snapshot(&theirs));
+        assert!(
+            ours_changed.is_empty(),
+            "{name}: no-op {argv:?} changed {ours_changed:?}"
+        );
+        let kind: &'static str = match argv[0].as_str() {
+            "state.update" => "no-op state.update",
+            "frontmatter.set" => "no-op frontmatter.set",
+            _ => "no-op config-set",
+        };
+        bump(kind, ours_changed.is_empty(), !theirs_changed.is_empty());
+    }
+
+    // A tree whose work lives in a workstream: gsd hands every
+    // workstream-bound write to gsd-sdk (here, with the fallback
+    // off: exit 10, nothing changed); the workstream-free ones
+    // (frontmatter.set above) it makes itself.
+    if workstream_tree(&ours) {
+        for argv in [
+            s(&["state.update", "Status", "set by the parity harness"]),
+            s(&["config-set", "mode", "yolo"]),
+            s(&["state.add-blocker", "--text", "parity blocker"]),
+            s(&["state.advance-plan"]),
+            s(&["phase.add", "Parity phase"]),
+            s(&["roadmap.update-plan-progress", "1"]),
+        ] {
+            let before = snapshot(&ours);
+            let o = gsd_answer(&ours, &argv);
+            assert_eq!(
+                handed_on(&ours, &argv, &o),
+                Some("handed on: workstream-bound write"),
+                "{name}: {argv:?}: {o:?}"
+            );
+            assert!(changed_files(&before, &snapshot(&ours)).is_empty());
+            bump("handed on: workstream-bound write", true, false);
+        }
+        return;
+    }
+
+    // 2. One-field writes: gsd changes the field's own line(s) only.
+    let one_field: Vec<Vec<String>> = bold_fields(&state)
+        .into_iter()
+        .take(1)
+        .map(|(label, _)| {
+            vec![
+                "state.update".into(),
+                label,
+                "set by the parity harness".into(),
+            ]
+        })
+        .chain(
+            std::fs::read_to_string(ours.join(".planning/config.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .and_then(|v| v.get("mode").and_then(|m| m.as_str()).map(str::to_string))
+                .map(|m| {
+                    let other = if m == "yolo" { "interactive" } else { "yolo" };
+                    s(&["config-set", "mode", other])
+                }),
+        )
+        .collect();
+    for argv in &one_field {
+        let before_o = snapshot(&ours);
+        let before_t = snapshot(&theirs);
+        let o = gsd_answer(&ours, argv);
+        if let Some(kind) = refusal(name, argv, &o, conflicted, &ours, &before_o) {
+            bump(kind, true, true);
+            continue;
+        }
+        assert_eq!(o.1, 0, "{name}: gsd {argv:?}: {}", o.0);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(argv));
+        assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+        let after_o = snapshot(&ours);
+        let ours_changed = changed_files(&before_o, &after_o);
+        let lines: usize = ours_changed
+            .iter()
+            .map(|p| changed_lines(&before_o[p], &after_o[p]))
+            .sum();
+        // The field's line, and its frontmatter mirror when STATE.md keeps one.
+        assert!(
+            (1..=2).contains(&lines),
+            "{name}: {argv:?} changed {lines} lines in {ours_changed:?}"
+        );
+        let after_t = snapshot(&theirs);
+        let theirs_lines: usize = changed_files(&before_t, &after_t)
+            .iter()
+            .map(|p| {
+                changed_lines(
+                    before_t.get(p).map_or(&[][..], |v| v),
+                    after_t.get(p).map_or(&[][..], |v| v),
+                )
+            })
+            .sum();
+        let kind: &'static str = if argv[0] == "config-set" {
+            "one-field config-set"
+        } else {
+            "one-field state.update"
+        };
+        bump(kind, lines <= 2, theirs_lines > 2);
+        // The value the workflow asked for is there.
+        let target = argv[2].as_str();
+        let shown = target;
+        assert!(
+            ours_changed
+                .iter()
+                .any(|p| String::from_utf8_lossy(&after_o[p]).contains(shown)),
+            "{name}: {argv:?} did not write {shown}"
+        );
+    }
+
+    // 3. List entries: one line added, the same answer.
+    for argv in [
+        s(&["state.add-blocker", "--text", "parity blocker"]),
+        s(&[
+            "state.add-decision",
+            "--phase",
+            "1",
+            "--summary",
+            "parity decision",
+            "--rationale",
+            "why",
+        ]),
+    ] {
+        if !ours.join(".planning/STATE.md").exists() || conflicted {
+            break;
+        }
+        let before_o = snapshot(&ours);
+        let before_t = snapshot(&theirs);
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+        let after_o = snapshot(&ours);
+        let changed = changed_files(&before_o, &after_o);
+        let added = o.0.contains("\"added\": true");
+        if added {
+            let (b, a) = (&before_o[&changed[0]], &after_o[&changed[0]]);
+            let (lb, la) = (
+                String::from_utf8_lossy(b).lines().count(),
+                String::from_utf8_lossy(a).lines().count(),
+            );
+            // One entry line, or it replaced a "None yet." placeholder,
+            // or a blank line and the entry after a table; nothing else.
+            assert!(
+                (la == lb + 1 || la == lb || la == lb + 2) && (la == lb || only_added(b, a)),
+                "{name}: {argv:?} went from {lb} to {la} lines"
+            );
+        } else {
+            assert!(
+                changed.is_empty(),
+                "{name}: {argv:?} not added but changed {changed:?}"
+            );
+        }
+        let after_t = snapshot(&theirs);
+        let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+            changed_lines(
+                before_t.get(p).map_or(&[][..], |v| v),
+                after_t.get(p).map_or(&[][..], |v| v),
+            ) > 1
+        });
+        bump("list entry add", true, theirs_more);
+    }
+
+    // 4. A Roadmap Evolution line: the same answer; gsd only adds lines
+    // (the entry, and its heading when the list is new); the same
+    // call again is a duplicate that changes nothing.
+    if ours.join(".planning/STATE.md").exists() && !conflicted {
+        let argv = s(&[
+            "state.add-roadmap-evolution",
+            "--phase",
+            "3.1",
+            "--action",
+            "inserted",
+            "--after",
+            "3",
+            "--note",
+            "parity fix",
+            "--urgent",
+        ]);
+        let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+        let after_o = snapshot(&ours);
+        let changed = changed_files(&before_o, &after_o);
+        assert_eq!(changed, vec![PathBuf::from(".planning/STATE.md")], "{name}");
+        let (b, a) = (&before_o[&changed[0]], &after_o[&changed[0]]);
+        assert!(
+            only_added(b, a),
+            "{name}: {argv:?} changed or removed a line"
+        );
+        assert!(
+            String::from_utf8_lossy(a)
+                .contains("- Phase 3.1 inserted after Phase 3: parity fix (URGENT)"),
+            "{name}: the entry is there"
+        );
+        let again = gsd_answer(&ours, &argv);
+        assert!(again.0.contains("\"duplicate\""), "{name}: {}", again.0);
+        assert_eq!(snapshot(&ours), after_o, "{name}: a duplicate wrote");
+        let after_t = snapshot(&theirs);
+        let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+            !only_added(
+                before_t.get(p).map_or(&[][..], |v| v),
+                after_t.get(p).map_or(&[][..], |v| v),
+            )
+        });
+        bump("roadmap evolution entry", true, theirs_more);
+    }
+
+    // 4b. The execute-plan STATE writes. record-metric: the row lands
+    // where gsd-sdk puts it (after the same line), nothing else changes
+    // but a `None yet` placeholder row. update-progress: the one
+    // progress line gsd-sdk writes, or nothing (E19).
+    // Fresh copies: the writes above leave the two copies different.
+    if ours.join(".planning/STATE.md").exists() && !conflicted {
+        let (_fresh, theirs, ours) = fresh_pair(tree);
+        let row = "| Phase 3 P02 | 4min | 3 tasks | 5 files |";
+        let argv = s(&[
+            "state.record-metric",
+            "--phase",
+            "3",
+            "--plan",
+            "02",
+            "--duration",
+            "4min",
+            "--tasks",
+            "3",
+            "--files",
+            "5",
+        ]);
+        let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+        let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+        let changed = changed_files(&before_o, &after_o);
+        let state_md = PathBuf::from(".planning/STATE.md");
+        if o.0.contains("\"recorded\": true") {
+            assert_eq!(changed, vec![state_md.clone()], "{name}");
+            let (b, a) = (&before_o[&state_md], &after_o[&state_md]);
+            let (ours_text, theirs_text) = (
+                String::from_utf8_lossy(a).into_owned(),
+                String::from_utf8_lossy(&after_t[&state_md]).into_owned(),
+            );
+            let above = |text: &str| {
+                let lines: Vec<&str> = text.lines().collect();
+                let i = lines.iter().position(|l| *l == row)?;
+                Some(
+                    lines[..i]
+                        .iter()
+                        .rev()
+                        .find(|l| !l.trim().is_empty())
+                        .map(|l| l.to_string()),
+                )
+            };
+            assert_eq!(
+                above(&ours_text),
+                above(&theirs_text),
+                "{name}: the row's place"
+            );
+            let replaced =
+                line_edit(b, a) == (1, 0) && String::from_utf8_lossy(b).contains("None yet");
+            assert!(
+                only_added(b, a) || replaced,
+                "{name}: {argv:?} changed other lines"
+            );
+        } else {
+            assert!(
+                changed.is_empty(),
+                "{name}: not recorded but changed {changed:?}"
+            );
+        }
+        let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+            changed_lines(
+                before_t.get(p).map_or(&[][..], |v| v),
+                after_t.get(p).map_or(&[][..], |v| v),
+            ) > 1
+        });
+        bump("state.record-metric", true, theirs_more);
+
+        let argv = s(&["state.update-progress"]);
+        let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+        let changed = changed_files(&before_o, &after_o);
+        if o != t[0] {
+            // E19: the only `Progress:` line opens a YAML mapping.
+            assert!(
+                o.0.contains("\"updated\": false") && changed.is_empty(),
+                "{name}: {argv:?} answers differ: {o:?} / {t:?}"
+            );
+            bump("state.update-progress (E19)", true, true);
+        } else {
+            assert!(changed.len() <= 1, "{name}: {changed:?}");
+            for p in &changed {
+                let (b, a) = (&before_o[p], &after_o[p]);
+                assert_eq!(line_edit(b, a), (1, 0), "{name}: one line");
+                let theirs_text = String::from_utf8_lossy(&after_t[p]).into_owned();
+                let (lb, la) = (String::from_utf8_lossy(b), String::from_utf8_lossy(a));
+                let new = la
+                    .lines()
+                    .zip(lb.lines())
+                    .find(|(x, y)| x != y)
+                    .map(|(x, _)| x);
+                let new = new.expect("a changed line");
+                assert!(
+                    theirs_text.lines().any(|l| l == new),
+                    "{name}: {new:?} is gsd-sdk's line"
+                );
+            }
+            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+                changed_lines(
+                    before_t.get(p).map_or(&[][..], |v| v),
+                    after_t.get(p).map_or(&[][..], |v| v),
+                ) > 1
+            });
+            bump("state.update-progress", true, theirs_more);
+        }
+    }
+
+    // 4e. The execute-phase position writes (also where there is no
+    // STATE.md: E22).
+    for argv in [
+        &["state.advance-plan"][..],
+        &["state.planned-phase", "--phase", "3", "--plans", "4"],
+        &["state.planned-phase", "--phase", " 2.1 "],
+    ] {
+        let (kind, theirs_more) = check_position_write(name, tree, conflicted, argv);
+        bump(kind, true, theirs_more);
+    }
+
+    // 4f. phase.remove: the last phase folder, then a middle one with
+    // --force.
+    let nums = integer_phase_dirs(tree);
+    if let (Some(last), Some(mid)) = (nums.last(), nums.get(nums.len().saturating_sub(1) / 2)) {
+        for (target, force) in [(last, false), (mid, true)] {
+            let (kind, theirs_differ) = check_phase_remove(name, tree, target, force);
+            bump(kind, true, theirs_differ);
+        }
+    }
+
+    // 4c. requirements.mark-complete: the same answer, and the same
+    // bytes as gsd-sdk writes, but for the line endings it drops.
+    if let Ok(text) = std::fs::read_to_string(tree.join(".planning/REQUIREMENTS.md")) {
+        let (_fresh, theirs, ours) = fresh_pair(tree);
+        let ids = |p: &str| -> Vec<String> {
+            regex::Regex::new(p)
+                .expect("regex")
+                .captures_iter(&text)
+                .map(|c| c[1].to_string())
+                .take(2)
+                .collect()
+        };
+        let mut args = ids(r"- \[ \] \*\*([A-Z][A-Z0-9-]*\d)\*\*");
+        args.extend(ids(r"- \[x\] \*\*([A-Z][A-Z0-9-]*\d)\*\*"));
+        args.extend(ids(
+            r"\|\s*([A-Z][A-Z0-9-]*\d)\s*\|[^|\n]+\|\s*(?i:pending)",
+        ));
+        args.push("NOPE-99".into());
+        let first = args[..2.min(args.len())].join(",");
+        let mut argv = vec!["requirements.mark-complete".to_string(), first];
+        argv.extend(args.iter().skip(2).cloned());
+        let before_o = snapshot(&ours);
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+        let req = PathBuf::from(".planning/REQUIREMENTS.md");
+        let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+        let changed = changed_files(&before_o, &after_o);
+        assert!(
+            changed.is_empty() || changed == vec![req.clone()],
+            "{name}: {changed:?}"
+        );
+        let lf = |b: &[u8]| String::from_utf8_lossy(b).replace("\r\n", "\n");
+        assert_eq!(
+            lf(&after_o[&req]),
+            lf(&after_t[&req]),
+            "{name}: {argv:?} edits differ"
+        );
+        let crlf_kept = !String::from_utf8_lossy(&before_o[&req]).contains("\r\n")
+            || String::from_utf8_lossy(&after_o[&req])
+                .matches("\r\n")
+                .count()
+                == String::from_utf8_lossy(&before_o[&req])
+                    .matches("\r\n")
+                    .count();
+        assert!(crlf_kept, "{name}: line endings kept");
+        bump(
+            "requirements.mark-complete",
+            true,
+            after_t[&req] != after_o[&req],
+        );
+    }
+
+    // 4d. roadmap.update-plan-progress for every phase, in turn: the
+    // same answers and the same ROADMAP.md bytes as gsd-sdk (whose
+    // edits are in-place regex replacements too), line endings aside.
+    {
+        let (_fresh, theirs, ours) = fresh_pair(tree);
+        let roadmap = PathBuf::from(".planning/ROADMAP.md");
+        let lf = |b: Option<&Vec<u8>>| b.map(|b| String::from_utf8_lossy(b).replace("\r\n", "\n"));
+        for n in phase_numbers(tree) {
+            let argv = vec!["roadmap.update-plan-progress".to_string(), n];
+            let before_o = snapshot(&ours);
+            let o = gsd_answer(&ours, &argv);
+            let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+            assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+            let (after_o, after_t) = (snapshot(&ours), snapshot(&theirs));
+            let changed = changed_files(&before_o, &after_o);
+            assert!(
+                changed.is_empty() || changed == vec![roadmap.clone()],
+                "{name}: {changed:?}"
+            );
+            assert_eq!(
+                lf(after_o.get(&roadmap)),
+                lf(after_t.get(&roadmap)),
+                "{name}: {argv:?} edits differ"
+            );
+            bump("roadmap.update-plan-progress", true, false);
+        }
+    }
+
+    // 5. config-ensure-section: a section already there changes no
+    // byte; a new one is one added member.
+    if ours.join(".planning/config.json").exists() {
+        for section in ["workflow", "parity_section"] {
+            let text =
+                std::fs::read_to_string(ours.join(".planning/config.json")).unwrap_or_default();
+            let parsed: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+            if let Some(serde_json::Value::Object(before_v)) = parsed {
+                let argv = s(&["config-ensure-section", section]);
+                let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+                let o = gsd_answer(&ours, &argv);
+                let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+                assert_eq!(o, t[0], "{name}: {argv:?} answers differ");
+                let after_o = snapshot(&ours);
+                let cfg = PathBuf::from(".planning/config.json");
+                let now: serde_json::Value =
+                    serde_json::from_slice(&after_o[&cfg]).expect("still JSON");
+                if before_v.contains_key(section) {
+                    assert_eq!(after_o, before_o, "{name}: {section} was there");
+                } else {
+                    let mut want = before_v.clone();
+                    want.insert(section.into(), serde_json::json!({}));
+                    assert_eq!(now, serde_json::Value::Object(want), "{name}");
+                    let (changed, added) = line_edit(&before_o[&cfg], &after_o[&cfg]);
+                    assert!(
+                        changed <= 1 && added <= 1,
+                        "{name}: {changed} lines changed (at most the comma's), {added} added"
+                    );
+                }
+                let after_t = snapshot(&theirs);
+                bump(
+                    "config-ensure-section",
+                    true,
+                    before_v.contains_key(section) && after_t != before_t,
+                );
+            }
+        }
+    }
+
+    // 6. intel.patch-meta: the same answer (clock and folder aside);
+    // gsd changes `_meta`'s two values and no other byte, in a pretty
+    // and a one-line file; JSON that does not parse is not patched.
+    for (file, text) in [
+        (
+            "pretty.json",
+            "{\n  \"stack\": [\"rust\"],\n  \"_meta\": {\n    \"updated_at\": \"2026-01-01T00:00:00.000Z\",\n    \"version\": 3\n  }\n}\n",
+        ),
+        ("one-line.json", "{\"files\": {\"a\": 1}}\n"),
+        ("broken.json", "{\"x\": 1,}\n"),
+    ] {
+        for d in [&ours, &theirs] {
+            std::fs::create_dir_all(d.join(".planning/intel")).expect("mkdir");
+            std::fs::write(d.join(".planning/intel").join(file), text).expect("write");
+        }
+        let argv = s(&["intel.patch-meta", &format!(".planning/intel/{file}")]);
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        let after =
+            std::fs::read_to_string(ours.join(".planning/intel").join(file)).expect("still there");
+        if file == "broken.json" {
+            assert!(o.0.contains("\"patched\": false"), "{name}: {}", o.0);
+            assert!(t[0].0.contains("\"patched\": false"), "{name}: {}", t[0].0);
+            assert_eq!(after, text, "{name}: broken JSON was written");
+            continue;
+        }
+        let norm = |a: &str, d: &Path| {
+            without_clock(
+                &a.replace(
+                    &std::fs::canonicalize(d)
+                        .expect("real")
+                        .display()
+                        .to_string(),
+                    "<tree>",
+                ),
+            )
+        };
+        assert_eq!(
+            (norm(&o.0, &ours), o.1),
+            (norm(&t[0].0, &theirs), t[0].1),
+            "{name}: {argv:?} answers differ"
+        );
+        let (was, now): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_str(text).expect("json"),
+            serde_json::from_str(&after).expect("still JSON"),
+        );
+        let version = was["_meta"]["version"].as_i64().unwrap_or(0) + 1;
+        assert_eq!(now["_meta"]["version"], version, "{name}: {file}");
+        let mut rest = now.clone();
+        rest["_meta"] = was["_meta"].clone();
+        if was.get("_meta").is_none() {
+            rest.as_object_mut().expect("object").remove("_meta");
+        }
+        assert_eq!(rest, was, "{name}: {file}: only _meta changed");
+        let (changed, added) = line_edit(text.as_bytes(), after.as_bytes());
+        assert!(
+            changed <= 2 && added == 0,
+            "{name}: {file}: {changed} lines changed, {added} added"
+        );
+        let theirs_after =
+            std::fs::read_to_string(theirs.join(".planning/intel").join(file)).expect("there");
+        bump(
+            "intel.patch-meta",
+            true,
+            line_edit(text.as_bytes(), theirs_after.as_bytes()).0 > 2,
+        );
+    }
+
+    // 7. phase.add and phase.insert: the same answer, except where
+    // PARITY.md says gsd-sdk is wrong (E15: no ROADMAP.md, gsd refuses;
+    // E16: gsd-sdk restarts at phase 1 when its milestone slice holds
+    // no phase). gsd keeps every line it had and adds the folder.
+    let first_phase = phase_numbers(&ours).into_iter().next();
+    for argv in [
+        s(&["phase.add", "Parity phase"]),
+        vec![
+            "phase.insert".into(),
+            first_phase.unwrap_or_else(|| "1".into()),
+            "Parity fix".into(),
+        ],
+    ] {
+        let (before_o, before_t) = (snapshot(&ours), snapshot(&theirs));
+        let o = gsd_answer(&ours, &argv);
+        let t = gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        let after_o = snapshot(&ours);
+        // A project code or custom naming: gsd hands the call to gsd-sdk
+        // (E17); with the fallback off that is exit 10 and no answer.
+        let cfg: serde_json::Value = std::fs::read(ours.join(".planning/config.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let named = cfg["project_code"].as_str().is_some_and(|c| !c.is_empty())
+            || cfg["phase_naming"]
+                .as_str()
+                .is_some_and(|n| n != "sequential");
+        if named {
+            assert_eq!(
+                (o.0.trim(), o.1),
+                ("", 10),
+                "{name}: {argv:?} not handed on"
+            );
+            assert_eq!(after_o, before_o, "{name}: a handed-on call wrote");
+            bump("phase add/insert: E17 handed to gsd-sdk", true, false);
+            continue;
+        }
+        let kind: &'static str = if argv[0] == "phase.add" {
+            "phase.add"
+        } else {
+            "phase.insert"
+        };
+        if o != t[0] {
+            let roadmap = PathBuf::from(".planning/ROADMAP.md");
+            let no_roadmap = !before_o.contains_key(&roadmap);
+            let ours_v: serde_json::Value = serde_json::from_str(&o.0).unwrap_or_default();
+            let theirs_v: serde_json::Value = serde_json::from_str(&t[0].0).unwrap_or_default();
+            // E16: gsd-sdk numbers from its current-milestone slice, so
+            // its number is a phase the roadmap already has (phase 1
+            // when the slice is empty, a later milestone's phase
+            // otherwise); gsd's is one the roadmap does not have.
+            let text =
+                String::from_utf8_lossy(before_o.get(&roadmap).map_or(&[][..], |v| v)).into_owned();
+            let heading = |n: &serde_json::Value| {
+                n.as_u64().is_some_and(|n| {
+                    regex::Regex::new(&format!(r"(?m)^#{{2,4}}\s*Phase\s+0*{n}\s*:"))
+                        .expect("regex")
+                        .is_match(&text)
+                })
+            };
+            let (ours_n, theirs_n) = (&ours_v["phase_number"], &theirs_v["phase_number"]);
+            let restarted = kind == "phase.add"
+                && ours_n.as_u64() > theirs_n.as_u64()
+                && (*theirs_n == 1 || (heading(theirs_n) && !heading(ours_n)));
+            assert!(
+                (no_roadmap && o.1 == 1 && after_o == before_o) || restarted,
+                "{name}: {argv:?} answers differ beyond PARITY.md E15/E16:\n{}\n---\n{}",
+                o.0,
+                t[0].0
+            );
+            bump(
+                if no_roadmap {
+                    "phase add/insert: E15 refused, no roadmap"
+                } else {
+                    "phase.add: E16 gsd-sdk reused a phase number"
+                },
+                true,
+                true,
+            );
+            if no_roadmap {
+                continue;
+            }
+        }
+        if o.1 != 0 {
+            assert_eq!(after_o, before_o, "{name}: {argv:?} refused but wrote");
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(&o.0).expect("json");
+        let dir = v["directory"].as_str().expect("directory");
+        assert!(
+            after_o.contains_key(&Path::new(dir).join(".gitkeep")),
+            "{name}: {argv:?}: no {dir}/.gitkeep"
+        );
+        for (p, b) in &before_o {
+            let a = after_o
+                .get(p)
+                .unwrap_or_else(|| panic!("{name}: {argv:?} lost {}", p.display()));
+            assert!(
+                keeps_every_line(b, a) || p.ends_with("STATE.md"),
+                "{name}: {argv:?} dropped or changed a line of {}",
+                p.display()
+            );
+        }
+        let after_t = snapshot(&theirs);
+        let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
+            !keeps_every_line(
+                before_t.get(p).map_or(&[][..], |v| v),
+                after_t.get(p).map_or(&[][..], |v| v),
+            )
+        });
+        bump(kind, true, theirs_more);
+    }
+
+    // 8. commit takes exactly the named file, never a pre-staged one.
+    if ours.join(".planning/STATE.md").exists() {
+        for d in [&ours, &theirs] {
+            std::fs::write(d.join("unrelated.txt"), "staged by the user\n").expect("write");
+            git(d, &["add", "unrelated.txt"]);
+            let mut st = std::fs::read(d.join(".planning/STATE.md")).expect("state");
+            st.extend_from_slice(b"\nparity\n");
+            std::fs::write(d.join(".planning/STATE.md"), st).expect("write");
+        }
+        let argv = s(&[
+            "commit",
+            "docs(state): parity",
+            "--files",
+            ".planning/STATE.md",
+        ]);
+        let o = gsd_answer(&ours, &argv);
+        assert_eq!(o.1, 0, "{name}: {}", o.0);
+        let v: serde_json::Value = serde_json::from_str(&o.0).expect("commit json");
+        assert_eq!(v["committed"], true, "{name}: {v}");
+        assert_eq!(
+            v["files"],
+            serde_json::json!([".planning/STATE.md"]),
+            "{name}"
+        );
+        gsd_sdk_answers(&theirs, std::slice::from_ref(&argv));
+        let in_head = |d: &Path| git(d, &["show", "--name-only", "--format=", "HEAD"]);
+        let staged = |d: &Path| git(d, &["diff", "--cached", "--name-only"]);
+        assert_eq!(in_head(&ours).trim(), ".planning/STATE.md", "{name}");
+        assert_eq!(
+            staged(&ours).trim(),
+            "unrelated.txt",
+            "{name}: the user's staged file stays staged"
+        );
+        bump(
+            "commit leaves pre-staged files",
+            true,
+            peer::observe(|| in_head(&theirs).contains("unrelated.txt")),
+        );
+    }
 }
 
 /// `init.list-workspaces` reads `~/gsd-workspaces`, not the tree: both run

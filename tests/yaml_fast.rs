@@ -83,6 +83,8 @@ fn declines_what_it_does_not_know() {
         "a: !tag x\n",
         "- top\n",
         "a:b\n",
+        "a : b\n",
+        "- a b : c\n",
         "a: b: c\n",
         "a:\tx\n",
     ] {

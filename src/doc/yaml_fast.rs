@@ -190,6 +190,9 @@ fn split_key(s: &str) -> Option<(&str, &str)> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            // `key : value`: saphyr trims the blank off the key; declined
+            // rather than trimmed here, so spans stay saphyr's.
+            b':' if i > 0 && matches!(b[i - 1], b' ' | b'\t') => return None,
             b':' if i + 1 == b.len() || b[i + 1] == b' ' => return Some((&s[..i], &s[i + 1..])),
             b'#' if i > 0 && b[i - 1] == b' ' => return None,
             _ => i += 1,

@@ -25,13 +25,20 @@ pub fn real_gsd_sdk() -> Option<PathBuf> {
 }
 
 /// Hand `argv` (the query argv as the caller gave it) to the real gsd-sdk.
-pub fn hand_on(project: &Path, argv: &[String], name: &str, policy: FallbackPolicy) -> Answer {
+/// `why` says why gsd does not answer it (` on workstream `x` yet`), or is empty.
+pub fn hand_on(
+    project: &Path,
+    argv: &[String],
+    name: &str,
+    why: &str,
+    policy: FallbackPolicy,
+) -> Answer {
     let hint = "gsd answers the commands `gsd sdk coverage` lists as covered";
     if policy == FallbackPolicy::Denied {
         return Answer {
             stdout: String::new(),
             stderr: vec![format!(
-                "Error: gsd does not answer `gsd-sdk query {name}`, and falling back to gsd-sdk is switched off ({hint})"
+                "Error: gsd does not answer `gsd-sdk query {name}`{why}, and falling back to gsd-sdk is switched off ({hint})"
             )],
             exit: 10,
         };
@@ -40,7 +47,7 @@ pub fn hand_on(project: &Path, argv: &[String], name: &str, policy: FallbackPoli
         return Answer {
             stdout: String::new(),
             stderr: vec![format!(
-                "Error: gsd does not answer `gsd-sdk query {name}`, and no gsd-sdk is installed to hand it to ({hint}; install get-shit-done-cc, or set GSD_SDK_REAL)"
+                "Error: gsd does not answer `gsd-sdk query {name}`{why}, and no gsd-sdk is installed to hand it to ({hint}; install get-shit-done-cc, or set GSD_SDK_REAL)"
             )],
             exit: 10,
         };

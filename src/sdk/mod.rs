@@ -96,6 +96,9 @@ pub struct Call<'a> {
     pub project: &'a Path,
     /// The arguments after the command name.
     pub args: &'a [String],
+    /// The caller's working directory: what gsd-sdk resolves a
+    /// `path.resolve` argument against (`detect-custom-files --config-dir`).
+    pub cwd: &'a Path,
 }
 
 impl<'a> Call<'a> {
@@ -136,11 +139,14 @@ impl FallbackPolicy {
 #[derive(Debug, Clone)]
 pub struct Request {
     pub project: PathBuf,
+    /// The caller's working directory.
+    pub cwd: PathBuf,
     /// The argv after `query`, with the project flags already taken out.
     pub argv: Vec<String>,
     pub fallback: FallbackPolicy,
-    /// A workstream (`--ws`, GSD_WORKSTREAM or `.planning/active-workstream`):
-    /// gsd does not read workstream trees yet, so such calls are handed on.
+    /// A workstream (`--ws`, GSD_WORKSTREAM, `.planning/active-workstream`, or
+    /// the only workstream of a tree without root ROADMAP/STATE): gsd does not
+    /// read workstream trees yet, so their workstream-bound calls are handed on.
     pub workstream: Option<String>,
 }
 
@@ -193,17 +199,50 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Request {
         }
         i += 1;
     }
-    let workstream = workstream.or_else(|| {
-        std::fs::read_to_string(project.join(".planning/active-workstream"))
-            .ok()
-            .map(|w| w.trim().to_string())
-            .filter(|w| !w.is_empty())
-    });
+    let workstream = workstream
+        .filter(|w| valid_workstream_name(w))
+        .or_else(|| workstream_of_tree(&project));
     Request {
         project,
+        cwd: cwd.to_path_buf(),
         argv: rest,
         fallback,
         workstream,
+    }
+}
+
+/// gsd-sdk's rule for a workstream name (`validateWorkstreamName`).
+fn valid_workstream_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    !name.contains("..")
+        && chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+}
+
+/// The workstream a tree's work lives in, when no `--ws` or GSD_WORKSTREAM
+/// names one: `.planning/active-workstream` naming an existing workstream
+/// folder (gsd-sdk treats any other pointer as none), or the only
+/// workstream of a tree with no root ROADMAP.md or STATE.md.
+fn workstream_of_tree(project: &Path) -> Option<String> {
+    let planning = project.join(".planning");
+    let pointed = std::fs::read_to_string(planning.join("active-workstream"))
+        .ok()
+        .map(|w| w.trim().to_string())
+        .filter(|w| valid_workstream_name(w) && planning.join("workstreams").join(w).is_dir());
+    if pointed.is_some() {
+        return pointed;
+    }
+    if planning.join("ROADMAP.md").exists() || planning.join("STATE.md").exists() {
+        return None;
+    }
+    let mut names = std::fs::read_dir(planning.join("workstreams"))
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned());
+    match (names.next(), names.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
     }
 }
 
@@ -221,21 +260,35 @@ pub fn query(req: &Request) -> Answer {
     let handler = resolved
         .as_ref()
         .and_then(|r| registry::handler(&r.command).map(|h| (r, h)));
-    let handler = handler.filter(|_| req.workstream.is_none());
+    // A workstream tree's calls go to gsd-sdk, but for the commands whose
+    // answer never depends on the workstream (a named file, a pure function).
+    let workstream_bound = handler
+        .as_ref()
+        .is_some_and(|(r, _)| req.workstream.is_some() && !registry::workstream_free(&r.command));
+    let handler = handler.filter(|_| !workstream_bound);
     let Some((r, handler)) = handler else {
         let name = resolved
             .map(|r| r.command)
             .unwrap_or_else(|| resolve::normalize(&argv).join(" "));
-        return fallback::hand_on(&req.project, &req.argv, &name, req.fallback);
+        let why = match (&req.workstream, workstream_bound) {
+            (Some(w), true) => format!(" on workstream `{w}` yet"),
+            _ => String::new(),
+        };
+        return fallback::hand_on(&req.project, &req.argv, &name, &why, req.fallback);
     };
     let call = Call {
         project: &req.project,
         args: &r.args,
+        cwd: &req.cwd,
     };
     match handler(&call) {
-        Err(e) if e.class == ErrorClass::NotCovered => {
-            fallback::hand_on(&req.project, &req.argv, &r.command, req.fallback)
-        }
+        Err(e) if e.class == ErrorClass::NotCovered => fallback::hand_on(
+            &req.project,
+            &req.argv,
+            &r.command,
+            &format!(" here ({})", e.message),
+            req.fallback,
+        ),
         Ok(reply) => match output::render(reply, pick.as_deref()) {
             Ok(stdout) => Answer {
                 stdout,

@@ -34,7 +34,7 @@ pub fn compare_phase_num(a: &str, b: &str) -> Ordering {
             })
     };
     let (Some((ia, la, da)), Some((ib, lb, db))) = (parse(a), parse(b)) else {
-        return a.to_lowercase().cmp(&b.to_lowercase()).then(a.cmp(b));
+        return crate::sdk::compat::js::locale_compare(a, b);
     };
     ia.cmp(&ib)
         .then_with(|| match (la.is_empty(), lb.is_empty()) {

@@ -91,9 +91,8 @@ pub fn detect_custom_files(call: &Call) -> Result<Reply, SdkError> {
             json!({"error": "Usage: detect-custom-files --config-dir <path>"}),
         ));
     };
-    // `path.resolve`: against the process's working directory.
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let config = super::fm::lexical(&cwd.join(dir));
+    // `path.resolve`: against the caller's working directory.
+    let config = super::fm::lexical(&call.cwd.join(dir));
     if !config.exists() {
         return Ok(Reply::Json(json!({
             "error": format!("Config directory not found: {}", config.display())

@@ -113,13 +113,33 @@ pub fn ordering(n: f64) -> std::cmp::Ordering {
     }
 }
 
-/// `a.localeCompare(b)` for the names gsd-sdk compares (folder names):
-/// case folded first, lower case before upper on a tie, as ICU's root
-/// collation orders ASCII letters and digits.
+/// `a.localeCompare(b)` for the names gsd-sdk compares (folder names), as
+/// ICU's root collation orders ASCII: blanks, then punctuation in CLDR's
+/// order (`_` and `-` first, so `_archived` sorts before `01-x`), then
+/// digits, then letters with case folded; on a tie lower case comes before
+/// upper. Other characters follow, by code point.
 pub fn locale_compare(a: &str, b: &str) -> std::cmp::Ordering {
-    a.to_lowercase()
-        .cmp(&b.to_lowercase())
-        .then_with(|| b.cmp(a))
+    let key = |s: &str| s.chars().map(collation_weight).collect::<Vec<u32>>();
+    key(a).cmp(&key(b)).then_with(|| b.cmp(a))
+}
+
+/// A character's primary weight in ICU's root collation (ASCII exactly).
+fn collation_weight(c: char) -> u32 {
+    const BLANKS: &str = "\t\n\u{b}\u{c}\r ";
+    const PUNCTUATION: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+    if let Some(i) = BLANKS.find(c) {
+        return 1 + i as u32;
+    }
+    if let Some(i) = PUNCTUATION.find(c) {
+        return 10 + i as u32;
+    }
+    if c.is_ascii_digit() {
+        return 100 + (c as u32 - '0' as u32);
+    }
+    if c.is_ascii_alphabetic() {
+        return 200 + (c.to_ascii_lowercase() as u32 - 'a' as u32);
+    }
+    1000 + c.to_lowercase().next().unwrap_or(c) as u32
 }
 
 /// An object's keys in the order JavaScript prints them: keys that are
@@ -179,6 +199,22 @@ pub fn number_of(s: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn locale_compare_orders_ascii_as_icu_root_collation() {
+        // What node 20 (full ICU) prints for the printable ASCII characters
+        // and a few folder names sorted with `localeCompare`.
+        let mut chars: Vec<String> = (32u8..127).map(|b| (b as char).to_string()).collect();
+        chars.push("\t".into());
+        chars.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(
+            chars.concat(),
+            "\t _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ"
+        );
+        let mut names = vec!["b", "B", "a", "A", "_x", "01-a", "ab", "Ab", "aB"];
+        names.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(names, ["_x", "01-a", "a", "A", "ab", "aB", "Ab", "b", "B"]);
+    }
 
     #[test]
     fn sort_by_keeps_v8_order_for_an_inconsistent_comparator() {

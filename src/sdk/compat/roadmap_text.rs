@@ -25,12 +25,26 @@ pub fn re(pattern: &str) -> &'static Regex {
             return *r;
         }
         let r: &'static Regex = Box::leak(Box::new(
-            Regex::new(&ascii_case(pattern))
+            Regex::new(&js_line_ends(&ascii_case(pattern)))
                 .unwrap_or_else(|_| Regex::new("$^").expect("the empty pattern compiles")),
         ));
         c.borrow_mut().insert(pattern.to_string(), r);
         r
     })
+}
+
+/// A pattern with a leading `m` flag given `R` too: in JavaScript's
+/// multiline mode `^` and `$` stop at `\r` as well as `\n`, so a CRLF
+/// line's `(.+)$` ends before its `\r` (fancy-regex's `R` is that rule).
+pub fn js_line_ends(pattern: &str) -> String {
+    let Some(close) = pattern.strip_prefix("(?").and_then(|r| r.find(')')) else {
+        return pattern.to_string();
+    };
+    let flags = &pattern[2..2 + close];
+    if !flags.contains('m') || flags.contains('R') || !flags.chars().all(|c| "imsU".contains(c)) {
+        return pattern.to_string();
+    }
+    format!("(?{flags}R){}", &pattern[3 + close..])
 }
 
 /// A pattern with a leading `i` flag rewritten so only ASCII letters fold
