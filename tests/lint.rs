@@ -244,3 +244,46 @@ fn lint_path_argument_and_missing_planning() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("gsd init"), "{}", stderr(&o));
 }
+
+/// `--min-severity warning` drops info findings from what is shown,
+/// `error` drops warnings too; the exit code still counts every finding.
+#[test]
+fn min_severity_shows_only_what_matters_and_keeps_the_exit_code() {
+    let t = tree("all-rules");
+    let shown = |level: &str| {
+        let o = gsd(
+            t.path(),
+            &["lint", "--format", "json", "--min-severity", level],
+        );
+        let v = json(&o);
+        let sev: Vec<String> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["severity"].as_str().unwrap().to_owned())
+            .collect();
+        (o.status.code(), sev)
+    };
+    let (all_code, all) = shown("info");
+    let (warn_code, warn) = shown("warning");
+    let (err_code, err) = shown("error");
+    assert!(
+        all.iter().any(|s| s == "info"),
+        "the fixture has info findings"
+    );
+    assert!(all.iter().any(|s| s == "warning"));
+    assert!(!warn.iter().any(|s| s == "info"));
+    assert_eq!(
+        warn.len(),
+        all.iter().filter(|s| *s != "info").count(),
+        "every warning and error is still shown"
+    );
+    assert!(err.iter().all(|s| s == "error") && !err.is_empty());
+    assert_eq!((all_code, warn_code, err_code), (Some(1), Some(1), Some(1)));
+    let o = gsd(t.path(), &["lint", "--min-severity", "loud"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an unknown level is a usage error"
+    );
+}

@@ -213,3 +213,64 @@ fn ralph_history_lines_are_not_state_fields() {
     let o = common::gsd(t.path(), &["state"]);
     assert_eq!(common::stdout(&o), "Status: Executing\n");
 }
+
+/// `-C DIR` naming a folder that does not exist is an error for every
+/// command, even from inside a project: never that project's data, never
+/// a write to it. `gsd init` is the exception: it creates the folder.
+#[test]
+fn a_dash_c_folder_that_does_not_exist_is_an_error_not_the_enclosing_project() {
+    let t = tree("clean");
+    let before = snapshot_files(t.path());
+    for args in [
+        &["roadmap"][..],
+        &["roadmap", "--json"],
+        &["state"],
+        &["state", "--json"],
+        &["plan", "list"],
+        &["phase", "list"],
+        &["lint"],
+        &["state", "set", "status", "Typo", "--dry-run"],
+        &["state", "set", "status", "Typo", "--no-commit"],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+            .current_dir(t.path())
+            .arg("-C")
+            .arg("typo")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains("does not exist"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+    assert_eq!(snapshot_files(t.path()), before, "nothing was written");
+    // init makes the folder it is pointed at.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gsd"))
+        .current_dir(t.path())
+        .args(["-C", "fresh", "init"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(t.path().join("fresh/.planning/ROADMAP.md").is_file());
+}
+
+fn snapshot_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -429,3 +429,70 @@ fn coverage_counts_workflow_calls_and_rejects_a_folder_that_is_no_package() {
         text(&o.stderr)
     );
 }
+
+/// A tree whose work lives in a workstream: gsd hands the workstream-bound
+/// calls to gsd-sdk and answers the workstream-free ones itself. The
+/// workstream is the one `active-workstream` names when its folder exists
+/// (a dangling or invalid pointer names none, as in gsd-sdk), or the only
+/// workstream of a tree without root ROADMAP.md and STATE.md.
+#[test]
+fn workstream_trees_hand_on_only_workstream_bound_calls() {
+    let fake_dir = tempfile::tempdir().unwrap();
+    let fake = fake_gsd_sdk(fake_dir.path());
+    let real = fake.to_str().unwrap();
+    let handed = |dir: &Path, args: &[&str]| {
+        let o = gsd_in(dir, args, &[("GSD_SDK_REAL", real)]);
+        text(&o.stdout).starts_with("{\"fake\"")
+    };
+    let t = tree("clean");
+    let planning = t.path().join(".planning");
+    std::fs::create_dir_all(planning.join("workstreams/alpha")).unwrap();
+    std::fs::write(planning.join("active-workstream"), "alpha\n").unwrap();
+    let plan = std::fs::read_dir(planning.join("phases"))
+        .unwrap()
+        .flatten()
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().flatten())
+        .map(|f| f.path())
+        .find(|p| p.to_string_lossy().ends_with("-PLAN.md"))
+        .expect("a plan");
+    let plan = plan
+        .strip_prefix(t.path())
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(handed(t.path(), &["sdk", "query", "state.load"]));
+    assert!(handed(t.path(), &["sdk", "query", "roadmap.analyze"]));
+    assert!(!handed(
+        t.path(),
+        &["sdk", "query", "frontmatter.get", &plan]
+    ));
+    assert!(!handed(t.path(), &["sdk", "query", "generate-slug", "A b"]));
+    // With the fallback off, the refusal names the workstream.
+    let o = gsd_in(
+        t.path(),
+        &["sdk", "query", "state.load"],
+        &[("GSD_SDK_FALLBACK", "off")],
+    );
+    assert_eq!(o.status.code(), Some(10));
+    assert!(
+        text(&o.stderr).contains("on workstream `alpha`"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A pointer to a workstream that does not exist names none.
+    std::fs::write(planning.join("active-workstream"), "gone\n").unwrap();
+    assert!(!handed(t.path(), &["sdk", "query", "state.load"]));
+    // Nor does an invalid name.
+    std::fs::write(planning.join("active-workstream"), "../alpha\n").unwrap();
+    assert!(!handed(t.path(), &["sdk", "query", "state.load"]));
+    // No pointer, one workstream, no root ROADMAP/STATE: that workstream.
+    std::fs::remove_file(planning.join("active-workstream")).unwrap();
+    assert!(!handed(t.path(), &["sdk", "query", "state.load"]));
+    std::fs::rename(planning.join("ROADMAP.md"), planning.join("OLD-ROADMAP.md")).unwrap();
+    std::fs::rename(planning.join("STATE.md"), planning.join("OLD-STATE.md")).unwrap();
+    assert!(handed(t.path(), &["sdk", "query", "state.load"]));
+    // Two workstreams and no pointer: none is the tree's.
+    std::fs::create_dir_all(planning.join("workstreams/beta")).unwrap();
+    assert!(!handed(t.path(), &["sdk", "query", "state.load"]));
+}

@@ -2145,3 +2145,32 @@ fn list_workspaces_answers_like_gsd_sdk() {
         );
     }
 }
+
+/// The commands gsd answers itself on a workstream tree
+/// (`src/sdk/gsd-sdk-1.42.3-workstream-free.txt`) are exactly those whose
+/// gsd-sdk handler never reads the workstream, as
+/// `tests/sdk_parity/workstream-free.mjs` finds them in the installed package.
+#[test]
+#[cfg_attr(
+    not(gsd_sdk),
+    ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk)"
+)]
+fn the_workstream_free_commands_are_gsd_sdks() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk_parity/workstream-free.mjs");
+    let o = Command::new("node")
+        .arg(script)
+        .arg(package())
+        .output()
+        .expect("node runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let listed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sdk/gsd-sdk-1.42.3-workstream-free.txt"),
+    )
+    .expect("the list");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), listed);
+    // And the list holds the file and pure-function commands, not a state read.
+    for c in ["frontmatter.set", "summary-extract", "generate-slug"] {
+        assert!(listed.lines().any(|l| l == c), "{c}");
+    }
+    assert!(!listed.lines().any(|l| l == "state.load"));
+}

@@ -368,6 +368,15 @@ pub enum Deny {
     Warnings,
 }
 
+/// The least severe finding `gsd lint` shows.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Default)]
+pub enum MinSeverity {
+    #[default]
+    Info,
+    Warning,
+    Error,
+}
+
 #[derive(Debug, Args)]
 pub struct JsonFlag {
     /// Print JSON instead of text.
@@ -389,6 +398,9 @@ pub enum Command {
         /// Switch a rule off (repeatable).
         #[arg(long = "disable", value_name = "CODE")]
         disable: Vec<String>,
+        /// Show only findings this severe or more (the exit code is unchanged).
+        #[arg(long, value_enum, default_value = "info", value_name = "LEVEL")]
+        min_severity: MinSeverity,
         /// Print the rule catalogue and exit.
         #[arg(long)]
         list_rules: bool,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::lint::{self, Options, RULES, Severity, output};
 use crate::model::Workspace;
 
-use super::args::Format;
+use super::args::{Format, MinSeverity};
 use super::error::{CliError, did_you_mean};
 use super::output::Output;
 use super::style::Style;
@@ -17,6 +17,8 @@ pub struct LintArgs {
     pub format: Format,
     pub deny_warnings: bool,
     pub disable: Vec<String>,
+    /// Findings less severe than this are not shown.
+    pub min_severity: MinSeverity,
     pub list_rules: bool,
 }
 
@@ -26,6 +28,7 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         format,
         deny_warnings,
         disable,
+        min_severity,
         list_rules,
     } = args;
     if list_rules {
@@ -64,7 +67,17 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         });
     }
     let ws = Workspace::discover(&start)?;
-    let diags = lint::run(&ws, &Options { disabled: disable });
+    let mut diags = lint::run(&ws, &Options { disabled: disable });
+    let least = match min_severity {
+        MinSeverity::Info => Severity::Info,
+        MinSeverity::Warning => Severity::Warning,
+        MinSeverity::Error => Severity::Error,
+    };
+    // The exit code still counts every finding: only what is shown changes.
+    let failing = diags.iter().any(|d| {
+        d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
+    });
+    diags.retain(|d| d.severity <= least);
     let docs = ws.documents();
     let files = docs.len() + ws.skipped.len();
     let text = match format {
@@ -83,9 +96,6 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
             output::human::render(&diags, &map, style.stdout_color, files)
         }
     };
-    let failing = diags.iter().any(|d| {
-        d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
-    });
     drop(docs);
     // The process ends right after printing: freeing thousands of parsed
     // nodes one by one would only delay the exit.

@@ -108,6 +108,7 @@ pub fn main() -> i32 {
             format,
             deny,
             disable,
+            min_severity,
             list_rules,
         } => lint::run(
             &cwd,
@@ -116,6 +117,7 @@ pub fn main() -> i32 {
                 format,
                 deny_warnings: deny.is_some(),
                 disable,
+                min_severity,
                 list_rules,
             },
             style,

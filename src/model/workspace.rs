@@ -166,6 +166,15 @@ pub enum WorkspaceError {
         help("run `gsd init` to create one, or pass -C DIR to point at a project")
     )]
     NotFound { start: String },
+    /// The folder to start from is not there: never a fall-back to a
+    /// project that encloses where it would be (a typo in `-C` would
+    /// otherwise read, or edit, the wrong project).
+    #[error("{start} does not exist")]
+    #[diagnostic(
+        code(gsd::no_such_dir),
+        help("check the path (-C DIR names the project folder or a folder inside it)")
+    )]
+    NoSuchDir { start: String },
     #[error("cannot read {path}: {message}")]
     #[diagnostic(code(gsd::io))]
     Io { path: String, message: String },
@@ -178,7 +187,12 @@ pub fn find_root(start: &Path) -> Result<PathBuf, WorkspaceError> {
         path: start.display().to_string(),
         message: e.to_string(),
     })?;
-    if start.file_name().is_some_and(|n| n == ".planning") && start.is_dir() {
+    if !start.is_dir() {
+        return Err(WorkspaceError::NoSuchDir {
+            start: start.display().to_string(),
+        });
+    }
+    if start.file_name().is_some_and(|n| n == ".planning") {
         return Ok(start.parent().unwrap_or(&start).to_path_buf());
     }
     let mut dir = Some(start.as_path());
