@@ -6,7 +6,8 @@
 # recorded, or changed since, is asked live there. Re-run after the corpus or
 # the harness's calls change; commit the result. Prints its wall time.
 #
-#   bash bench/sdk-record.sh
+#   bash bench/sdk-record.sh            # everything, anew
+#   GSD_SDK_RECORD=missing cargo test --test sdk_parity   # only trees not recorded yet
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)

@@ -315,7 +315,7 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
                                 // A label on several lines (entries of a list
                                 // such as `- **[Pivot M07]**: …`) has no one
                                 // value to show: `get` says so, with the lines.
-                                let err = common::stderr(&got);
+                                let err = flat(&common::stderr(&got));
                                 assert!(
                                     err.contains("not one field") && err.contains("line "),
                                     "{}: get {label}: {err}",
@@ -353,7 +353,8 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
                             match o.status.code() {
                                 Some(0) => same += 1,
                                 Some(2) => {
-                                    let err = common::stderr(&o);
+                                    // miette wraps long messages: read them as one line.
+                                    let err = flat(&common::stderr(&o));
                                     assert!(
                                         (err.contains("not one field") && err.contains("line "))
                                             || err.contains("merge-conflict markers"),
@@ -379,4 +380,12 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
         "state set of the shown value: {same} unchanged, {refused} refused (a label on several lines, or conflict markers)"
     );
     assert!(same > 500, "only {same} fields checked");
+}
+
+/// A diagnostic as one line: miette's wrapping (`│` gutters, line breaks) undone.
+fn flat(err: &str) -> String {
+    err.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }

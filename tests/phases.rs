@@ -386,3 +386,43 @@ fn removing_the_only_phase_folder_keeps_the_phases_folder() {
     assert!(phases.is_dir(), "phases/ was removed with its last folder");
     assert!(t.path().join(".planning").is_dir());
 }
+
+/// A roadmap whose numbering restarted for the milestone under way (v0.1's
+/// phases 1–4 shipped and archived, v0.2 numbered 1–3 again): the next phase
+/// is 4, after the restarted run, not 5. And a progress table that ends the
+/// file without a line break gets its new row on a line of its own.
+#[test]
+fn add_after_restarted_numbering_and_a_table_at_the_end_of_the_file() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join(".planning/phases/01-board")).unwrap();
+    std::fs::write(
+        t.path().join(".planning/ROADMAP.md"),
+        "# Roadmap\n\n## Milestones\n\n- ✅ v0.1 (shipped)\n- 🚧 v0.2\n\n## Phases\n\n\
+         <details><summary>v0.1</summary>\n\n- [x] Phase 1: A\n- [x] Phase 2: B\n- [x] Phase 3: C\n- [x] Phase 4: D\n\n</details>\n\n\
+         ### 🚧 v0.2\n\n- [ ] **Phase 1: Board** - x\n- [ ] **Phase 2: Count** - y\n- [ ] **Phase 3: Line** - z\n\n\
+         ## Phase Details\n\n### Phase 1: Board\n**Goal**: g\n\n### Phase 2: Count\n**Goal**: g\n\n### Phase 3: Line\n**Goal**: g\n\n\
+         ## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n| 1. Board | 0/1 | Not started | - |\n| 2. Count | 0/0 | Not started | - |\n| 3. Line | 0/0 | Not started | - |",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Polish", "--no-commit"]);
+    let rm = read(&t, ".planning/ROADMAP.md");
+    assert!(rm.contains("- [ ] **Phase 4: Polish**"), "{rm}");
+    assert!(rm.contains("### Phase 4: Polish"), "{rm}");
+    assert!(!rm.contains("Phase 5"), "{rm}");
+    assert!(t.path().join(".planning/phases/04-polish").is_dir());
+    assert!(
+        rm.ends_with("| 3. Line | 0/0 | Not started | - |\n| 4. Polish | 0/0 | Not started | - |"),
+        "{rm}"
+    );
+    // Decimal phases listed after the last integer one are not a restart.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join(".planning")).unwrap();
+    std::fs::write(
+        t.path().join(".planning/ROADMAP.md"),
+        "# Roadmap\n\n### Phase 1: A ✅\n\n### Phase 2: B ✅\n\n### Phase 3: C\n\n### Phase 4: D\n\n\
+         ## Later\n\n### Phase 2.1: E\n\n### Phase 3.1: F\n",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Next", "--no-commit"]);
+    assert!(read(&t, ".planning/ROADMAP.md").contains("### Phase 5: Next"));
+}

@@ -134,7 +134,7 @@ pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, 
                 ));
             }
             // What `state set` compares with: setting it back is a no-op.
-            let value = st.shown(&field).unwrap_or_default();
+            let value = crate::edit::state::shown_value(st, &field)?;
             Ok(Output::ok(value + "\n"))
         }
     }

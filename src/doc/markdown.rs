@@ -340,7 +340,9 @@ pub fn label_line(text: &str, line: Span) -> Option<LabelLine> {
         (0, colon, colon + 1, false)
     };
     let label = &t[label_start..label_end];
-    if label.trim().is_empty() || label.len() > 60 {
+    // A plain `label:` of over 60 bytes is prose with a colon; a bold
+    // `**label:**` is a label whatever its length.
+    if label.trim().is_empty() || (!bold && label.len() > 60) {
         return None;
     }
     let raw_value = &t[value_start.min(t.len())..];

@@ -320,10 +320,16 @@ fn add_phase_edits(
         format!("{sep}{hashes} Phase {}: {name}{mark}{n}**Goal**: TBD{n}**Depends on**: {depends}{n}**Requirements**: TBD{n}**Plans**: TBD{n}{trailing_blank}", id.unpadded()),
     ));
     if let Some(at) = row {
-        edits.push(Edit::new(
-            Span::empty(at),
-            format!("{}{n}", progress_row(rm, id, name, 0, 0, "-")),
-        ));
+        let row = progress_row(rm, id, name, 0, 0, "-");
+        // The table's last row may end the file without a line break: the
+        // new row goes on a line of its own, and the file still ends
+        // without one.
+        let text_row = if at == 0 || text[..at].ends_with('\n') {
+            format!("{row}{n}")
+        } else {
+            format!("{n}{row}")
+        };
+        edits.push(Edit::new(Span::empty(at), text_row));
     }
     edits
 }
@@ -358,11 +364,28 @@ fn check_name(name: &str) -> Result<(), EditError> {
 pub fn add_phase(ws: &Workspace, name: &str) -> Result<NewPhase, EditError> {
     check_name(name)?;
     let rm = roadmap(ws)?;
-    let last = rm
-        .all_phase_ids()
+    let real = |id: &PhaseId| !id.is_backlog() && !id.is_custom();
+    // The phases still in play: every one the roadmap names outside a
+    // shipped milestone. Where numbering restarted for a later milestone
+    // (`Phase 1..4` shipped, `Phase 1..3` now) the new phase follows the
+    // restarted run, not the shipped one's highest number; a roadmap whose
+    // milestones have all shipped numbers after everything it names.
+    let reading = crate::model::reading::RoadmapReading::new(ws);
+    let live: Vec<PhaseId> = reading
+        .phases
+        .iter()
+        .filter(|p| !p.archived && !p.backlog && real(&p.phase_id))
+        .map(|p| p.phase_id.clone())
+        .collect();
+    let roadmap_ids = if live.is_empty() {
+        rm.all_phase_ids()
+    } else {
+        live
+    };
+    let last = roadmap_ids
         .into_iter()
         .chain(ws.current_phases().filter_map(|p| p.id.clone()))
-        .filter(|id| !id.is_backlog() && !id.is_custom())
+        .filter(real)
         .max();
     let next = last.as_ref().map_or(0, PhaseId::major) + 1;
     let id = PhaseId::parse(&next.to_string()).expect("a number is a phase ID");

@@ -155,6 +155,47 @@ fn fm_scalar_edit(key: &str, node: &Node, value: &str) -> Result<Edit, EditError
 }
 
 /// Set field `name` (camelCase, snake_case or the body label) to `value`.
+/// The body lines a field name means. `Current Plan: 2` beside `Plan: 2 of
+/// 3 in current phase` (the legacy counter and the Current Position line)
+/// share a key, yet a name that is one of the labels as written means that
+/// line. The phase position is the exception: its lines move together or
+/// not at all.
+fn named_lines(state: &State, name: &str) -> Vec<crate::model::state::BodyField> {
+    let body: Vec<_> = state.body_fields(name).cloned().collect();
+    let written: Vec<_> = body
+        .iter()
+        .filter(|f| label_key(&f.label) == label_key(name))
+        .cloned()
+        .collect();
+    if body.len() > 1 && !written.is_empty() && field_key(name) != "currentphase" {
+        written
+    } else {
+        body
+    }
+}
+
+/// The value `state get NAME` shows: the one [`set_field`] compares with,
+/// so that setting it back changes no byte. A name whose lines disagree
+/// (the same label on several lines) is refused with the lines listed, as
+/// `set_field` refuses it: get and set never pick different lines.
+pub fn shown_value(state: &State, name: &str) -> Result<String, EditError> {
+    let body = named_lines(state, name);
+    if body.is_empty() && state.fm_field(name).is_none() {
+        return Err(unknown(state, name));
+    }
+    if body.len() > 1 {
+        return Err(EditError::AmbiguousField {
+            file: file_name(state),
+            field: name.to_owned(),
+            candidates: body.iter().map(|f| (f.line, f.value.clone())).collect(),
+        });
+    }
+    Ok(match body.first() {
+        Some(f) => f.value.clone(),
+        None => state.shown(name).unwrap_or_default(),
+    })
+}
+
 pub fn set_field(
     ws: &Workspace,
     state: &State,
@@ -174,19 +215,7 @@ pub fn set_field(
     // is the same value, and does not get the break twice.
     let value = value.trim_end_matches([' ', '\t']);
     let key = field_key(name);
-    let mut body: Vec<_> = state.body_fields(name).cloned().collect();
-    // `Current Plan: 2` beside `Plan: 2 of 3 in current phase` (the legacy
-    // counter and the Current Position line) share a key, yet a name that
-    // is one of the labels as written means that line. The phase position
-    // is the exception: its lines move together or not at all.
-    let written: Vec<_> = body
-        .iter()
-        .filter(|f| label_key(&f.label) == label_key(name))
-        .cloned()
-        .collect();
-    if body.len() > 1 && !written.is_empty() && key != "currentphase" {
-        body = written;
-    }
+    let body = named_lines(state, name);
     let fm = state.fm_field(name).map(|(k, n)| (k.to_owned(), n.clone()));
     if body.is_empty() && fm.is_none() {
         return Err(unknown(state, name));

@@ -82,7 +82,10 @@ impl State {
                 continue;
             };
             let label = l.label.slice(text);
-            if label.contains("http") || label.split_whitespace().count() > 6 {
+            // A plain `Label:` of many words is prose that holds a colon; a
+            // bold `**Label:**` is a field however long (gsd-sdk's
+            // `stateExtractField` finds it too).
+            if label.contains("http") || (!l.bold && label.split_whitespace().count() > 6) {
                 continue;
             }
             let section = md

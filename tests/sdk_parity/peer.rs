@@ -232,9 +232,17 @@ pub fn end() -> Source {
     source
 }
 
-/// In a recording run, write this test's recordings (sorted by tree).
+/// Whether this run tops the recordings up (`GSD_SDK_RECORD=missing`):
+/// recorded trees are replayed, and the trees asked live (new, changed, or
+/// whose recording lacked a call) are added to the recordings.
+fn topping_up() -> bool {
+    std::env::var("GSD_SDK_RECORD").is_ok_and(|v| v == "missing")
+}
+
+/// In a recording run, write this test's recordings (sorted by tree); in a
+/// top-up run, the recordings with the trees asked live replaced or added.
 pub fn finish(test: &str) {
-    if !recording() {
+    if !recording() && !topping_up() {
         return;
     }
     let mut mine: Vec<TreeRecording> = made()
@@ -244,6 +252,19 @@ pub fn finish(test: &str) {
         .filter(|r| r.test == test)
         .cloned()
         .collect();
+    if topping_up() {
+        if mine.is_empty() {
+            return;
+        }
+        let fresh: std::collections::HashSet<String> =
+            mine.iter().map(|r| r.tree.clone()).collect();
+        mine.extend(
+            store()
+                .values()
+                .filter(|r| r.test == test && !fresh.contains(&r.tree))
+                .cloned(),
+        );
+    }
     mine.sort_by(|a, b| a.tree.cmp(&b.tree));
     std::fs::create_dir_all(recordings_dir()).expect("recordings folder");
     let f = std::fs::File::create(recording_file(test)).expect("recording file");
@@ -318,6 +339,14 @@ pub fn answers(dir: &Path, calls: &[Vec<String>]) -> Vec<(String, i32)> {
     let live = CURRENT.with(|c| c.borrow().as_ref().is_some_and(|c| c.live));
     if !live && let Some(step) = replay {
         apply(dir, &step.delta);
+        // Kept too: a tree that goes live later has its whole run recorded.
+        CURRENT.with(|c| {
+            c.borrow_mut()
+                .as_mut()
+                .expect("peer::begin first")
+                .steps
+                .push(step.clone())
+        });
         return step
             .answers
             .iter()
