@@ -581,13 +581,18 @@ fn parity_trees() -> Vec<PathBuf> {
 /// (`YYMMDD-xxx`, two-second blocks of the day).
 fn without_clock(answer: &str) -> String {
     static RE: std::sync::OnceLock<(regex::Regex, regex::Regex)> = std::sync::OnceLock::new();
+    static HASH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let (ts, id) = RE.get_or_init(|| {
         (
             regex::Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z").expect("regex"),
             regex::Regex::new(r"\b\d{6}-[0-9a-z]{3}\b").expect("regex"),
         )
     });
-    id.replace_all(&ts.replace_all(answer, "<timestamp>"), "<quick-id>")
+    // A commit's hash names the moment too (its author and committer time).
+    let hash =
+        HASH.get_or_init(|| regex::Regex::new(r#""hash": "[0-9a-f]{7,40}""#).expect("regex"));
+    let answer = hash.replace_all(answer, r#""hash": "<hash>""#);
+    id.replace_all(&ts.replace_all(&answer, "<timestamp>"), "<quick-id>")
         .into_owned()
 }
 

@@ -368,8 +368,7 @@ pub fn add_phase(ws: &Workspace, name: &str) -> Result<NewPhase, EditError> {
     // The phases still in play: every one the roadmap names outside a
     // shipped milestone. Where numbering restarted for a later milestone
     // (`Phase 1..4` shipped, `Phase 1..3` now) the new phase follows the
-    // restarted run, not the shipped one's highest number; a roadmap whose
-    // milestones have all shipped numbers after everything it names.
+    // restarted run, not the shipped one's highest number.
     let reading = crate::model::reading::RoadmapReading::new(ws);
     let live: Vec<PhaseId> = reading
         .phases
@@ -377,11 +376,17 @@ pub fn add_phase(ws: &Workspace, name: &str) -> Result<NewPhase, EditError> {
         .filter(|p| !p.archived && !p.backlog && real(&p.phase_id))
         .map(|p| p.phase_id.clone())
         .collect();
-    let roadmap_ids = if live.is_empty() {
-        rm.all_phase_ids()
-    } else {
-        live
-    };
+    // Restarted: a number still in play is also a shipped milestone's.
+    // Otherwise numbering runs on across milestones, and the new phase
+    // follows the highest the roadmap names, shipped or not.
+    let shipped: std::collections::HashSet<u64> = reading
+        .phases
+        .iter()
+        .filter(|p| p.archived)
+        .map(|p| p.phase_id.major())
+        .collect();
+    let restarted = live.iter().any(|id| shipped.contains(&id.major()));
+    let roadmap_ids = if restarted { live } else { rm.all_phase_ids() };
     let last = roadmap_ids
         .into_iter()
         .chain(ws.current_phases().filter_map(|p| p.id.clone()))

@@ -275,8 +275,10 @@ pub fn add_roadmap_evolution(call: &Call) -> Result<Reply, SdkError> {
     let text = std::fs::read(call.planning().join("STATE.md"))
         .map_err(|_| SdkError::execution("STATE.md not found"))?;
     let text = String::from_utf8_lossy(&text);
+    // gsd-sdk dedupes inside `### Roadmap Evolution`; gsd adds to a
+    // `## Roadmap Evolution` list too, so that is where it looks as well.
     let duplicate = super::super::compat::roadmap_text::re(
-        r"(?i)###\s*Roadmap Evolution\s*\n([\s\S]*?)(?=\n###?\s|\n##[^#]|$)",
+        r"(?i)###?\s*Roadmap Evolution\s*\n([\s\S]*?)(?=\n###?\s|\n##[^#]|$)",
     )
     .captures(text.as_ref())
     .ok()
