@@ -79,7 +79,7 @@ def score(label, r):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--gsd", default=os.path.join(here, "..", "target", "release", "gsd"))
+    ap.add_argument("--gsd", default=os.path.join(here, "..", "target", "debug", "gsd"), help="the gsd binary (default: the debug build the tests use)")
     ap.add_argument("--corpus", default=os.path.join(here, "..", "..", "shared", "corpus"))
     ap.add_argument("--show-holdout", action="store_true")
     a = ap.parse_args()

@@ -525,6 +525,34 @@ fn plan_and_task_calls(tree: &Path) -> Vec<Vec<String>> {
     calls
 }
 
+/// `check` on every tree, two trees at a time (this machine's cores: the
+/// trees are independent, and the peer's context is per thread); the
+/// results in the trees' order.
+fn on_two_workers<T: Send>(trees: &[PathBuf], check: impl Fn(&Path) -> T + Sync) -> Vec<T> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(tree) = trees.get(i) else { break };
+                        mine.push((i, check(tree)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a worker"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, t)| t).collect()
+}
+
 /// How many trees' gsd-sdk answers were replayed, checked live against
 /// their recording (the fixed sample), or asked live (not recorded).
 #[derive(Default)]
@@ -640,30 +668,7 @@ fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
         );
     }
     let trees = parity_trees();
-    // Trees are independent: two workers (this machine's cores), each
-    // taking the next tree; the peer's context is per thread.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<ReadResult> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(tree) = trees.get(i) else { break };
-                        mine.push(read_tree(tree));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a worker"))
-            .collect()
-    });
-    let mut results = results;
-    results.sort_by(|a, b| a.name.cmp(&b.name));
+    let results: Vec<ReadResult> = on_two_workers(&trees, read_tree);
     peer::finish("reads");
     let mut sources = Sources::default();
     let (mut pairs, mut same, mut answered, mut handed) = (0, 0, 0, 0);
@@ -1275,28 +1280,7 @@ fn check_phase_remove(name: &str, tree: &Path, target: &str, force: bool) -> (&'
 )]
 fn writes_are_exact_edits_on_every_corpus_tree() {
     let trees = parity_trees();
-    // Trees are independent: two workers, each taking the next tree.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<WriteResult> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..2)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(tree) = trees.get(i) else { break };
-                        mine.push(write_tree_checked(tree));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a worker"))
-            .collect()
-    });
-    results.sort_by(|a, b| a.name.cmp(&b.name));
+    let results: Vec<WriteResult> = on_two_workers(&trees, write_tree_checked);
     peer::finish("writes");
     let mut report: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut sources = Sources::default();

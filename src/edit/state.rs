@@ -174,6 +174,15 @@ fn named_lines(state: &State, name: &str) -> Vec<crate::model::state::BodyField>
     }
 }
 
+/// A name that means several lines: refused, the lines listed.
+fn ambiguous(state: &State, name: &str, lines: &[crate::model::state::BodyField]) -> EditError {
+    EditError::AmbiguousField {
+        file: file_name(state),
+        field: name.to_owned(),
+        candidates: lines.iter().map(|f| (f.line, f.value.clone())).collect(),
+    }
+}
+
 /// The value `state get NAME` shows: the one [`set_field`] compares with,
 /// so that setting it back changes no byte. A name whose lines disagree
 /// (the same label on several lines) is refused with the lines listed, as
@@ -184,11 +193,7 @@ pub fn shown_value(state: &State, name: &str) -> Result<String, EditError> {
         return Err(unknown(state, name));
     }
     if body.len() > 1 {
-        return Err(EditError::AmbiguousField {
-            file: file_name(state),
-            field: name.to_owned(),
-            candidates: body.iter().map(|f| (f.line, f.value.clone())).collect(),
-        });
+        return Err(ambiguous(state, name, &body));
     }
     Ok(match body.first() {
         Some(f) => f.value.clone(),
@@ -221,11 +226,7 @@ pub fn set_field(
         return Err(unknown(state, name));
     }
     if body.len() > 1 {
-        return Err(EditError::AmbiguousField {
-            file: file_name(state),
-            field: name.to_owned(),
-            candidates: body.iter().map(|f| (f.line, f.value.clone())).collect(),
-        });
+        return Err(ambiguous(state, name, &body));
     }
     // The value `state get` shows: setting it back changes nothing, whatever
     // form the frontmatter and the body each keep (`status: executing`
