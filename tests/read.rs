@@ -274,3 +274,41 @@ fn snapshot_files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// The human `gsd state` shows what the README promises: STATE's position
+/// and status, the roadmap's reading beside them, every field, the
+/// decisions and the blockers.
+#[test]
+fn human_state_shows_position_reading_fields_decisions_and_blockers() {
+    let t = tree("clean");
+    let o = gsd(t.path(), &["state"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let v = json(&gsd(t.path(), &["state", "--json"]));
+    assert!(out.starts_with("phase: "), "{out}");
+    assert!(out.contains("\nroadmap: milestone "), "{out}");
+    assert!(out.contains("\nfields:\n"), "{out}");
+    for f in v["fields"].as_array().unwrap() {
+        let line = format!(
+            "  {}: {}",
+            f["label"].as_str().unwrap(),
+            f["value"].as_str().unwrap()
+        );
+        assert!(out.contains(&line), "{line} in {out}");
+    }
+    let decisions = v["decisions"].as_array().unwrap();
+    assert!(
+        out.contains(&format!("\ndecisions ({}):\n", decisions.len())),
+        "{out}"
+    );
+    for d in decisions {
+        assert!(
+            out.contains(&format!("  - {}", d.as_str().unwrap())),
+            "{out}"
+        );
+    }
+    assert!(out.contains(&format!(
+        "\nblockers ({}):\n",
+        v["blockers"].as_array().unwrap().len()
+    )));
+}

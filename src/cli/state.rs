@@ -98,11 +98,7 @@ pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, 
             if json_flag {
                 return Ok(Output::json(&v));
             }
-            let mut s = String::new();
-            for f in &st.fields {
-                let _ = writeln!(s, "{}: {}", f.label, f.value);
-            }
-            Ok(Output::ok(s))
+            Ok(Output::ok(human_state(st, &reading)))
         }
         Some(field) => {
             let body: Vec<Value> = st
@@ -138,4 +134,46 @@ pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, 
             Ok(Output::ok(value + "\n"))
         }
     }
+}
+
+/// The human `gsd state`: where STATE.md says the work stands, beside the
+/// roadmap's reading; then every field, the decisions and the blockers.
+fn human_state(st: &crate::model::state::State, reading: &RoadmapReading) -> String {
+    let mut s = String::new();
+    let position = st.current_phase().map(|p| {
+        let mut t = p.phase.unpadded();
+        if let Some(of) = p.of {
+            t.push_str(&format!(" of {of}"));
+        }
+        if let Some(n) = p.name {
+            t.push_str(&format!(" ({n})"));
+        }
+        t
+    });
+    let _ = writeln!(
+        s,
+        "phase: {}    status: {}",
+        position.as_deref().unwrap_or("-"),
+        st.status().as_deref().unwrap_or("-")
+    );
+    let _ = writeln!(
+        s,
+        "roadmap: milestone {}, current phase {}, next phase {}",
+        reading.current_milestone.as_deref().unwrap_or("none"),
+        reading.current_phase.as_deref().unwrap_or("-"),
+        reading.next_phase.as_deref().unwrap_or("-")
+    );
+    if !st.fields.is_empty() {
+        s.push_str("\nfields:\n");
+        for f in &st.fields {
+            let _ = writeln!(s, "  {}: {}", f.label, f.value);
+        }
+    }
+    for (title, list) in [("decisions", st.decisions()), ("blockers", st.blockers())] {
+        let _ = writeln!(s, "\n{title} ({}):", list.len());
+        for (_, d) in list {
+            let _ = writeln!(s, "  - {d}");
+        }
+    }
+    s
 }
