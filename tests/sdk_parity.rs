@@ -875,6 +875,20 @@ fn changed_lines(a: &[u8], b: &[u8]) -> usize {
     la.iter().zip(&lb).filter(|(x, y)| x != y).count()
 }
 
+/// Whether some file changed in more than one line between two snapshots
+/// (what "gsd-sdk did more" means for an entry or a one-line write).
+fn more_than_a_line_changed(
+    before: &BTreeMap<PathBuf, Vec<u8>>,
+    after: &BTreeMap<PathBuf, Vec<u8>>,
+) -> bool {
+    changed_files(before, after).iter().any(|p| {
+        changed_lines(
+            before.get(p).map_or(&[][..], |v| v),
+            after.get(p).map_or(&[][..], |v| v),
+        ) > 1
+    })
+}
+
 fn changed_files(
     before: &BTreeMap<PathBuf, Vec<u8>>,
     after: &BTreeMap<PathBuf, Vec<u8>>,
@@ -1568,12 +1582,7 @@ fn write_tree(tree: &Path, name: &str, tmp: &Path, bump: &mut dyn FnMut(&'static
             );
         }
         let after_t = snapshot(&theirs);
-        let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-            changed_lines(
-                before_t.get(p).map_or(&[][..], |v| v),
-                after_t.get(p).map_or(&[][..], |v| v),
-            ) > 1
-        });
+        let theirs_more = more_than_a_line_changed(&before_t, &after_t);
         bump("list entry add", true, theirs_more);
     }
 
@@ -1686,12 +1695,7 @@ fn write_tree(tree: &Path, name: &str, tmp: &Path, bump: &mut dyn FnMut(&'static
                 "{name}: not recorded but changed {changed:?}"
             );
         }
-        let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-            changed_lines(
-                before_t.get(p).map_or(&[][..], |v| v),
-                after_t.get(p).map_or(&[][..], |v| v),
-            ) > 1
-        });
+        let theirs_more = more_than_a_line_changed(&before_t, &after_t);
         bump("state.record-metric", true, theirs_more);
 
         let argv = s(&["state.update-progress"]);
@@ -1725,12 +1729,7 @@ fn write_tree(tree: &Path, name: &str, tmp: &Path, bump: &mut dyn FnMut(&'static
                     "{name}: {new:?} is gsd-sdk's line"
                 );
             }
-            let theirs_more = changed_files(&before_t, &after_t).iter().any(|p| {
-                changed_lines(
-                    before_t.get(p).map_or(&[][..], |v| v),
-                    after_t.get(p).map_or(&[][..], |v| v),
-                ) > 1
-            });
+            let theirs_more = more_than_a_line_changed(&before_t, &after_t);
             bump("state.update-progress", true, theirs_more);
         }
     }
