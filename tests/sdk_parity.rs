@@ -633,26 +633,7 @@ fn tree_name(tree: &Path) -> String {
 }
 
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            // git's own folder, and gsd's lock folder (.gsd/, git-ignored).
-            if p.file_name().is_some_and(|n| n == ".git" || n == ".gsd") {
-                continue;
-            }
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(
-                    p.strip_prefix(dir).expect("inside").to_path_buf(),
-                    std::fs::read(&p).unwrap_or_default(),
-                );
-            }
-        }
-    }
-    out
+    peer::files(dir)
 }
 
 #[test]

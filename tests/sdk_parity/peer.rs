@@ -297,8 +297,9 @@ fn local(text: &str, dir: &Path) -> String {
         .replace("<today>", &today())
 }
 
-/// Every file under `dir` but git's and gsd's own folders.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+/// Every file under `dir` but git's and gsd's own folders (`.git`, `.gsd`),
+/// by path relative to `dir`: the harness's snapshots of a copy.
+pub fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -310,7 +311,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                let rel = p.strip_prefix(dir).expect("inside").display().to_string();
+                let rel = p.strip_prefix(dir).expect("inside").to_path_buf();
                 out.insert(rel, std::fs::read(&p).unwrap_or_default());
             }
         }
@@ -365,14 +366,14 @@ pub fn answers(dir: &Path, calls: &[Vec<String>]) -> Vec<(String, i32)> {
                 Ok(t) => Content::Text(portable(&t, dir)),
                 Err(_) => Content::Bytes(b.clone()),
             };
-            (p.clone(), Some(content))
+            (p.display().to_string(), Some(content))
         })
         .collect();
     delta.extend(
         before
             .keys()
             .filter(|p| !after.contains_key(*p))
-            .map(|p| (p.clone(), None)),
+            .map(|p| (p.display().to_string(), None)),
     );
     let step = Step {
         calls: calls.to_vec(),
