@@ -16,6 +16,12 @@ pub struct Cli {
     #[arg(short = 'C', global = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 
+    /// Work on the workstream NAME (`.planning/workstreams/NAME/`); default:
+    /// GSD_WORKSTREAM, else `.planning/active-workstream`, else the only one
+    /// of a tree with no root ROADMAP.md or STATE.md.
+    #[arg(long = "ws", global = true, value_name = "NAME")]
+    pub ws: Option<String>,
+
     /// When to use colour (NO_COLOR and CLICOLOR_FORCE are honoured under auto).
     #[arg(
         long,
@@ -40,6 +46,15 @@ pub enum Format {
     Json,
     Github,
     Sarif,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WorkstreamCommand {
+    /// Every workstream with its status, milestone, phase and progress.
+    List {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -483,6 +498,14 @@ pub enum Command {
     Export {
         #[command(subcommand)]
         command: ExportCommand,
+    },
+    /// The workstreams (`.planning/workstreams/*`): which is active, and
+    /// where each stands.
+    Workstream {
+        #[command(subcommand)]
+        command: Option<WorkstreamCommand>,
+        #[command(flatten)]
+        json: JsonFlag,
     },
     /// The plans of each phase as a dependency graph by wave.
     Graph {

@@ -29,6 +29,7 @@ mod roadmap;
 mod sdk;
 mod state;
 mod verify;
+mod workstream;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -99,7 +100,15 @@ pub fn main() -> i32 {
         command: args::SdkCommand::Query { argv },
     } = &cli.command
     {
-        return sdk::query(&cwd, argv);
+        // gsd-sdk reads `--ws` itself, wherever it stands.
+        let mut argv = argv.clone();
+        if let Some(w) = &cli.ws {
+            argv.splice(0..0, ["--ws".to_owned(), w.clone()]);
+        }
+        return sdk::query(&cwd, &argv);
+    }
+    if let Some(w) = &cli.ws {
+        crate::model::workstream::choose(w);
     }
     let result = match cli.command {
         Command::Sdk { command } => sdk::run(command),
@@ -169,6 +178,11 @@ pub fn main() -> i32 {
             command: args::ExportCommand::Html { out, json },
         } => export::html(&cwd, out, json.json),
         Command::Graph { phase, format } => export::graph(&cwd, phase, format),
+        Command::Workstream { command, json } => {
+            let json = json.json
+                || matches!(command, Some(args::WorkstreamCommand::List { json: j }) if j.json);
+            workstream::list(&cwd, json)
+        }
         Command::Completions { .. } | Command::Man => unreachable!("answered above"),
     };
     finish(result, style)

@@ -17,8 +17,16 @@ pub fn show(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     match &ws.roadmap {
         None => {
             return Err(CliError::FileNotFound {
-                file: ".planning/ROADMAP.md".into(),
-                hint: "create it with `gsd init`".into(),
+                file: ws
+                    .rel(&ws.planning.join("ROADMAP.md"))
+                    .display()
+                    .to_string(),
+                hint: match &ws.workstream {
+                    Some(w) => format!(
+                        "workstream `{w}` has no roadmap yet; `gsd workstream list` shows the others"
+                    ),
+                    None => "create it with `gsd init`".into(),
+                },
             });
         }
         // Undecodable text reads as no roadmap at all: say so, not "0 phases".

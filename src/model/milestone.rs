@@ -38,33 +38,174 @@ pub enum MilestoneStatus {
 }
 
 impl MilestoneStatus {
-    /// The status a line of text states, in the words and marks real
-    /// roadmaps use (✅/🚧/🔄/📋, English, and the `[Complete]`,
-    /// `Concluído` and `SHIPPED` of the corpus).
+    /// The status a line of text states, read only where a status is
+    /// written: a mark anywhere (✅ 🚧 🔄 📋), or a status phrase opening a
+    /// part of the line after its title — in brackets or parentheses, after a
+    /// dash or a colon (`(shipped 2026-01-02)`, `- [In Planning]`,
+    /// `— SHIPPED`). A word inside the title (`v2.0 Complete Rewrite`) or a
+    /// description (`Phases 43-45 (43 complete, 44 partial)`) says nothing.
     pub fn of_text(s: &str) -> MilestoneStatus {
-        let l = s.to_lowercase();
-        let any = |words: &[&str]| words.iter().any(|w| l.contains(w));
-        if s.contains('✅')
-            || any(&[
-                "shipped",
-                "complete",
-                "concluído",
-                "concluido",
-                "archived",
-                "done",
-            ])
-        {
-            MilestoneStatus::Shipped
-        } else if s.contains('🚧')
-            || s.contains('🔄')
-            || any(&["in progress", "current", "active", "this milestone"])
-        {
-            MilestoneStatus::InProgress
-        } else if s.contains('📋') || any(&["planned", "planning", "next", "future"]) {
-            MilestoneStatus::Planned
-        } else {
-            MilestoneStatus::Unknown
+        if s.contains('✅') || s.contains('✓') || s.contains('☑') {
+            return MilestoneStatus::Shipped;
         }
+        if s.contains('🚧') || s.contains('🔄') || s.contains('⏳') {
+            return MilestoneStatus::InProgress;
+        }
+        if s.contains('📋') {
+            return MilestoneStatus::Planned;
+        }
+        let parts = status_parts(s);
+        for (i, part) in parts.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
+            // The title itself speaks only when it is nothing but a status.
+            if let Some(st) = status_phrase(part, i == 0) {
+                return st;
+            }
+        }
+        MilestoneStatus::Unknown
+    }
+
+    /// The status a value states on its own (`**Status:** Complete ✓`, a
+    /// progress table's status cell): its first words.
+    pub fn of_value(s: &str) -> MilestoneStatus {
+        match MilestoneStatus::of_text(s) {
+            MilestoneStatus::Unknown => {
+                status_phrase(&clean_words(s), false).unwrap_or(MilestoneStatus::Unknown)
+            }
+            st => st,
+        }
+    }
+}
+
+/// Status phrases by meaning, in the languages of real roadmaps.
+const SHIPPED_WORDS: &[&str] = &[
+    "shipped",
+    "complete",
+    "completed",
+    "done",
+    "finished",
+    "released",
+    "archived",
+    "concluído",
+    "concluido",
+    "concluída",
+    "completo",
+    "completado",
+    "terminé",
+    "terminée",
+    "archivé",
+    "archivée",
+    "abgeschlossen",
+    "fertig",
+    "tamamlandı",
+    "tamamlandi",
+    "завершён",
+    "завершен",
+    "выполнен",
+    "完了",
+    "已完成",
+    "完成",
+];
+const IN_PROGRESS_WORDS: &[&str] = &[
+    "in progress",
+    "current",
+    "active",
+    "this milestone",
+    "wip",
+    "ongoing",
+    "executing",
+    "em andamento",
+    "en cours",
+    "in arbeit",
+    "devam ediyor",
+    "в работе",
+    "進行中",
+    "进行中",
+];
+const PLANNED_WORDS: &[&str] = &[
+    "planned",
+    "planning",
+    "in planning",
+    "next",
+    "future",
+    "upcoming",
+    "pending",
+    "not started",
+    "later",
+    "deferred",
+    "planlandı",
+    "planlandi",
+    "planejado",
+    "planificado",
+    "geplant",
+    "prévu",
+    "à venir",
+    "запланирован",
+    "予定",
+    "计划",
+];
+
+/// A line cut into the parts where a status may be written: the title,
+/// then each bracketed, parenthesized, dash- or colon-led part.
+fn status_parts(s: &str) -> Vec<String> {
+    let s = s.replace("**", " ").replace(['_', '*', '`'], " ");
+    let mut parts = vec![String::new()];
+    let mut rest = s.as_str();
+    while let Some(c) = rest.chars().next() {
+        let sep = [" — ", " – ", " -- ", " - ", " | ", ": "]
+            .iter()
+            .find(|p| rest.starts_with(**p));
+        // `Milestone v5.0: Complete Rewrite`: a colon after the bare name
+        // opens the title, not a status.
+        let names_only = parts.len() == 1 && {
+            let w = clean_words(&parts[0]);
+            w.split(' ').count() <= 2 && find_milestone_id(&w).is_some()
+        };
+        if let Some(p) = sep.filter(|p| !(**p == ": " && names_only)) {
+            parts.push(String::new());
+            rest = &rest[p.len()..];
+            continue;
+        }
+        if "()[]|,;".contains(c) {
+            parts.push(String::new());
+        } else {
+            parts.last_mut().expect("never empty").push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    // The first part is the title even when empty (`— [Concluído]`).
+    parts.into_iter().map(|p| clean_words(&p)).collect()
+}
+
+/// Lower case, marks and emoji dropped, spaces squeezed.
+fn clean_words(s: &str) -> String {
+    s.to_lowercase()
+        .split(|c: char| c.is_whitespace() || (!c.is_alphanumeric() && !"-'.".contains(c)))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The status a part opens with (`whole`: the part must be only that).
+fn status_phrase(part: &str, whole: bool) -> Option<MilestoneStatus> {
+    let opens = |w: &str| {
+        if whole {
+            part == w
+        } else {
+            part == w
+                || part
+                    .strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([' ', '.', '-']))
+        }
+    };
+    let any = |words: &[&str]| words.iter().any(|w| opens(w));
+    if any(SHIPPED_WORDS) {
+        Some(MilestoneStatus::Shipped)
+    } else if any(IN_PROGRESS_WORDS) {
+        Some(MilestoneStatus::InProgress)
+    } else if any(PLANNED_WORDS) {
+        Some(MilestoneStatus::Planned)
+    } else {
+        None
     }
 }
 
@@ -212,11 +353,53 @@ pub fn find_version(s: &str) -> Option<String> {
     None
 }
 
+/// A milestone's identifier as a roadmap writes it: a dotted version
+/// anywhere (`v1.2`, `v2026.3`, `tools-v1.0` → `v1.0`), or at the start of
+/// the name (after marks and a `Milestone` word) a major version `v7`, an
+/// `M2`, or the number of `Milestone 3` (kept as written: `Milestone 3`).
+pub fn find_milestone_id(s: &str) -> Option<String> {
+    if let Some(v) = find_version(s) {
+        return Some(v);
+    }
+    let t = s
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .trim_start();
+    let lower = t.to_lowercase();
+    // `Roadmap: invisible — Milestone M1 (…)`: the word may come later.
+    let (t, named) = match lower.find("milestone") {
+        Some(at) if t.is_char_boundary(at) => (t[at + "milestone".len()..].trim_start(), true),
+        _ => (t, false),
+    };
+    let t = t.trim_start_matches([':', '#', ' ']);
+    let digits = |r: &str| r.bytes().take_while(u8::is_ascii_digit).count();
+    let ends_word = |r: &str| !r.starts_with(|c: char| c.is_alphanumeric() || c == '.');
+    for (prefix, shown) in [('v', "v"), ('V', "v"), ('M', "M"), ('m', "M")] {
+        if let Some(r) = t.strip_prefix(prefix) {
+            let n = digits(r);
+            if n > 0 && n <= 4 && ends_word(&r[n..]) {
+                return Some(format!("{shown}{}", &r[..n]));
+            }
+        }
+    }
+    if named {
+        // `Milestone 3`, `Milestone 0.8.7`.
+        let n = t
+            .bytes()
+            .take_while(|c| c.is_ascii_digit() || *c == b'.')
+            .count();
+        let number = t[..n].trim_end_matches('.');
+        if digits(number) > 0 && ends_word(&t[number.len()..].trim_start_matches('.')) {
+            return Some(format!("Milestone {number}"));
+        }
+    }
+    None
+}
+
 /// Whether a non-phase heading starts a milestone region: it names a
-/// version, or says `Milestone N` / `Milestone:` (not the plural list
-/// heading `## Milestones`).
+/// milestone ([`find_milestone_id`]), or says `Milestone:` (not the plural
+/// list heading `## Milestones`).
 pub fn is_milestone_heading(text: &str) -> bool {
-    if find_version(text).is_some() {
+    if find_milestone_id(text).is_some() {
         return true;
     }
     let l = text.to_lowercase();
@@ -231,7 +414,12 @@ pub fn is_milestone_heading(text: &str) -> bool {
 /// are sometimes named without the `.0`).
 pub fn same_version(a: &str, b: &str) -> bool {
     let norm = |v: &str| {
-        let v = v.trim_start_matches(['v', 'V']);
+        // `Milestone 3` and `M3` are one; `v3` is another kind of name.
+        let v = v
+            .strip_prefix("Milestone ")
+            .map_or(v.to_owned(), |n| format!("M{n}"));
+        let kind = v.starts_with(['M', 'm']);
+        let v = v.trim_start_matches(['v', 'V', 'M', 'm']);
         let mut parts: Vec<&str> = v.split('.').collect();
         while parts.len() > 1 && parts.last().is_some_and(|p| p.chars().all(|c| c == '0')) {
             parts.pop();
@@ -239,6 +427,7 @@ pub fn same_version(a: &str, b: &str) -> bool {
         parts
             .iter()
             .map(|p| p.trim_start_matches('0').to_owned())
+            .chain(kind.then(|| "M".to_owned()))
             .collect::<Vec<_>>()
     };
     norm(a) == norm(b)
@@ -266,7 +455,7 @@ impl MilestoneMap {
         source: MilestoneSource,
         status: MilestoneStatus,
     ) -> usize {
-        let version = find_version(text);
+        let version = find_milestone_id(text);
         let range = PhaseRange::find(text);
         if let Some(v) = &version
             && let Some(i) = self
@@ -370,7 +559,8 @@ pub fn version_order(a: &Milestone, b: &Milestone) -> std::cmp::Ordering {
     let key = |m: &Milestone| -> Option<Vec<u64>> {
         let v = m.version.as_deref()?;
         Some(
-            v.trim_start_matches(['v', 'V'])
+            v.trim_start_matches(['v', 'V', 'M'])
+                .trim_start_matches("ilestone ")
                 .split('.')
                 .map(|p| p.parse().unwrap_or(u64::MAX))
                 .collect(),
@@ -456,7 +646,42 @@ mod tests {
             MilestoneStatus::of_text("— [Concluído e Arquivado]"),
             Shipped
         );
+        // Status only where a status is written.
+        assert_eq!(MilestoneStatus::of_text("v5.0: Complete Rewrite"), Unknown);
+        assert_eq!(
+            MilestoneStatus::of_text("🔄 v3.1 Phases 43-45 (43 complete, 44 partial)"),
+            InProgress
+        );
+        assert_eq!(
+            MilestoneStatus::of_text("v3.1 Phases 43-45 (43 complete, 44 partial)"),
+            Unknown
+        );
+        assert_eq!(
+            MilestoneStatus::of_text("v1.0 MVP (shipped 2026-01-02)"),
+            Shipped
+        );
+        assert_eq!(
+            MilestoneStatus::of_text("v9.0 Scale - [In Planning]"),
+            Planned
+        );
+        assert_eq!(MilestoneStatus::of_value("Complete ✓"), Shipped);
+        assert_eq!(MilestoneStatus::of_value("Pending"), Planned);
         assert!(is_milestone_heading("Milestone 2: Transport ✅"));
+        // Identifiers of every shape.
+        assert_eq!(find_milestone_id("M1: Foundation").as_deref(), Some("M1"));
+        assert_eq!(find_milestone_id("v2: Smart Themes").as_deref(), Some("v2"));
+        assert_eq!(
+            find_milestone_id("Roadmap: invisible — Milestone M1 (Frontend)").as_deref(),
+            Some("M1")
+        );
+        assert_eq!(
+            find_milestone_id("Milestone 3: Polish").as_deref(),
+            Some("Milestone 3")
+        );
+        assert_eq!(find_milestone_id("tools-v1.0 CLI").as_deref(), Some("v1.0"));
+        assert_eq!(find_milestone_id("Migration notes"), None);
+        assert_eq!(find_milestone_id("Mobile app"), None);
+        assert!(same_version("Milestone 3", "M3") && !same_version("M3", "v3"));
         assert!(is_milestone_heading("🚧 v2.2 Project Tasks"));
         assert!(!is_milestone_heading("Milestones"));
         assert!(!is_milestone_heading("Completed Milestones"));

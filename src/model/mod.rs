@@ -19,6 +19,7 @@ pub mod state;
 pub mod summary;
 pub mod task;
 pub mod workspace;
+pub mod workstream;
 
 pub use document::Document;
 pub use ids::{PhaseId, PlanId};

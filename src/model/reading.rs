@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::Workspace;
 use super::ids::{PhaseId, PhaseKey};
 use super::milestone::{Milestone, MilestoneStatus, same_version, version_order};
-use super::roadmap::{ChecklistEntry, PhaseDetail};
+use super::roadmap::{ChecklistEntry, PhaseDetail, ProgressRow};
 use super::workspace::{Phase, PhaseLocation};
 
 /// A phase as the roadmap and the disk together show it.
@@ -125,6 +125,10 @@ impl RoadmapReading {
         }
         let named: std::collections::HashSet<PhaseKey> =
             seen.keys().map(|(_, k)| k.clone()).collect();
+        // Folders the roadmap does not name: live work only in a roadmap
+        // with no milestones; beside named milestones they are left over
+        // from shipped ones (or not planned yet), never the current work.
+        let mut unnamed: std::collections::HashSet<PhaseKey> = std::collections::HashSet::new();
         for ph in ws.current_phases() {
             if let Some(id) = &ph.id
                 && !named.contains(&id.key())
@@ -132,6 +136,9 @@ impl RoadmapReading {
                 // A folder the roadmap does not name (the list only gives a
                 // range for a collapsed milestone) takes the range's milestone.
                 let m = ws.roadmap.as_ref().and_then(|r| r.milestone_by_range(id));
+                if m.is_none() && !milestones.is_empty() {
+                    unnamed.insert(id.key());
+                }
                 if seen.insert((m, id.key()), order.len()).is_none() {
                     order.push((m, id.clone()));
                 }
@@ -142,7 +149,13 @@ impl RoadmapReading {
         // phase, not a scan (1,000-phase roadmaps made scans quadratic).
         let mut details: HashMap<(Option<usize>, PhaseKey), &PhaseDetail> = HashMap::new();
         let mut entries: HashMap<(Option<usize>, PhaseKey), &ChecklistEntry> = HashMap::new();
+        let mut rows: HashMap<(Option<usize>, PhaseKey), &ProgressRow> = HashMap::new();
         if let Some(rm) = &ws.roadmap {
+            for r in rm.progress.iter().flat_map(|t| &t.rows) {
+                if let Some(id) = &r.phase {
+                    rows.entry((r.milestone, id.key())).or_insert(r);
+                }
+            }
             for p in &rm.phases {
                 details.entry((p.milestone, p.id.key())).or_insert(p);
             }
@@ -166,6 +179,7 @@ impl RoadmapReading {
             let backlog = id.is_backlog();
             let active = !backlog
                 && !archived
+                && !(m.is_none() && unnamed.contains(&id.key()))
                 && match (m, current) {
                     (None, _) => true,
                     (Some(i), Some(c)) => i == c,
@@ -173,11 +187,25 @@ impl RoadmapReading {
                 };
             let disk = folders.find(&id, milestone, archived);
             let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
-            let status = match (entry.map(|e| e.checked), disk) {
-                (Some(true), _) => "complete",
-                (_, Some(d)) => d.disk_status(),
-                (_, None) if archived => "complete",
-                (_, None) => "no_directory",
+            let row = rows
+                .get(&(m, id.key()))
+                .or_else(|| rows.get(&(None, id.key())))
+                .copied();
+            // The tree says the phase is done: a ticked entry, a done
+            // status cell, a status in its heading (`✅`, `(Complete)`).
+            let said_done = entry.is_some_and(|e| e.checked)
+                || row.is_some_and(|r| {
+                    MilestoneStatus::of_value(&r.status) == MilestoneStatus::Shipped
+                })
+                || detail
+                    .is_some_and(|d| MilestoneStatus::of_text(&d.name) == MilestoneStatus::Shipped);
+            let status = match disk {
+                _ if said_done => "complete",
+                // Summaries and no plan files: it ran (plans since removed).
+                Some(d) if d.plan_count() == 0 && !d.summary_files.is_empty() => "complete",
+                Some(d) => d.disk_status(),
+                None if archived => "complete",
+                None => "no_directory",
             };
             phases.push(PhaseReading {
                 id: id.normalized(),
@@ -221,14 +249,39 @@ impl RoadmapReading {
                 .then_with(|| a.phase_id.cmp(&b.phase_id))
         });
 
+        // Every live phase is done and the tree says that work has shipped
+        // (STATE.md's status, or a MILESTONES.md entry for it): the project
+        // is between milestones, and nothing is live.
+        let mut current = current;
+        let mut shipped_now = None;
+        if between_milestones(ws, &phases, current.map(|i| &milestones[i])) {
+            shipped_now = current.take();
+            for p in phases.iter_mut().filter(|p| p.active) {
+                p.active = false;
+            }
+        }
         let active: Vec<&PhaseReading> = phases.iter().filter(|p| p.active).collect();
         let total_plans: usize = active.iter().map(|p| p.plans).sum();
         let total_summaries: usize = active.iter().map(|p| p.summaries).sum();
         let completed_phases = active.iter().filter(|p| p.status == "complete").count();
-        let current_phase = active
-            .iter()
-            .find(|p| matches!(p.status, "planned" | "partial"))
+        // STATE.md's position wins when it names an active phase that is
+        // not finished; else the first phase planned or under way.
+        let state_position = ws
+            .state
+            .as_ref()
+            .and_then(super::state::State::current_phase)
+            .and_then(|pos| {
+                active
+                    .iter()
+                    .find(|p| p.phase_id.same(&pos.phase) && p.status != "complete")
+            })
             .map(|p| p.number.clone());
+        let current_phase = state_position.or_else(|| {
+            active
+                .iter()
+                .find(|p| matches!(p.status, "planned" | "partial"))
+                .map(|p| p.number.clone())
+        });
         let next_phase = active
             .iter()
             .find(|p| {
@@ -247,8 +300,12 @@ impl RoadmapReading {
             .map(|(i, m)| MilestoneReading {
                 version: m.version.clone(),
                 title: m.title.clone(),
-                status: m.status,
                 current: current == Some(i),
+                status: if shipped_now == Some(i) {
+                    MilestoneStatus::Shipped
+                } else {
+                    m.status
+                },
                 phase_range: m.phase_range.clone(),
                 phases: phases
                     .iter()
@@ -293,6 +350,41 @@ impl RoadmapReading {
         found.sort_by_key(|p| (!p.active, p.archived));
         found.into_iter().next()
     }
+}
+
+/// Whether the live work has all shipped: every live phase complete, and
+/// MILESTONES.md — which GSD writes when a milestone ships — has an entry
+/// for the current milestone (for any, when the roadmap names none), or
+/// the milestone's archive exists (`milestones/vX.Y-ROADMAP.md`). STATE.md
+/// saying "complete" is not enough: a finished milestone is still current
+/// until it is archived.
+fn between_milestones(
+    ws: &Workspace,
+    phases: &[PhaseReading],
+    current: Option<&Milestone>,
+) -> bool {
+    let mut live = phases.iter().filter(|p| p.active).peekable();
+    if live.peek().is_none() || !live.all(|p| p.status == "complete") {
+        return false;
+    }
+    let mut shipped = shipped_in_milestones_file(ws);
+    shipped.extend(archive_files(ws).into_iter().map(|(v, _)| v));
+    match current.and_then(|m| m.version.as_deref()) {
+        Some(v) => shipped.iter().any(|s| same_version(s, v)),
+        None => current.is_none() && !shipped.is_empty(),
+    }
+}
+
+/// The milestones MILESTONES.md records as shipped: each heading that
+/// names one (`## v1.0 MVP (Shipped: 2026-01-02)`).
+fn shipped_in_milestones_file(ws: &Workspace) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(ws.planning.join("MILESTONES.md")) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| l.starts_with("## ") || l.starts_with("### "))
+        .filter_map(super::milestone::find_milestone_id)
+        .collect()
 }
 
 /// Position of milestone `i` when milestones are ordered by version (the

@@ -174,12 +174,10 @@ impl Roadmap {
                 });
                 continue;
             }
-            if (content.contains("**v")
-                || content.contains("[v")
-                || (content.starts_with(['✅', '🚧', '📋', '🔄'])
-                    && find_version(content).is_some()))
-                && find_version(content).is_some()
-            {
+            let marked = content.starts_with(['✅', '🚧', '📋', '🔄', '[', '*'])
+                || content.contains("**v")
+                || content.contains("[v");
+            if marked && super::milestone::find_milestone_id(content).is_some() {
                 map.add(content, item.line.number, MilestoneSource::List);
             }
         }
@@ -204,9 +202,24 @@ impl Roadmap {
             if h.level > 3 || parse_phase_title(t).is_some() || !is_milestone_heading(t) {
                 continue;
             }
-            let milestone = map.add(t, h.line.number, MilestoneSource::Heading);
+            let section = md.section(i, body.end);
+            // `**Status:** Complete ✓` under the heading speaks for it.
+            let mut status = MilestoneStatus::of_text(t);
+            if status == MilestoneStatus::Unknown {
+                status = md
+                    .lines_in(section)
+                    .skip(1)
+                    .take(12)
+                    .filter(|l| !l.in_fence)
+                    .filter_map(|l| label_line(text, l.span))
+                    .find(|l| l.label.slice(text).eq_ignore_ascii_case("status"))
+                    .map_or(MilestoneStatus::Unknown, |l| {
+                        MilestoneStatus::of_value(l.value.slice(text))
+                    });
+            }
+            let milestone = map.add_with_status(t, h.line.number, MilestoneSource::Heading, status);
             map.regions.push(Region {
-                span: md.section(i, body.end),
+                span: section,
                 milestone,
             });
         }

@@ -141,7 +141,11 @@ pub enum Scope {
 pub struct Workspace {
     /// The project root (the folder holding `.planning/`).
     pub root: PathBuf,
+    /// The planning folder read: `.planning/`, or the workstream's folder
+    /// `.planning/workstreams/<name>/` (see [`super::workstream`]).
     pub planning: PathBuf,
+    /// The workstream read, if any.
+    pub workstream: Option<String>,
     pub project: Option<Project>,
     pub roadmap: Option<Roadmap>,
     pub state: Option<State>,
@@ -178,6 +182,9 @@ pub enum WorkspaceError {
     #[error("cannot read {path}: {message}")]
     #[diagnostic(code(gsd::io))]
     Io { path: String, message: String },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Workstream(#[from] super::workstream::WorkstreamError),
 }
 
 /// Find the project root: the first of `start` and its parents that holds
@@ -391,9 +398,14 @@ struct Placed {
 }
 
 /// Read, parse and type one file (runs on the thread pool).
-fn place_file(root: &Path, path: &Path, dir_index: &HashMap<PathBuf, usize>) -> Placed {
+fn place_file(
+    root: &Path,
+    path: &Path,
+    base: &Path,
+    dir_index: &HashMap<PathBuf, usize>,
+) -> Placed {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    let role = role(rel);
+    let role = role(rel, base);
     let phase = match &role {
         Role::PhaseFile { phases_dir, .. } => dir_index
             .get(phases_dir)
@@ -456,28 +468,38 @@ fn is_plan_name(name: &str) -> bool {
             && !name.contains(".pre-bounce"))
 }
 
-fn role(rel: &Path) -> Role {
-    let parts: Vec<&str> = rel.iter().filter_map(|p| p.to_str()).collect();
+/// What a file is, from its place under the planning folder read (`base`,
+/// relative to the root: `.planning` or a workstream's folder). PROJECT.md
+/// and config.json are shared: a workstream without its own reads the root's.
+fn role(rel: &Path, base: &Path) -> Role {
+    let Ok(inner) = rel.strip_prefix(base) else {
+        return match rel
+            .iter()
+            .filter_map(|p| p.to_str())
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [".planning", "PROJECT.md"] => Role::Project,
+            [".planning", "config.json"] => Role::Config,
+            _ => Role::Other,
+        };
+    };
+    let parts: Vec<&str> = inner.iter().filter_map(|p| p.to_str()).collect();
     match parts.as_slice() {
-        [".planning", "PROJECT.md"] => Role::Project,
-        [".planning", "ROADMAP.md"] => Role::Roadmap,
-        [".planning", "STATE.md"] => Role::State,
-        [".planning", "REQUIREMENTS.md"] => Role::Requirements,
-        [".planning", "config.json"] => Role::Config,
-        [".planning", "phases", dir, _file, ..] => Role::PhaseFile {
-            phases_dir: PathBuf::from(".planning").join("phases").join(dir),
+        ["PROJECT.md"] => Role::Project,
+        ["ROADMAP.md"] => Role::Roadmap,
+        ["STATE.md"] => Role::State,
+        ["REQUIREMENTS.md"] => Role::Requirements,
+        ["config.json"] => Role::Config,
+        ["phases", dir, _file, ..] => Role::PhaseFile {
+            phases_dir: base.join("phases").join(dir),
             location: PhaseLocation::Current,
         },
-        [".planning", "milestones", ms, dir, _file, ..] if ms.ends_with("-phases") => {
-            Role::PhaseFile {
-                phases_dir: PathBuf::from(".planning")
-                    .join("milestones")
-                    .join(ms)
-                    .join(dir),
-                location: PhaseLocation::Archived(ms.trim_end_matches("-phases").to_owned()),
-            }
-        }
-        [".planning", .., name] if is_plan_name(name) && parts.len() > 2 => Role::LoosePlan,
+        ["milestones", ms, dir, _file, ..] if ms.ends_with("-phases") => Role::PhaseFile {
+            phases_dir: base.join("milestones").join(ms).join(dir),
+            location: PhaseLocation::Archived(ms.trim_end_matches("-phases").to_owned()),
+        },
+        [.., name] if is_plan_name(name) && parts.len() > 1 => Role::LoosePlan,
         _ => Role::Other,
     }
 }
@@ -488,9 +510,17 @@ impl Workspace {
         Workspace::discover_with(start, Scope::Full)
     }
 
+    /// Find the project containing `start` and load the workstream a
+    /// command works on there ([`super::workstream::resolve`]).
     pub fn discover_with(start: &Path, scope: Scope) -> Result<Workspace, WorkspaceError> {
         let root = find_root(start)?;
-        Workspace::load_with(&root, scope)
+        Workspace::load_chosen(&root, scope)
+    }
+
+    /// Load the project at `root` on the workstream a command works on.
+    pub fn load_chosen(root: &Path, scope: Scope) -> Result<Workspace, WorkspaceError> {
+        let ws = super::workstream::resolve(root)?;
+        Workspace::load_in(root, scope, ws.as_deref())
     }
 
     /// Load the whole `.planning/` tree under the project root `root`.
@@ -498,15 +528,33 @@ impl Workspace {
         Workspace::load_with(root, Scope::Full)
     }
 
-    /// Load the `.planning/` tree under `root`, reading as much as `scope` says.
+    /// Load the root `.planning/` tree under `root` (never a workstream),
+    /// reading as much as `scope` says.
     pub fn load_with(root: &Path, scope: Scope) -> Result<Workspace, WorkspaceError> {
-        let planning = root.join(".planning");
-        if !planning.is_dir() {
+        Workspace::load_in(root, scope, None)
+    }
+
+    /// Load the planning tree under `root`: the root `.planning/`, or the
+    /// workstream `workstream` with the shared PROJECT.md and config.json.
+    pub fn load_in(
+        root: &Path,
+        scope: Scope,
+        workstream: Option<&str>,
+    ) -> Result<Workspace, WorkspaceError> {
+        let top = root.join(".planning");
+        if !top.is_dir() {
             return Err(WorkspaceError::NotFound {
                 start: root.display().to_string(),
             });
         }
-        let phase_dirs = phase_folders(root);
+        let base = match workstream {
+            Some(w) => PathBuf::from(".planning")
+                .join("workstreams")
+                .join(super::workstream::named(root, w)?),
+            None => PathBuf::from(".planning"),
+        };
+        let planning = root.join(&base);
+        let phase_dirs = phase_folders(root, &base);
         let dir_index: HashMap<PathBuf, usize> = phase_dirs
             .iter()
             .enumerate()
@@ -515,6 +563,8 @@ impl Workspace {
         // Names of every file in each phase folder, read or not: (name, nested).
         let mut names: Vec<Vec<(String, bool)>> = vec![Vec::new(); phase_dirs.len()];
         let mut to_read = Vec::new();
+        // Other workstreams are other trees: the root reading skips them all.
+        let workstreams = top.join("workstreams");
         match scope {
             Scope::Full => walk(&planning, &mut to_read),
             Scope::Index => {
@@ -541,10 +591,21 @@ impl Workspace {
                 }
             }
         }
+        match workstream {
+            None => to_read.retain(|p| !p.starts_with(&workstreams)),
+            Some(_) => {
+                for name in ["PROJECT.md", "config.json"] {
+                    let (own, shared) = (planning.join(name), top.join(name));
+                    if !own.is_file() && shared.is_file() {
+                        to_read.push(shared);
+                    }
+                }
+            }
+        }
         // Reading, parsing and typing each file is independent of the
         // others, so all of it runs on the thread pool; what is left for one
         // thread is moving the results into place.
-        let place = |p: &PathBuf| place_file(root, p, &dir_index);
+        let place = |p: &PathBuf| place_file(root, p, &base, &dir_index);
         let placed: Vec<Placed> = if to_read.len() > PARALLEL_FROM {
             to_read.par_iter().map(place).collect()
         } else {
@@ -554,6 +615,7 @@ impl Workspace {
         let mut ws = Workspace {
             root: root.to_path_buf(),
             planning: planning.clone(),
+            workstream: workstream.map(str::to_owned),
             project: None,
             roadmap: None,
             state: None,
@@ -681,7 +743,7 @@ impl Workspace {
     }
 }
 
-fn phase_folders(root: &Path) -> Vec<(PathBuf, PhaseLocation)> {
+fn phase_folders(root: &Path, base: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     let mut out = Vec::new();
     let list = |dir: &Path| -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -695,20 +757,15 @@ fn phase_folders(root: &Path) -> Vec<(PathBuf, PhaseLocation)> {
         v.sort();
         v
     };
-    for name in list(&root.join(".planning/phases")) {
-        out.push((
-            PathBuf::from(".planning").join("phases").join(name),
-            PhaseLocation::Current,
-        ));
+    for name in list(&root.join(base).join("phases")) {
+        out.push((base.join("phases").join(name), PhaseLocation::Current));
     }
-    for ms in list(&root.join(".planning/milestones")) {
+    let milestones = base.join("milestones");
+    for ms in list(&root.join(&milestones)) {
         if let Some(version) = ms.strip_suffix("-phases") {
-            for name in list(&root.join(".planning/milestones").join(&ms)) {
+            for name in list(&root.join(&milestones).join(&ms)) {
                 out.push((
-                    PathBuf::from(".planning")
-                        .join("milestones")
-                        .join(&ms)
-                        .join(name),
+                    milestones.join(&ms).join(name),
                     PhaseLocation::Archived(version.to_owned()),
                 ));
             }

@@ -136,19 +136,33 @@ pub fn run(
     plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
 ) -> Result<Outcome, OpError> {
     let root = find_root(cwd)?;
-    run_at(&root, opts, scope, plan)
+    let workstream = crate::model::workstream::resolve(&root)
+        .map_err(crate::model::workspace::WorkspaceError::from)?;
+    run_in(&root, workstream.as_deref(), opts, scope, plan)
 }
 
-/// `run` for a known project root.
+/// `run` for a known project root, on its root `.planning/` (gsd-sdk's
+/// calls name their workstream themselves).
 pub fn run_at(
     root: &Path,
     opts: WriteOptions,
     scope: Scope,
     plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
 ) -> Result<Outcome, OpError> {
+    run_in(root, None, opts, scope, plan)
+}
+
+/// `run` for a known project root and workstream (None: the root).
+pub fn run_in(
+    root: &Path,
+    workstream: Option<&str>,
+    opts: WriteOptions,
+    scope: Scope,
+    plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
+) -> Result<Outcome, OpError> {
     let tx = Transaction::begin(root)?;
     let recovered = tx.recovered.clone();
-    let ws = Workspace::load_with(root, scope)?;
+    let ws = Workspace::load_in(root, scope, workstream)?;
     let change = plan(&ws)?;
     let applied = if opts.dry_run {
         dry_run(root, &change.set)

@@ -200,49 +200,14 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Request {
         i += 1;
     }
     let workstream = workstream
-        .filter(|w| valid_workstream_name(w))
-        .or_else(|| workstream_of_tree(&project));
+        .filter(|w| crate::model::workstream::valid_name(w))
+        .or_else(|| crate::model::workstream::implied(&project));
     Request {
         project,
         cwd: cwd.to_path_buf(),
         argv: rest,
         fallback,
         workstream,
-    }
-}
-
-/// gsd-sdk's rule for a workstream name (`validateWorkstreamName`).
-fn valid_workstream_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    !name.contains("..")
-        && chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && chars.all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-}
-
-/// The workstream a tree's work lives in, when no `--ws` or GSD_WORKSTREAM
-/// names one: `.planning/active-workstream` naming an existing workstream
-/// folder (gsd-sdk treats any other pointer as none), or the only
-/// workstream of a tree with no root ROADMAP.md or STATE.md.
-fn workstream_of_tree(project: &Path) -> Option<String> {
-    let planning = project.join(".planning");
-    let pointed = std::fs::read_to_string(planning.join("active-workstream"))
-        .ok()
-        .map(|w| w.trim().to_string())
-        .filter(|w| valid_workstream_name(w) && planning.join("workstreams").join(w).is_dir());
-    if pointed.is_some() {
-        return pointed;
-    }
-    if planning.join("ROADMAP.md").exists() || planning.join("STATE.md").exists() {
-        return None;
-    }
-    let mut names = std::fs::read_dir(planning.join("workstreams"))
-        .ok()?
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned());
-    match (names.next(), names.next()) {
-        (Some(only), None) => Some(only),
-        _ => None,
     }
 }
 
