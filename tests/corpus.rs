@@ -113,93 +113,96 @@ fn corpus_state_set_changes_only_the_field_lines() {
     let trees = trees();
     let mut edited = 0;
     for tree in &trees {
-        let state_path = tree.join(".planning/STATE.md");
-        let Ok(original) = std::fs::read_to_string(&state_path) else {
-            continue;
-        };
-        for crlf in [false, true] {
-            let t = tempfile::tempdir().unwrap();
-            common::copy_dir(&tree.join(".planning"), &t.path().join(".planning"));
-            let text = if crlf {
-                original.replace("\r\n", "\n").replace('\n', "\r\n")
-            } else {
-                original.clone()
-            };
-            let p = t.path().join(".planning/STATE.md");
-            // The corpus is read-only; the copy must not be.
-            std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o644))
-                .unwrap();
-            std::fs::write(&p, &text).unwrap();
-            let doc = gsd::model::Document::parse(
-                gsd::doc::Source::from_text(&p, text.clone()),
-                ".planning/STATE.md".into(),
-            );
-            let st = gsd::model::state::State::parse(doc);
-            // The field to set: Status when shown, else the first body field.
-            let Some(field) = st
-                .body_field("status")
-                .or_else(|| st.fields.first())
-                .map(|f| f.label.clone())
-            else {
+        for (pre, rel) in common::state_files(tree) {
+            let state_path = tree.join(&rel);
+            let Ok(original) = std::fs::read_to_string(&state_path) else {
                 continue;
             };
-            let mut expected: Vec<usize> = st.body_fields(&field).map(|f| f.line).collect();
-            if let Some((_, node)) = st.fm_field(&field) {
-                expected.push(st.doc.line_of(node.span.start));
-            }
-            expected.sort();
-            let o = common::gsd(
-                t.path(),
-                &["state", "set", &field, "Corpus check value", "--no-commit"],
-            );
-            let after = std::fs::read_to_string(&p).unwrap();
-            // A label on several body lines is not one field: refused, and
-            // the file is untouched.
-            if o.status.code() == Some(2) && common::stderr(&o).contains("not one field") {
-                assert_eq!(after, text, "{}", tree.display());
-                continue;
-            }
-            if text.contains("\n<<<<<<< ") || text.starts_with("<<<<<<< ") {
+            for crlf in [false, true] {
+                let t = tempfile::tempdir().unwrap();
+                common::copy_dir(&tree.join(".planning"), &t.path().join(".planning"));
+                let text = if crlf {
+                    original.replace("\r\n", "\n").replace('\n', "\r\n")
+                } else {
+                    original.clone()
+                };
+                let p = t.path().join(&rel);
+                // The corpus is read-only; the copy must not be.
+                std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o644))
+                    .unwrap();
+                std::fs::write(&p, &text).unwrap();
+                let doc = gsd::model::Document::parse(
+                    gsd::doc::Source::from_text(&p, text.clone()),
+                    rel.clone(),
+                );
+                let st = gsd::model::state::State::parse(doc);
+                // The field to set: Status when shown, else the first body field.
+                let Some(field) = st
+                    .body_field("status")
+                    .or_else(|| st.fields.first())
+                    .map(|f| f.label.clone())
+                else {
+                    continue;
+                };
+                let mut expected: Vec<usize> = st.body_fields(&field).map(|f| f.line).collect();
+                if let Some((_, node)) = st.fm_field(&field) {
+                    expected.push(st.doc.line_of(node.span.start));
+                }
+                expected.sort();
+                let o = common::gsd_in(
+                    t.path(),
+                    &pre,
+                    &["state", "set", &field, "Corpus check value", "--no-commit"],
+                );
+                let after = std::fs::read_to_string(&p).unwrap();
+                // A label on several body lines is not one field: refused, and
+                // the file is untouched.
+                if o.status.code() == Some(2) && common::stderr(&o).contains("not one field") {
+                    assert_eq!(after, text, "{}", tree.display());
+                    continue;
+                }
+                if text.contains("\n<<<<<<< ") || text.starts_with("<<<<<<< ") {
+                    assert_eq!(
+                        o.status.code(),
+                        Some(2),
+                        "{}: conflict markers must refuse",
+                        tree.display()
+                    );
+                    assert_eq!(after, text);
+                    continue;
+                }
                 assert_eq!(
                     o.status.code(),
-                    Some(2),
-                    "{}: conflict markers must refuse",
-                    tree.display()
+                    Some(0),
+                    "{}: {}",
+                    tree.display(),
+                    common::stderr(&o)
                 );
-                assert_eq!(after, text);
-                continue;
-            }
-            assert_eq!(
-                o.status.code(),
-                Some(0),
-                "{}: {}",
-                tree.display(),
-                common::stderr(&o)
-            );
-            let changed: Vec<usize> = text
-                .split('\n')
-                .zip(after.split('\n'))
-                .enumerate()
-                .filter(|(_, (a, b))| a != b)
-                .map(|(i, _)| i + 1)
-                .collect();
-            assert_eq!(
-                changed,
-                expected,
-                "{} ({}): changed lines",
-                tree.display(),
-                if crlf { "CRLF" } else { "LF" }
-            );
-            assert_eq!(text.split('\n').count(), after.split('\n').count());
-            if crlf {
+                let changed: Vec<usize> = text
+                    .split('\n')
+                    .zip(after.split('\n'))
+                    .enumerate()
+                    .filter(|(_, (a, b))| a != b)
+                    .map(|(i, _)| i + 1)
+                    .collect();
                 assert_eq!(
-                    after.matches("\r\n").count(),
-                    after.matches('\n').count(),
-                    "{} stays CRLF",
-                    tree.display()
+                    changed,
+                    expected,
+                    "{} ({}): changed lines",
+                    tree.display(),
+                    if crlf { "CRLF" } else { "LF" }
                 );
+                assert_eq!(text.split('\n').count(), after.split('\n').count());
+                if crlf {
+                    assert_eq!(
+                        after.matches("\r\n").count(),
+                        after.matches('\n').count(),
+                        "{} stays CRLF",
+                        tree.display()
+                    );
+                }
+                edited += 1;
             }
-            edited += 1;
         }
     }
     println!("state set checked on {edited} STATE.md copies");
@@ -220,7 +223,8 @@ fn corpus_every_listed_plan_id_finds_that_plan() {
     let (mut checked, mut via_cli) = (0, 0);
     for tree in &trees {
         let listed = common::plan_list(tree);
-        let ws = Workspace::load(tree).unwrap();
+        // The workstream the binary reads, as it resolves it.
+        let ws = Workspace::load_chosen(tree, gsd::model::workspace::Scope::Full).unwrap();
         let mut ids = std::collections::HashSet::new();
         for (id, path) in &listed {
             assert!(ids.insert(id), "{}: `{id}` listed twice", tree.display());
@@ -278,9 +282,13 @@ fn corpus_every_listed_plan_id_finds_that_plan() {
 )]
 fn corpus_state_set_of_the_shown_value_changes_no_byte() {
     let trees = trees();
-    let with_state: Vec<&PathBuf> = trees
+    let with_state: Vec<(&PathBuf, Vec<String>, PathBuf)> = trees
         .iter()
-        .filter(|t| t.join(".planning/STATE.md").is_file())
+        .flat_map(|t| {
+            common::state_files(t)
+                .into_iter()
+                .map(move |(pre, rel)| (t, pre, rel))
+        })
         .collect();
     let results: Vec<(usize, usize)> = std::thread::scope(|s| {
         with_state
@@ -288,10 +296,10 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
             .map(|chunk| {
                 s.spawn(move || {
                     let (mut same, mut refused) = (0, 0);
-                    for tree in chunk {
+                    for (tree, pre, rel) in chunk {
                         let t = tempfile::tempdir().unwrap();
                         common::copy_dir(&tree.join(".planning"), &t.path().join(".planning"));
-                        let p = t.path().join(".planning/STATE.md");
+                        let p = t.path().join(rel);
                         std::fs::set_permissions(
                             &p,
                             std::os::unix::fs::PermissionsExt::from_mode(0o644),
@@ -299,7 +307,7 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
                         .unwrap();
                         let before = std::fs::read(&p).unwrap();
                         let v: serde_json::Value = serde_json::from_slice(
-                            &common::gsd(t.path(), &["state", "--json"]).stdout,
+                            &common::gsd_in(t.path(), pre, &["state", "--json"]).stdout,
                         )
                         .unwrap();
                         let mut labels: Vec<String> = v["fields"]
@@ -310,7 +318,7 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
                             .collect();
                         labels.dedup();
                         for label in labels {
-                            let got = common::gsd(t.path(), &["state", "get", &label]);
+                            let got = common::gsd_in(t.path(), pre, &["state", "get", &label]);
                             if got.status.code() == Some(2) {
                                 // A label on several lines (entries of a list
                                 // such as `- **[Pivot M07]**: …`) has no one
@@ -321,8 +329,9 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
                                     "{}: get {label}: {err}",
                                     tree.display()
                                 );
-                                let o = common::gsd(
+                                let o = common::gsd_in(
                                     t.path(),
+                                    pre,
                                     &["state", "set", "--no-commit", "--", &label, "x"],
                                 );
                                 assert_eq!(o.status.code(), Some(2), "{}: {label}", tree.display());
@@ -340,8 +349,9 @@ fn corpus_state_set_of_the_shown_value_changes_no_byte() {
                             let shown = common::stdout(&got);
                             let shown = shown.strip_suffix('\n').unwrap_or(&shown);
                             // `--`: values such as `- ` are not flags.
-                            let o = common::gsd(
+                            let o = common::gsd_in(
                                 t.path(),
+                                pre,
                                 &["state", "set", "--no-commit", "--", &label, shown],
                             );
                             let after = std::fs::read(&p).unwrap();

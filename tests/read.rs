@@ -211,7 +211,11 @@ fn ralph_history_lines_are_not_state_fields() {
     assert!(err.contains("fields: Status"), "{err}");
     assert!(!err.contains("Loop abc"), "{err}");
     let o = common::gsd(t.path(), &["state"]);
-    assert_eq!(common::stdout(&o), "Status: Executing\n");
+    let out = common::stdout(&o);
+    let fields = out.split("fields:\n").nth(1).expect("a fields section");
+    let fields = fields.split("\n\n").next().unwrap();
+    assert_eq!(fields, "  Status: Executing", "{out}");
+    assert!(!out.contains("Loop abc"), "{out}");
 }
 
 /// `-C DIR` naming a folder that does not exist is an error for every

@@ -374,7 +374,7 @@ impl Plan {
     /// names it after the task (`1-PLAN.md`, `260617-tt4-PLAN.md`) and gives
     /// it no phase, wave or dependencies.
     pub fn is_quick(&self) -> bool {
-        self.doc.rel_path.starts_with(".planning/quick")
+        self.doc.rel_path.iter().any(|c| c == "quick")
     }
 
     /// The ID to show: from the file name, else from frontmatter.

@@ -14,6 +14,9 @@ pub enum TaskType {
     HumanAction,
     /// `type="tdd"`, a non-standard spelling of a TDD task.
     Tdd,
+    /// `type="tracer"`: the thin end-to-end slice GSD's planner now puts
+    /// first in every plan (an auto task that proves the path works).
+    Tracer,
     /// Another `checkpoint:*` kind.
     OtherCheckpoint(String),
     /// Anything else (`code`, `manual`, …).
@@ -28,6 +31,7 @@ impl TaskType {
             Some("checkpoint:decision") => TaskType::Decision,
             Some("checkpoint:human-action") => TaskType::HumanAction,
             Some("tdd") => TaskType::Tdd,
+            Some("tracer") => TaskType::Tracer,
             Some(s) if s.starts_with("checkpoint") => TaskType::OtherCheckpoint(s.to_owned()),
             Some(s) => TaskType::Other(s.to_owned()),
         }
@@ -40,6 +44,7 @@ impl TaskType {
             TaskType::Decision => "checkpoint:decision",
             TaskType::HumanAction => "checkpoint:human-action",
             TaskType::Tdd => "tdd",
+            TaskType::Tracer => "tracer",
             TaskType::OtherCheckpoint(s) | TaskType::Other(s) => s,
         }
     }
@@ -64,7 +69,7 @@ impl TaskType {
     /// Children a task of this type must have, and ones it should have.
     pub fn schema(&self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
-            TaskType::Auto | TaskType::Tdd | TaskType::Other(_) => {
+            TaskType::Auto | TaskType::Tdd | TaskType::Tracer | TaskType::Other(_) => {
                 (&["name", "action"], &["files", "verify", "done"])
             }
             TaskType::HumanVerify => (&["what-built", "how-to-verify"], &["resume-signal"]),

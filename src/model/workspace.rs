@@ -499,7 +499,10 @@ fn role(rel: &Path, base: &Path) -> Role {
             phases_dir: base.join("milestones").join(ms).join(dir),
             location: PhaseLocation::Archived(ms.trim_end_matches("-phases").to_owned()),
         },
-        [.., name] if is_plan_name(name) && parts.len() > 1 => Role::LoosePlan,
+        // Quick tasks are GSD's only plans outside phase folders; a file
+        // elsewhere whose name holds "PLAN" (`v0.3.0/PLAN.md`, a review
+        // note) is the user's own document, not a plan GSD would run.
+        [.., name] if is_plan_name(name) && parts.contains(&"quick") => Role::LoosePlan,
         _ => Role::Other,
     }
 }

@@ -44,6 +44,35 @@ pub fn gsd(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Every STATE.md of a tree that gsd's commands address, each with the
+/// arguments that address it: the root one when the tree points at no
+/// workstream, and each workstream's with `--ws NAME`.
+#[allow(dead_code)]
+pub fn state_files(tree: &Path) -> Vec<(Vec<String>, std::path::PathBuf)> {
+    let mut out = Vec::new();
+    let root = std::path::PathBuf::from(".planning/STATE.md");
+    if gsd::model::workstream::implied(tree).is_none() && tree.join(&root).is_file() {
+        out.push((Vec::new(), root));
+    }
+    for w in gsd::model::workstream::names(tree) {
+        let rel = std::path::PathBuf::from(".planning/workstreams")
+            .join(&w)
+            .join("STATE.md");
+        if tree.join(&rel).is_file() {
+            out.push((vec!["--ws".to_owned(), w], rel));
+        }
+    }
+    out
+}
+
+/// `gsd` with `pre` (such as `--ws NAME`) before `args`.
+#[allow(dead_code)]
+pub fn gsd_in(dir: &Path, pre: &[String], args: &[&str]) -> Output {
+    let mut all: Vec<&str> = pre.iter().map(String::as_str).collect();
+    all.extend_from_slice(args);
+    gsd(dir, &all)
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

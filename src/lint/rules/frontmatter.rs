@@ -35,11 +35,27 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
                     "quote values that contain ': ', '#', or start with '`', '[', '{', '*', '&' or '@'"
                 }
             };
+            // GSD's own tools read frontmatter line by line, where `key:
+            // a: b` or a backtick is just text: what they read is what was
+            // meant, so strict YAML's complaint is a note, not a fault.
+            let gsd_reads_it = matches!(e.kind, YamlErrorKind::Syntax)
+                && !crate::sdk::compat::fm_lines::parse(doc.text()).is_empty();
             s.at_severity(
-                plan_weight(doc),
+                if gsd_reads_it {
+                    Severity::Info
+                } else {
+                    plan_weight(doc)
+                },
                 doc,
                 Span::new(e.offset, end.max(e.offset)),
-                format!("frontmatter is not valid YAML: {}", e.message),
+                if gsd_reads_it {
+                    format!(
+                        "frontmatter is not strict YAML ({}); GSD's line-based reader reads it",
+                        e.message
+                    )
+                } else {
+                    format!("frontmatter is not valid YAML: {}", e.message)
+                },
                 help,
             );
         }

@@ -309,7 +309,7 @@ pub fn task_unknown_type(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans() {
         for t in &plan.tasks {
             if !t.kind.is_standard() {
-                s.at(&plan.doc, t.start_tag, format!("task type `{}` is not a GSD task type", t.kind.as_str()), "use auto, checkpoint:human-verify, checkpoint:decision or checkpoint:human-action (tdd=\"true\" marks a TDD task)");
+                s.at(&plan.doc, t.start_tag, format!("task type `{}` is not a GSD task type", t.kind.as_str()), "use auto, tracer, checkpoint:human-verify, checkpoint:decision or checkpoint:human-action (tdd=\"true\" marks a TDD task)");
             }
         }
     }

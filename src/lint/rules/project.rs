@@ -56,12 +56,17 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
     if used.is_empty() {
         return; // no plan uses requirement IDs yet: nothing to compare
     }
-    // A requirement whose roadmap phase has no plans yet is not a gap, only not planned.
-    let unplanned = |id: &str| {
+    // A gap is a requirement that a live, planned phase of the roadmap
+    // promises to deliver while none of that phase's plans names it. One no
+    // live phase promises is untraced (another rule), deferred, or of
+    // another milestone; one whose phase has no plans yet is only not
+    // planned yet.
+    let promised_by_planned_phase = |id: &str| {
         cx.ws.roadmap.as_ref().is_some_and(|rm| {
             rm.phases.iter().any(|p| {
                 p.requirements.iter().any(|r| r == id)
-                    && cx.phases.folder(&p.id).is_none_or(|d| d.plan_count() == 0)
+                    && cx.reading.phase(&p.id).is_some_and(|r| r.active)
+                    && cx.phases.folder(&p.id).is_some_and(|d| d.plan_count() > 0)
             })
         })
     };
@@ -70,7 +75,7 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
         .iter()
         .filter(|r| r.scope == Scope::V1 && r.checked.is_some())
     {
-        if !used.contains(&r.id) && !unplanned(&r.id) {
+        if !used.contains(&r.id) && promised_by_planned_phase(&r.id) {
             s.at_line(
                 &req.doc,
                 r.line,
