@@ -78,7 +78,39 @@ fn ask(prompt: &str, default: &str) -> String {
 pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
     let root = std::path::absolute(cwd).map_err(|e| CliError::input(e.to_string(), None))?;
     let planning = root.join(".planning");
-    if planning.exists() && !args.force {
+    let workstream = crate::model::workstream::chosen();
+    if let Some(w) = &workstream {
+        if !crate::model::workstream::valid_name(w) {
+            return Err(crate::model::workspace::WorkspaceError::from(
+                crate::model::workstream::WorkstreamError::InvalidName { name: w.clone() },
+            )
+            .into());
+        }
+        let dir = crate::model::workstream::dir(&root).join(w);
+        if (dir.join("ROADMAP.md").exists() || dir.join("STATE.md").exists()) && !args.force {
+            return Err(CliError::input(
+                format!("workstream `{w}` already has its planning files in {}", dir.display()),
+                Some("use the edit commands with --ws, or pass --force to write the core files over them".into()),
+            ));
+        }
+    } else if planning.exists() && !args.force {
+        let names = crate::model::workstream::names(&root);
+        if !names.is_empty()
+            && !planning.join("ROADMAP.md").exists()
+            && !planning.join("STATE.md").exists()
+        {
+            return Err(CliError::input(
+                format!(
+                    "{} keeps its work in workstreams ({})",
+                    planning.display(),
+                    names.join(", ")
+                ),
+                Some(
+                    "start another with `gsd init --ws NAME`, or work on one with `--ws NAME`"
+                        .into(),
+                ),
+            ));
+        }
         return Err(CliError::input(
             format!("{} already exists; gsd init never touches an existing planning folder", planning.display()),
             Some("use the edit commands (gsd state, gsd phase …), or pass --force to write the core files over it".into()),
@@ -146,7 +178,7 @@ pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
         requirements,
         date: crate::edit::state::today(),
     };
-    let o = crate::ops::init::init(&root, &spec, args.write.options())?;
+    let o = crate::ops::init::init_in(&root, &spec, args.write.options(), workstream.as_deref())?;
     Ok(stored(o, args.write.json))
 }
 

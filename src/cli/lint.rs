@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::lint::{self, Options, RULES, Severity, output};
-use crate::model::Workspace;
 
 use super::args::{Format, MinSeverity};
 use super::error::{CliError, did_you_mean};
@@ -66,8 +65,10 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
             hint: "pass a project folder or its .planning/ folder".into(),
         });
     }
-    let ws = Workspace::discover(&start)?;
-    let mut diags = lint::run(&ws, &Options { disabled: disable });
+    let root = crate::model::workspace::find_root(&start)?;
+    let project = lint::project::run_project(&root, &Options { disabled: disable })?;
+    let mut diags = project.diagnostics;
+    let all = project.workspaces;
     let least = match min_severity {
         MinSeverity::Info => Severity::Info,
         MinSeverity::Warning => Severity::Warning,
@@ -78,8 +79,8 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
     });
     diags.retain(|d| d.severity <= least);
-    let docs = ws.documents();
-    let files = docs.len() + ws.skipped.len();
+    let docs: Vec<&crate::model::Document> = all.iter().flat_map(|w| w.documents()).collect();
+    let files = docs.len() + all.iter().map(|w| w.skipped.len()).sum::<usize>();
     let text = match format {
         _ if style.quiet => String::new(),
         Format::Json => {
@@ -99,6 +100,6 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
     drop(docs);
     // The process ends right after printing: freeing thousands of parsed
     // nodes one by one would only delay the exit.
-    std::mem::forget(ws);
+    std::mem::forget(all);
     Ok(Output::ok(text).with_code(i32::from(failing)))
 }

@@ -48,6 +48,41 @@ impl Sink<'_> {
         ));
     }
 
+    /// `file` with a severity other than the rule's.
+    pub fn file_severity(
+        &mut self,
+        severity: super::diagnostic::Severity,
+        file: impl Into<PathBuf>,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.out.push(Diagnostic::file(
+            self.rule.code,
+            severity,
+            file.into(),
+            message.into(),
+            help.into(),
+        ));
+    }
+
+    /// `at_line` with a severity other than the rule's.
+    pub fn at_line_severity(
+        &mut self,
+        severity: super::diagnostic::Severity,
+        doc: &Document,
+        line: usize,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        let span = doc.source.line_span(line);
+        self.at_severity(severity, doc, span, message, help);
+    }
+
+    /// The rule's own severity.
+    pub fn severity(&self) -> super::diagnostic::Severity {
+        self.rule.severity
+    }
+
     /// Report at a 1-based line of a document.
     pub fn at_line(
         &mut self,
@@ -90,6 +125,36 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
+    /// A file of the planning folder read (`.planning/` or the
+    /// workstream's), relative to the project root, for findings.
+    pub fn planning_rel(&self, name: &str) -> PathBuf {
+        self.ws.rel(&self.ws.planning.join(name)).to_path_buf()
+    }
+
+    /// Whether a phase is live work: in the current milestone (or a roadmap
+    /// without milestones) and not complete. Findings about any other phase
+    /// — shipped, finished, of a later milestone — are history or plans,
+    /// kept as info.
+    pub fn live(&self, id: &crate::model::PhaseId) -> bool {
+        self.reading
+            .phase(id)
+            .is_some_and(|p| p.active && p.status != "complete")
+    }
+
+    /// The severity for a finding about phase `id`: the rule's own while
+    /// the phase is live, else info.
+    pub fn weigh(
+        &self,
+        id: &crate::model::PhaseId,
+        rule: super::diagnostic::Severity,
+    ) -> super::diagnostic::Severity {
+        if self.live(id) {
+            rule
+        } else {
+            super::diagnostic::Severity::Info
+        }
+    }
+
     pub fn new(ws: &'a Workspace) -> Self {
         Ctx {
             ws,

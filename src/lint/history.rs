@@ -61,10 +61,12 @@ impl History {
         for ph in &ws.phases {
             let shipped = match &ph.location {
                 PhaseLocation::Archived(_) => true,
+                // Shipped, complete by any evidence, or outside the live
+                // milestone: not work GSD will execute next.
                 PhaseLocation::Current => ph.id.as_ref().is_some_and(|id| {
-                    reading
-                        .phase(id)
-                        .is_some_and(|r| r.archived || r.checked == Some(true))
+                    reading.phase(id).is_some_and(|r| {
+                        r.archived || r.checked == Some(true) || r.status == "complete" || !r.active
+                    })
                 }),
             };
             // Every numbered plan ran: the rest of the folder (a bare

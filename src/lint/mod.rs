@@ -5,6 +5,7 @@ pub mod context;
 pub mod diagnostic;
 mod history;
 pub mod output;
+pub mod project;
 pub mod registry;
 pub mod rules;
 mod suppress;

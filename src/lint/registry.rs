@@ -69,6 +69,7 @@ rules! {
     "state-phase-complete-status", Warning, state::state_phase_complete_status, "W011", "The current phase is complete in ROADMAP.md but STATE.md's status is not.";
     "state-plan-count-mismatch", Warning, state::state_plan_count_mismatch, "state validate", "STATE.md's `Plan: X of Y` disagrees with the plans on disk.";
     "state-progress-invalid", Warning, state::state_progress_invalid, "", "STATE.md progress counters are impossible (completed > total, percent out of range).";
+    "workstream-pointer-dangling", Warning, state::workstream_pointer_dangling, "", "`.planning/active-workstream` names a workstream folder that does not exist.";
     "project-missing", Error, project::project_missing, "E002", "PROJECT.md is missing.";
     "project-missing-section", Warning, project::project_missing_section, "W001", "PROJECT.md lacks What This Is, Core Value or Requirements.";
     "requirement-not-covered", Warning, project::requirement_not_covered, "gap-analysis", "A requirement that a live, planned ROADMAP phase promises is named by none of its plans.";

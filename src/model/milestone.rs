@@ -76,6 +76,34 @@ impl MilestoneStatus {
     }
 }
 
+/// Whether a phase's title says it was dropped (`(REMOVED)`, `— cancelled`,
+/// `[superseded]`): written where a status is written, as for milestones.
+pub fn says_dropped(s: &str) -> bool {
+    const DROPPED: &[&str] = &[
+        "removed",
+        "dropped",
+        "cancelled",
+        "canceled",
+        "abandoned",
+        "superseded",
+        "obsolete",
+        "descoped",
+        "won't do",
+        "wontfix",
+        "entfernt",
+        "supprimé",
+        "removido",
+        "cancelado",
+    ];
+    status_parts(s).iter().skip(1).any(|p| {
+        DROPPED.iter().any(|w| {
+            p == w
+                || p.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([' ', '.', '-']))
+        })
+    })
+}
+
 /// Status phrases by meaning, in the languages of real roadmaps.
 const SHIPPED_WORDS: &[&str] = &[
     "shipped",
@@ -219,6 +247,9 @@ pub enum MilestoneSource {
     Details,
     /// A heading.
     Heading,
+    /// STATE.md's `milestone:` and `milestone_name:`, for a roadmap that
+    /// names no milestone of its own.
+    State,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -388,7 +419,7 @@ pub fn find_milestone_id(s: &str) -> Option<String> {
             .take_while(|c| c.is_ascii_digit() || *c == b'.')
             .count();
         let number = t[..n].trim_end_matches('.');
-        if digits(number) > 0 && ends_word(&t[number.len()..].trim_start_matches('.')) {
+        if digits(number) > 0 && ends_word(t[number.len()..].trim_start_matches('.')) {
             return Some(format!("Milestone {number}"));
         }
     }
@@ -682,6 +713,10 @@ mod tests {
         assert_eq!(find_milestone_id("Migration notes"), None);
         assert_eq!(find_milestone_id("Mobile app"), None);
         assert!(same_version("Milestone 3", "M3") && !same_version("M3", "v3"));
+        assert!(says_dropped("SMS Reminders (REMOVED)"));
+        assert!(says_dropped("Old idea — cancelled 2026-01"));
+        assert!(!says_dropped("Remove dead code"));
+        assert!(!says_dropped("Removed-items view"));
         assert!(is_milestone_heading("🚧 v2.2 Project Tasks"));
         assert!(!is_milestone_heading("Milestones"));
         assert!(!is_milestone_heading("Completed Milestones"));

@@ -89,16 +89,54 @@ pub struct RoadmapReading {
 
 impl RoadmapReading {
     pub fn new(ws: &Workspace) -> RoadmapReading {
+        let first = RoadmapReading::build(ws, None);
+        // A milestone no mark calls shipped, whose phases are all complete,
+        // with an open milestone after it: that work is done, and the next
+        // milestone is the one being worked on.
+        let Some(c) = first.milestones.iter().position(|m| m.current) else {
+            return first;
+        };
+        let done = first.milestones[c].status == MilestoneStatus::Unknown
+            && first.completed_phases == first.phase_count
+            && first.phase_count > 0;
+        let next = (0..first.milestones.len())
+            .filter(|&i| first.milestone_rank[i] > first.milestone_rank[c])
+            .filter(|&i| first.milestones[i].status != MilestoneStatus::Shipped)
+            .min_by_key(|&i| first.milestone_rank[i]);
+        match next {
+            Some(n) if done => RoadmapReading::build(ws, Some(n)),
+            _ => first,
+        }
+    }
+
+    /// The reading, with the current milestone given (by index into the
+    /// roadmap's milestones) or decided from the evidence.
+    fn build(ws: &Workspace, forced: Option<usize>) -> RoadmapReading {
         let state_version = ws
             .state
             .as_ref()
             .and_then(|s| s.fm_field("milestone"))
             .and_then(|(_, n)| n.as_str().map(str::to_owned));
-        let milestones: &[Milestone] = ws.roadmap.as_ref().map_or(&[], |r| &r.milestones);
-        let current = ws
+        let mut owned: Vec<Milestone> = ws
             .roadmap
             .as_ref()
-            .and_then(|r| r.current_milestone(state_version.as_deref()));
+            .map(|r| r.milestones.clone())
+            .unwrap_or_default();
+        // A roadmap that names no milestone works on the one STATE.md names,
+        // when it names a real one (not GSD's `v1.0` / `milestone` default).
+        let from_state = owned.is_empty() && ws.roadmap.is_some();
+        let from_state = from_state.then(|| state_milestone(ws)).flatten().map(|m| {
+            owned.push(m);
+            owned.len() - 1
+        });
+        let milestones: &[Milestone] = &owned;
+        let current = match from_state.or(forced) {
+            Some(i) => Some(i),
+            None => ws
+                .roadmap
+                .as_ref()
+                .and_then(|r| r.current_milestone(state_version.as_deref())),
+        };
         let folders = Folders::new(ws);
 
         // Every (milestone, phase) the roadmap names, in file order of first
@@ -106,6 +144,7 @@ impl RoadmapReading {
         let mut order: Vec<(Option<usize>, PhaseId)> = Vec::new();
         let mut seen: HashMap<(Option<usize>, PhaseKey), usize> = HashMap::new();
         let mut push = |m: Option<usize>, id: &PhaseId| {
+            let m = m.or(from_state);
             if seen.insert((m, id.key()), order.len()).is_none() {
                 order.push((m, id.clone()));
             }
@@ -135,6 +174,8 @@ impl RoadmapReading {
             {
                 // A folder the roadmap does not name (the list only gives a
                 // range for a collapsed milestone) takes the range's milestone.
+                // (A milestone STATE.md names holds the roadmap's phases,
+                // not every folder left on disk.)
                 let m = ws.roadmap.as_ref().and_then(|r| r.milestone_by_range(id));
                 if m.is_none() && !milestones.is_empty() {
                     unnamed.insert(id.key());
@@ -163,6 +204,7 @@ impl RoadmapReading {
                 entries.entry((c.milestone, c.phase.key())).or_insert(c);
             }
         }
+        let current_has_phases = current.is_some() && order.iter().any(|(m, _)| *m == current);
         let mut phases = Vec::new();
         for (m, id) in order {
             // Its own milestone's entry, else one outside every milestone.
@@ -177,11 +219,20 @@ impl RoadmapReading {
             let milestone = m.map(|i| &milestones[i]);
             let archived = milestone.is_some_and(Milestone::is_shipped);
             let backlog = id.is_backlog();
+            // `Phase 12: SMS Reminders (REMOVED)`: not part of any plan now.
+            let dropped = detail.is_some_and(|d| super::milestone::says_dropped(&d.name))
+                || entry.is_some_and(|e| super::milestone::says_dropped(&e.name));
             let active = !backlog
+                && !dropped
                 && !archived
-                && !(m.is_none() && unnamed.contains(&id.key()))
+                && (m.is_some() || !unnamed.contains(&id.key()))
                 && match (m, current) {
-                    (None, _) => true,
+                    // Outside every milestone, beside a current one whose
+                    // own phases are known: not its work.
+                    (None, Some(_)) => !current_has_phases,
+                    // Milestones named and none current: between
+                    // milestones, nothing is live.
+                    (None, None) => milestones.is_empty(),
                     (Some(i), Some(c)) => i == c,
                     (Some(_), None) => true,
                 };
@@ -352,6 +403,37 @@ impl RoadmapReading {
     }
 }
 
+/// The milestone STATE.md's frontmatter names (`milestone: v1.0`,
+/// `milestone_name: Lançamento público`), unless it is GSD's default
+/// (`milestone_name: milestone`, or no name at all).
+fn state_milestone(ws: &Workspace) -> Option<Milestone> {
+    let st = ws.state.as_ref()?;
+    let text = |k: &str| {
+        st.fm_field(k)
+            .and_then(|(_, n)| n.as_str().map(|s| s.trim().to_owned()))
+            .filter(|s| !s.is_empty())
+    };
+    let version = text("milestone")?;
+    let name = text("milestone_name")?;
+    let placeholder = |s: &str| {
+        let l = s.to_lowercase();
+        l == "milestone" || l == "none" || l.starts_with('(') || l.contains("multiple")
+    };
+    if placeholder(&name) || placeholder(&version) {
+        return None;
+    }
+    let version = super::milestone::find_milestone_id(&version).unwrap_or(version);
+    Some(Milestone {
+        title: super::milestone::label(Some(&version), &name),
+        version: Some(version),
+        status: MilestoneStatus::InProgress,
+        line: st.doc.line_of(st.fm_field("milestone")?.1.span.start),
+        source: super::milestone::MilestoneSource::State,
+        phase_range: None,
+        range: Default::default(),
+    })
+}
+
 /// Whether the live work has all shipped: every live phase complete, and
 /// MILESTONES.md — which GSD writes when a milestone ships — has an entry
 /// for the current milestone (for any, when the roadmap names none), or
@@ -377,13 +459,23 @@ fn between_milestones(
 
 /// The milestones MILESTONES.md records as shipped: each heading that
 /// names one (`## v1.0 MVP (Shipped: 2026-01-02)`).
+///
+/// A workstream reads its own and the project's (shared context: many
+/// trees keep one MILESTONES.md at the root for every track).
 fn shipped_in_milestones_file(ws: &Workspace) -> Vec<String> {
-    let Ok(text) = std::fs::read_to_string(ws.planning.join("MILESTONES.md")) else {
-        return Vec::new();
-    };
-    text.lines()
-        .filter(|l| l.starts_with("## ") || l.starts_with("### "))
-        .filter_map(super::milestone::find_milestone_id)
+    let mut files = vec![ws.planning.join("MILESTONES.md")];
+    if ws.workstream.is_some() {
+        files.push(ws.root.join(".planning").join("MILESTONES.md"));
+    }
+    files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .flat_map(|text| {
+            text.lines()
+                .filter(|l| l.starts_with("## ") || l.starts_with("### "))
+                .filter_map(super::milestone::find_milestone_id)
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 

@@ -223,6 +223,34 @@ impl Roadmap {
                 milestone,
             });
         }
+        // A line of prose that names the milestone with its status
+        // (`_Milestone: v1.0 MVP_ ✅ **COMPLETE**`, `**Milestone:** M2 🚧`):
+        // a mention, with no region of its own.
+        for line in md.lines_in(body) {
+            if line.in_fence {
+                continue;
+            }
+            let t = line.span.slice(text).trim();
+            let bare = t.trim_start_matches(['_', '*', '>', ' ']);
+            let Some(rest) = bare
+                .get(..10)
+                .filter(|h| h.eq_ignore_ascii_case("milestone:"))
+                .and_then(|_| bare.get(10..))
+            else {
+                continue;
+            };
+            if super::milestone::find_milestone_id(rest).is_some()
+                && MilestoneStatus::of_text(bare) != MilestoneStatus::Unknown
+            {
+                let name = rest.trim_start_matches(['_', '*', ' ']);
+                map.add_with_status(
+                    name,
+                    line.number,
+                    MilestoneSource::Heading,
+                    MilestoneStatus::of_text(bare),
+                );
+            }
+        }
         // Checklist lines were read before the regions were known.
         for c in &mut checklist {
             c.milestone = map.region_at(c.checkbox.mark.start);

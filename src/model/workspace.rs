@@ -457,15 +457,25 @@ enum Role {
     Other,
 }
 
+/// GSD's plan file names: `PLAN.md`, `NN-MM-PLAN.md` (any stem ending in
+/// `-PLAN`), the older `NN-PLAN-MM.md` and the hybrid `PLAN-NNN.md` — the
+/// word `PLAN` with only numbers after it. A note whose name merely holds
+/// the word (`PLAN-CHECK.md`, `UAT-PLAN-TEMPLATE.md`, `…-AND-PLANS.md`) is
+/// not a plan.
 fn is_plan_name(name: &str) -> bool {
-    if !name.ends_with(".md") {
+    let Some(stem) = name.strip_suffix(".md") else {
+        return false;
+    };
+    if stem.contains(".pre-bounce") || stem.ends_with("-OUTLINE") {
         return false;
     }
-    name == "PLAN.md"
-        || name.ends_with("-PLAN.md")
-        || (name.contains("PLAN")
-            && !name.ends_with("-OUTLINE.md")
-            && !name.contains(".pre-bounce"))
+    let parts: Vec<&str> = stem.split('-').collect();
+    let Some(at) = parts.iter().rposition(|p| *p == "PLAN") else {
+        return false;
+    };
+    parts[at + 1..]
+        .iter()
+        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 /// What a file is, from its place under the planning folder read (`base`,
@@ -870,5 +880,36 @@ fn build_phase(
         plans,
         summaries,
         other_docs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_plan_name;
+
+    #[test]
+    fn plan_names_are_the_ones_gsd_runs() {
+        for yes in [
+            "PLAN.md",
+            "01-02-PLAN.md",
+            "03-01-auth-PLAN.md",
+            "01-PLAN-01.md",
+            "PLAN-001.md",
+            "05-GEMINI-IMAGE-INTEGRATION-PLAN.md",
+        ] {
+            assert!(is_plan_name(yes), "{yes}");
+        }
+        for no in [
+            "PLAN-CHECK.md",
+            "PLAN-REVIEW.md",
+            "UAT-PLAN-TEMPLATE.md",
+            "PHASE22-DIAGNOSIS-AND-PLANS.md",
+            "01-02-PLAN.pre-bounce.md",
+            "01-PLAN-OUTLINE.md",
+            "notes-PLAN-draft.md",
+            "01-02-PLAN.txt",
+        ] {
+            assert!(!is_plan_name(no), "{no}");
+        }
     }
 }

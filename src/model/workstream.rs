@@ -27,6 +27,16 @@ pub fn choose(name: &str) {
     let _ = CHOSEN.set(name.to_owned());
 }
 
+/// The workstream named for this process (`--ws`, else GSD_WORKSTREAM).
+pub fn chosen() -> Option<String> {
+    CHOSEN
+        .get()
+        .cloned()
+        .or_else(|| std::env::var("GSD_WORKSTREAM").ok())
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
 /// Why no workstream could be used.
 #[derive(Debug, Clone, thiserror::Error, miette::Diagnostic)]
 pub enum WorkstreamError {
@@ -92,13 +102,7 @@ pub fn dangling_pointer(root: &Path) -> Option<String> {
 /// The workstream a command on the project at `root` works on (see the
 /// module doc for the order); None for the root `.planning/`.
 pub fn resolve(root: &Path) -> Result<Option<String>, WorkstreamError> {
-    let explicit = CHOSEN
-        .get()
-        .cloned()
-        .or_else(|| std::env::var("GSD_WORKSTREAM").ok())
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty());
-    if let Some(name) = explicit {
+    if let Some(name) = chosen() {
         return named(root, &name).map(Some);
     }
     Ok(implied(root))

@@ -11,8 +11,41 @@ use super::{Applied, OpError, Outcome, WriteOptions};
 
 /// Write the planning folder under `root` (the caller checked `--force`).
 pub fn init(root: &Path, spec: &InitSpec, opts: WriteOptions) -> Result<Outcome, OpError> {
+    init_in(root, spec, opts, None)
+}
+
+/// Write a planning tree: the root `.planning/`, or with `workstream` a new
+/// workstream `.planning/workstreams/NAME/` (its ROADMAP, STATE,
+/// REQUIREMENTS and phases; PROJECT.md and config.json are shared, written
+/// at the root only when the project has none yet).
+pub fn init_in(
+    root: &Path,
+    spec: &InitSpec,
+    opts: WriteOptions,
+    workstream: Option<&str>,
+) -> Result<Outcome, OpError> {
     let files = render(&Renderer::new(None), spec)?;
-    let writes: Vec<FileChange> = files
+    let placed = files.into_iter().filter_map(|(rel, text)| {
+        let Some(w) = workstream else {
+            return Some((rel, text));
+        };
+        let inner = std::path::Path::new(&rel)
+            .strip_prefix(".planning")
+            .ok()?
+            .to_path_buf();
+        if inner == std::path::Path::new("PROJECT.md")
+            || inner == std::path::Path::new("config.json")
+        {
+            let shared = root.join(&rel);
+            return (!shared.exists()).then_some((rel, text));
+        }
+        let to = std::path::PathBuf::from(".planning/workstreams")
+            .join(w)
+            .join(inner);
+        Some((to.to_string_lossy().into_owned(), text))
+    });
+    let placed: Vec<(String, String)> = placed.collect();
+    let writes: Vec<FileChange> = placed
         .into_iter()
         .map(|(rel, text)| {
             let path = root.join(rel);
@@ -23,7 +56,11 @@ pub fn init(root: &Path, spec: &InitSpec, opts: WriteOptions) -> Result<Outcome,
             }
         })
         .collect();
-    let set = ChangeSet::writes(format!("docs: initialize {} planning", spec.name), writes);
+    let message = match workstream {
+        Some(w) => format!("docs: start workstream {w} of {}", spec.name),
+        None => format!("docs: initialize {} planning", spec.name),
+    };
+    let set = ChangeSet::writes(message, writes);
     if opts.dry_run {
         return Ok(Outcome {
             applied: super::dry_run(root, &set),

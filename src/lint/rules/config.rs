@@ -1,14 +1,12 @@
 //! Rules over config.json (gsd-tools health W003–W016).
 
-use std::path::PathBuf;
-
 use crate::doc::Span;
 use crate::lint::context::{Ctx, Sink};
 
 pub fn config_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.config.is_none() {
         s.file(
-            PathBuf::from(".planning/config.json"),
+            cx.planning_rel("config.json"),
             "config.json not found",
             "create it (`gsd init` writes one); defaults apply until then",
         );

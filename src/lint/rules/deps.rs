@@ -252,7 +252,13 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
                         && fm_plan.is_some()
                         && p.id.as_ref().map(|i| i.number()) == fm_plan)
             });
-            if !has_plan && !phase.plans.is_empty() {
+            // GSD's gap-closure plans are named `NN-MM-FIX.md`: a summary
+            // `NN-MM-FIX-SUMMARY.md` reports one.
+            let fix_plan = phase.other_files.iter().any(|f| {
+                f.strip_suffix(".md")
+                    .is_some_and(|s| format!("{s}-") == stem)
+            });
+            if !has_plan && !fix_plan && !phase.plans.is_empty() {
                 s.file(
                     &sum.doc.rel_path,
                     format!("summary {} has no matching PLAN.md", sum.doc.file_name()),

@@ -38,7 +38,11 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
             // GSD's own tools read frontmatter line by line, where `key:
             // a: b` or a backtick is just text: what they read is what was
             // meant, so strict YAML's complaint is a note, not a fault.
+            // Not so for a plan: the executor needs its values typed
+            // (`wave: [broken` reads as text, not a wave).
+            let scheduling = doc.file_name().ends_with("PLAN.md");
             let gsd_reads_it = matches!(e.kind, YamlErrorKind::Syntax)
+                && !scheduling
                 && !crate::sdk::compat::fm_lines::parse(doc.text()).is_empty();
             s.at_severity(
                 if gsd_reads_it {

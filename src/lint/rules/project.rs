@@ -1,7 +1,6 @@
 //! Rules over PROJECT.md, REQUIREMENTS.md, research and milestones.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use crate::lint::context::{Ctx, Sink};
 use crate::model::project::REQUIRED_SECTIONS;
@@ -9,8 +8,19 @@ use crate::model::requirements::{Scope, is_req_id};
 
 pub fn project_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.project.is_none() {
+        // GSD's first layout kept the project brief in BRIEF.md: the tree
+        // has its project file, in the older name.
+        if cx.ws.planning.join("BRIEF.md").is_file() {
+            s.file_severity(
+                crate::lint::Severity::Info,
+                cx.planning_rel("PROJECT.md"),
+                "PROJECT.md not found; this tree keeps its brief in BRIEF.md (GSD's older layout)",
+                "GSD's current commands read PROJECT.md: move BRIEF.md's content there when you next start a milestone",
+            );
+            return;
+        }
         s.file(
-            PathBuf::from(".planning/PROJECT.md"),
+            cx.planning_rel("PROJECT.md"),
             "PROJECT.md not found",
             "create it (`gsd init` writes one) with What This Is, Core Value and Requirements",
         );
@@ -19,10 +29,15 @@ pub fn project_missing(cx: &Ctx, s: &mut Sink) {
 
 pub fn project_missing_section(cx: &Ctx, s: &mut Sink) {
     let Some(p) = &cx.ws.project else { return };
+    // A `**Core Value:**` line says it as well as a heading; requirements
+    // kept in REQUIREMENTS.md need no section here.
+    let lower = p.doc.text().to_lowercase();
     let missing: Vec<&str> = REQUIRED_SECTIONS
         .iter()
         .copied()
         .filter(|t| !p.has_section(t))
+        .filter(|t| !lower.contains(&format!("**{}", t.to_lowercase())))
+        .filter(|t| !(*t == "Requirements" && cx.ws.requirements.is_some()))
         .collect();
     if !missing.is_empty() && !p.doc.text().trim().is_empty() {
         s.file(
@@ -40,12 +55,20 @@ pub fn project_missing_section(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-/// Requirement IDs that plans reference.
+/// Requirement IDs that plans reference: their `requirements:` list, or
+/// in plans of the older markdown format a `**Requirements:**` line.
 fn referenced(cx: &Ctx) -> HashSet<String> {
-    cx.ws
-        .all_plans()
-        .flat_map(|p| p.fm.requirements.iter().cloned())
-        .collect()
+    let mut out: HashSet<String> = HashSet::new();
+    for p in cx.ws.all_plans() {
+        out.extend(p.fm.requirements.iter().cloned());
+        for line in p.doc.text().lines().take(60) {
+            let l = line.trim_start_matches(['*', '-', ' ']);
+            if l.to_ascii_lowercase().starts_with("requirements") {
+                out.extend(crate::model::requirements::find_req_ids(l));
+            }
+        }
+    }
+    out
 }
 
 pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
@@ -65,7 +88,7 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
         cx.ws.roadmap.as_ref().is_some_and(|rm| {
             rm.phases.iter().any(|p| {
                 p.requirements.iter().any(|r| r == id)
-                    && cx.reading.phase(&p.id).is_some_and(|r| r.active)
+                    && cx.live(&p.id)
                     && cx.phases.folder(&p.id).is_some_and(|d| d.plan_count() > 0)
             })
         })
@@ -128,7 +151,12 @@ pub fn requirement_untraced(cx: &Ctx, s: &mut Sink) {
     if req.traceability.is_empty() {
         return;
     }
-    for r in req.items.iter().filter(|r| r.scope == Scope::V1) {
+    // A ticked requirement is delivered: tracing it now is history.
+    for r in req
+        .items
+        .iter()
+        .filter(|r| r.scope == Scope::V1 && r.checked != Some(true))
+    {
         if !req.traceability.iter().any(|t| t.id == r.id) {
             s.at_line(
                 &req.doc,
@@ -144,7 +172,19 @@ pub fn requirement_untraced(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn validation_missing(cx: &Ctx, s: &mut Sink) {
+    // `workflow.nyquist_validation: false` turns VALIDATION.md off.
+    let off = cx
+        .ws
+        .config_doc
+        .as_ref()
+        .is_some_and(|d| d.text().contains("\"nyquist_validation\": false"));
+    if off {
+        return;
+    }
     for ph in cx.ws.current_phases() {
+        if !ph.id.as_ref().is_some_and(|id| cx.live(id)) {
+            continue;
+        }
         let research = ph
             .other_docs
             .iter()
@@ -165,22 +205,26 @@ pub fn validation_missing(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn milestone_not_in_milestones_md(cx: &Ctx, s: &mut Sink) {
-    let milestones = cx
-        .ws
-        .other
-        .iter()
-        .find(|d| d.rel_path == std::path::Path::new(".planning/MILESTONES.md"));
+    let ms_file = cx.planning_rel("MILESTONES.md");
+    let ms_dir = cx.planning_rel("milestones");
+    let milestones = cx.ws.other.iter().find(|d| d.rel_path == ms_file);
     for doc in &cx.ws.other {
         let name = doc.file_name();
-        let in_ms = doc.rel_path.parent() == Some(std::path::Path::new(".planning/milestones"));
+        let in_ms = doc.rel_path.parent() == Some(ms_dir.as_path());
         let Some(version) = name.strip_suffix("-ROADMAP.md").filter(|_| in_ms) else {
             continue;
         };
         let listed = milestones.is_some_and(|m| m.text().contains(version));
+        // A record of shipped work: worth knowing, never worth failing on.
         if !listed {
-            s.file(
+            s.file_severity(
+                crate::lint::Severity::Info,
                 &doc.rel_path,
-                format!("milestone {version} is archived but MILESTONES.md does not mention it"),
+                if milestones.is_some() {
+                    format!("milestone {version} is archived but MILESTONES.md does not mention it")
+                } else {
+                    format!("milestone {version} is archived but there is no MILESTONES.md")
+                },
                 format!("add a `## {version} …` entry to MILESTONES.md"),
             );
         }

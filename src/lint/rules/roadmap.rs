@@ -6,9 +6,22 @@ use crate::lint::context::{Ctx, Sink};
 use crate::model::PhaseId;
 
 pub fn roadmap_missing(cx: &Ctx, s: &mut Sink) {
+    // GSD creates a workstream with its STATE.md; the roadmap comes when
+    // its first milestone is planned.
+    if cx.ws.roadmap.is_none()
+        && let Some(w) = &cx.ws.workstream
+    {
+        s.file_severity(
+            crate::lint::Severity::Info,
+            cx.planning_rel("ROADMAP.md"),
+            format!("workstream `{w}` has no ROADMAP.md yet"),
+            "plan its first milestone (GSD's new-milestone) when work on it starts",
+        );
+        return;
+    }
     if cx.ws.roadmap.is_none() {
         s.file(
-            PathBuf::from(".planning/ROADMAP.md"),
+            cx.planning_rel("ROADMAP.md"),
             "ROADMAP.md not found",
             "create it (`gsd init` writes one) — phases, plans and progress are read from it",
         );
@@ -41,7 +54,10 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
         {
             continue;
         }
-        s.at_line(
+        // A finished phase without its folder is a record (the folder was
+        // archived or pruned after it ran); a live one is missing its work.
+        s.at_line_severity(
+            cx.weigh(&p.id, s.severity()),
             &rm.doc,
             p.line,
             format!(
@@ -70,7 +86,16 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             .as_ref()
             .is_some_and(|rm| rm.shipped_range_holds(id));
         if !cx.phases.in_roadmap(id) && !in_range {
-            s.file(
+            // A folder whose plans all ran is a finished phase the roadmap
+            // no longer lists (a shipped milestone's, usually): info.
+            let finished = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
+                || (ph.plan_count() == 0 && !ph.summary_files.is_empty());
+            s.file_severity(
+                if finished {
+                    crate::lint::Severity::Info
+                } else {
+                    s.severity()
+                },
                 ph.dir.join(""),
                 format!("phase folder {} is not in ROADMAP.md", ph.dir_name),
                 format!(
@@ -108,9 +133,21 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
         .filter_map(|p| p.id.as_ref().map(PhaseId::major))
         .chain(cx.reading.phases.iter().map(|p| p.phase_id.major()))
         .collect();
+    // Numbers the roadmap accounts for in words (`phases 10–11 belong to
+    // an earlier milestone`) are not gaps either.
+    let mentioned = cx
+        .ws
+        .roadmap
+        .as_ref()
+        .map(|rm| mentioned_ranges(rm.doc.text()))
+        .unwrap_or_default();
     let in_range = |n: u64| {
-        cx.ws.roadmap.as_ref().is_some_and(|rm| {
-            PhaseId::parse(&n.to_string()).is_some_and(|id| rm.shipped_range_holds(&id))
+        PhaseId::parse(&n.to_string()).is_some_and(|id| {
+            cx.ws
+                .roadmap
+                .as_ref()
+                .is_some_and(|rm| rm.shipped_range_holds(&id))
+                || mentioned.iter().any(|r| r.contains(&id))
         })
     };
     for w in nums.windows(2) {
@@ -195,7 +232,8 @@ pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
             && total != on_disk
             && on_disk > 0
         {
-            s.at_line(
+            s.at_line_severity(
+                cx.weigh(&p.id, s.severity()),
                 &rm.doc,
                 p.line,
                 format!(
@@ -219,7 +257,15 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
             continue;
         };
         if (done as usize, total as usize) != (d, t) && t > 0 {
-            s.at_line(&rm.doc, row.line, format!("progress row for phase {} says {done}/{total}; disk has {d}/{t} plans with summaries", id.unpadded()), "rebuild the table from disk (gsd roadmap update-progress)");
+            // A stale row of a finished or shipped phase is history; a
+            // live phase's, or a complete phase whose row lags, is drift.
+            let live = !row.archived && cx.reading.phase(id).is_some_and(|p| p.active);
+            let sev = if live {
+                s.severity()
+            } else {
+                crate::lint::Severity::Info
+            };
+            s.at_line_severity(sev, &rm.doc, row.line, format!("progress row for phase {} says {done}/{total}; disk has {d}/{t} plans with summaries", id.unpadded()), "rebuild the table from disk (gsd roadmap update-progress)");
         }
     }
 }
@@ -231,7 +277,13 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
             continue;
         };
         if done < total {
-            s.at_line(
+            let live = cx.reading.phase(&c.phase).is_some_and(|p| p.active);
+            s.at_line_severity(
+                if live {
+                    s.severity()
+                } else {
+                    crate::lint::Severity::Info
+                },
                 &rm.doc,
                 c.line,
                 format!(
@@ -242,4 +294,25 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
             );
         }
     }
+}
+
+/// Every phase range a text mentions, in any case (`Phases 10-11`,
+/// `phases 10–11`, `phase 7`).
+fn mentioned_ranges(text: &str) -> Vec<crate::model::milestone::PhaseRange> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("hase") {
+        let Some(start) = i.checked_sub(1) else {
+            continue;
+        };
+        if !matches!(text.as_bytes()[start], b'P' | b'p') {
+            continue;
+        }
+        let seg: String = std::iter::once('P')
+            .chain(text[i..].chars().take(60))
+            .collect();
+        if let Some((r, _)) = crate::model::milestone::PhaseRange::find(&seg) {
+            out.push(r);
+        }
+    }
+    out
 }

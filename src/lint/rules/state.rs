@@ -1,14 +1,12 @@
 //! Rules comparing STATE.md with the roadmap and the disk.
 
-use std::path::PathBuf;
-
 use crate::lint::context::{Ctx, Sink};
 use crate::model::PhaseId;
 
 pub fn state_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.state.is_none() {
         s.file(
-            PathBuf::from(".planning/STATE.md"),
+            cx.planning_rel("STATE.md"),
             "STATE.md not found",
             "create it (`gsd init` writes one); agents read the current position from it",
         );
@@ -165,6 +163,23 @@ pub fn state_progress_invalid(cx: &Ctx, s: &mut Sink) {
             span,
             format!("progress percent is {p}"),
             "percent must be between 0 and 100",
+        );
+    }
+}
+
+/// `.planning/active-workstream` names a workstream that is not there:
+/// GSD's tools then fall back to the root without a word.
+pub fn workstream_pointer_dangling(cx: &Ctx, s: &mut Sink) {
+    if let Some(p) = crate::model::workstream::dangling_pointer(&cx.ws.root) {
+        s.file(
+            std::path::PathBuf::from(".planning/active-workstream"),
+            format!(
+                "active-workstream names `{p}`, which is not a folder in .planning/workstreams/; GSD's tools fall back to the root"
+            ),
+            format!(
+                "write the name of an existing workstream into it ({}), or delete it",
+                crate::model::list_or_none(&crate::model::workstream::names(&cx.ws.root))
+            ),
         );
     }
 }

@@ -1,0 +1,80 @@
+//! Lint of a whole project: the root `.planning/` and its workstreams.
+//!
+//! A name given with `--ws` (or GSD_WORKSTREAM) lints that workstream
+//! alone. Otherwise every live track is linted: the root when it holds a
+//! ROADMAP.md or STATE.md (or there are no workstreams), the workstream the
+//! tree points at, and every other workstream with a ROADMAP.md or
+//! STATE.md. A tree whose work lives only in workstreams is never told that
+//! its root ROADMAP or STATE is missing. Findings on the shared files
+//! (PROJECT.md, config.json) are reported once.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::model::workspace::{Scope, WorkspaceError};
+use crate::model::{Workspace, workstream};
+
+use super::{Diagnostic, Options};
+
+/// Every workspace linted and every finding, sorted.
+pub struct ProjectLint {
+    pub workspaces: Vec<Workspace>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The tracks lint checks for the project at `root` (None: the root).
+pub fn targets(root: &Path) -> Result<Vec<Option<String>>, WorkspaceError> {
+    let chosen = workstream::resolve(root)?;
+    let implied = workstream::implied(root);
+    if chosen.is_some() && chosen != implied {
+        return Ok(vec![chosen]);
+    }
+    let planning = root.join(".planning");
+    let root_core = planning.join("ROADMAP.md").exists() || planning.join("STATE.md").exists();
+    let names = workstream::names(root);
+    let mut out = Vec::new();
+    if root_core || names.is_empty() {
+        out.push(None);
+    }
+    if let Some(w) = &implied {
+        out.push(Some(w.clone()));
+    }
+    for w in names {
+        let dir = workstream::dir(root).join(&w);
+        let core = dir.join("ROADMAP.md").exists() || dir.join("STATE.md").exists();
+        if core && implied.as_deref() != Some(w.as_str()) {
+            out.push(Some(w));
+        }
+    }
+    if out.is_empty() {
+        out.push(None);
+    }
+    Ok(out)
+}
+
+/// Lint every track of the project at `root`.
+pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, WorkspaceError> {
+    let mut workspaces = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut seen: HashSet<(PathBuf, usize, usize, &'static str)> = HashSet::new();
+    for t in targets(root)? {
+        let ws = Workspace::load_in(root, Scope::Full, t.as_deref())?;
+        for d in super::run(&ws, options) {
+            if seen.insert((d.file.clone(), d.line, d.column, d.code)) {
+                diagnostics.push(d);
+            }
+        }
+        workspaces.push(ws);
+    }
+    diagnostics.sort_by(|a, b| {
+        a.file
+            .as_os_str()
+            .as_encoded_bytes()
+            .cmp(b.file.as_os_str().as_encoded_bytes())
+            .then_with(|| (a.line, a.column, a.code).cmp(&(b.line, b.column, b.code)))
+    });
+    Ok(ProjectLint {
+        workspaces,
+        diagnostics,
+    })
+}

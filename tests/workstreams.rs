@@ -1,0 +1,388 @@
+//! Workstreams as GSD defines them, from a user's first steps: `git init`,
+//! `gsd init`, `gsd init --ws NAME`, then every read, lint and write
+//! command on the active workstream, on `--ws`, on GSD_WORKSTREAM; a
+//! dangling pointer, a tree whose only work is one workstream, archived
+//! workstreams; and every workstream tree of the corpus.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// A fresh repository with a root plan and a workstream `api`.
+fn project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["config", "user.email", "t@example.com"]);
+    git(t.path(), &["config", "user.name", "T"]);
+    let o = gsd(
+        t.path(),
+        &["init", "-y", "--name", "Demo", "--phase", "Root work"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = gsd(
+        t.path(),
+        &["init", "-y", "--ws", "api", "--phase", "API base"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    t
+}
+
+fn phase_names(dir: &Path, pre: &[&str]) -> Vec<String> {
+    let mut args = pre.to_vec();
+    args.extend(["roadmap", "--json"]);
+    let v = json(&gsd(dir, &args));
+    v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn init_ws_starts_a_workstream_beside_the_root_in_one_commit() {
+    let t = project();
+    let ws = t.path().join(".planning/workstreams/api");
+    for f in ["ROADMAP.md", "STATE.md", "REQUIREMENTS.md"] {
+        assert!(ws.join(f).is_file(), "{f}");
+    }
+    // Shared files stay at the root, written once.
+    assert!(!ws.join("PROJECT.md").exists() && !ws.join("config.json").exists());
+    let log = git(t.path(), &["log", "--format=%s"]);
+    assert!(log.starts_with("docs: start workstream api"), "{log}");
+    assert_eq!(git(t.path(), &["status", "--porcelain"]), "");
+    // Again: refused, nothing changed.
+    let o = gsd(t.path(), &["init", "-y", "--ws", "api"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("already has its planning files"),
+        "{}",
+        stderr(&o)
+    );
+    // A bad name is refused with GSD's rule.
+    let o = gsd(t.path(), &["init", "-y", "--ws", "../x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("not a valid workstream name"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_pointer_the_flag_and_the_variable_choose_the_workstream() {
+    let t = project();
+    let d = t.path();
+    // No pointer and a root roadmap: the root.
+    assert_eq!(phase_names(d, &[]), ["Root work"]);
+    assert_eq!(phase_names(d, &["--ws", "api"]), ["API base"]);
+    std::fs::write(d.join(".planning/active-workstream"), "api\n").unwrap();
+    assert_eq!(phase_names(d, &[]), ["API base"]);
+    // GSD_WORKSTREAM names another; --ws wins over both.
+    let o = gsd_cmd(d, &["init", "-y", "--ws", "web", "--phase", "Web shell"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = gsd_cmd(d, &["roadmap", "--json"])
+        .env("GSD_WORKSTREAM", "web")
+        .output()
+        .unwrap();
+    assert_eq!(json(&o)["phases"][0]["name"], "Web shell");
+    let o = gsd_cmd(d, &["--ws", "api", "roadmap", "--json"])
+        .env("GSD_WORKSTREAM", "web")
+        .output()
+        .unwrap();
+    assert_eq!(json(&o)["phases"][0]["name"], "API base");
+    // A name that is not there is an error naming the ones that are.
+    let o = gsd(d, &["--ws", "nope", "roadmap"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("no workstream `nope`") && err.contains("api, web"),
+        "{err}"
+    );
+    // The list marks the active one.
+    let v = json(&gsd(d, &["workstream", "list", "--json"]));
+    assert_eq!(v["active"], "api");
+    let names: Vec<&str> = v["workstreams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["api", "web"]);
+    assert_eq!(v["workstreams"][0]["active"], true);
+    assert!(stdout(&gsd(d, &["workstream", "list"])).contains("* api"));
+}
+
+#[test]
+fn writes_go_to_the_chosen_workstream_and_commit_only_its_files() {
+    let t = project();
+    let d = t.path();
+    std::fs::write(d.join(".planning/active-workstream"), "api\n").unwrap();
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-qm", "point at api"]);
+    let root_state = std::fs::read(d.join(".planning/STATE.md")).unwrap();
+    let o = gsd(d, &["state", "set", "Status", "Building the API"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let ws_state = std::fs::read_to_string(d.join(".planning/workstreams/api/STATE.md")).unwrap();
+    assert!(ws_state.contains("Building the API"));
+    assert_eq!(
+        std::fs::read(d.join(".planning/STATE.md")).unwrap(),
+        root_state
+    );
+    let changed = git(d, &["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(changed.trim(), ".planning/workstreams/api/STATE.md");
+    let o = gsd(d, &["state", "get", "Status"]);
+    assert_eq!(stdout(&o).trim(), "Building the API");
+    // --ws reaches another one without moving the pointer.
+    let o = gsd(d, &["init", "-y", "--ws", "web"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = gsd(d, &["--ws", "web", "phase", "add", "Web shell"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let roadmap = std::fs::read_to_string(d.join(".planning/workstreams/web/ROADMAP.md")).unwrap();
+    assert!(roadmap.contains("Web shell"), "{roadmap}");
+    assert!(
+        !std::fs::read_to_string(d.join(".planning/workstreams/api/ROADMAP.md"))
+            .unwrap()
+            .contains("Web shell")
+    );
+}
+
+#[test]
+fn a_dangling_pointer_is_a_finding_and_the_root_is_read() {
+    let t = project();
+    let d = t.path();
+    std::fs::write(d.join(".planning/active-workstream"), "gone\n").unwrap();
+    assert_eq!(phase_names(d, &[]), ["Root work"]);
+    let (_, diags) = lint(d);
+    let hit = diags
+        .iter()
+        .find(|x| x["code"] == "workstream-pointer-dangling")
+        .expect("a finding for the dangling pointer");
+    assert_eq!(hit["severity"], "warning");
+    assert_eq!(hit["file"], ".planning/active-workstream");
+    assert!(hit["message"].as_str().unwrap().contains("`gone`"));
+    let out = stdout(&gsd(d, &["workstream", "list"]));
+    assert!(out.contains("names `gone`"), "{out}");
+}
+
+#[test]
+fn a_tree_whose_only_work_is_one_workstream_reads_it_and_lints_clean_of_root_files() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    let o = gsd(
+        d,
+        &[
+            "init",
+            "-y",
+            "--name",
+            "Solo",
+            "--no-commit",
+            "--ws",
+            "only",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!d.join(".planning/ROADMAP.md").exists());
+    assert!(d.join(".planning/PROJECT.md").is_file());
+    assert_eq!(phase_names(d, &[]), ["Foundation"]);
+    let (_, diags) = lint(d);
+    for code in ["roadmap-missing", "state-missing", "project-missing"] {
+        assert!(
+            !codes(&diags).iter().any(|c| c == code),
+            "{code}: {diags:#?}"
+        );
+    }
+    // Plain `gsd init` says how this tree is organised.
+    let o = gsd(d, &["init", "-y"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("keeps its work in workstreams (only)"),
+        "{}",
+        stderr(&o)
+    );
+    // A second workstream with its own files: both linted, neither is root.
+    let o = gsd(d, &["init", "-y", "--no-commit", "--ws", "other"]);
+    assert_eq!(o.status.code(), Some(0));
+    let (_, diags) = lint(d);
+    assert!(
+        !codes(&diags)
+            .iter()
+            .any(|c| c == "roadmap-missing" || c == "state-missing"),
+        "{diags:#?}"
+    );
+}
+
+#[test]
+fn archived_workstreams_are_history() {
+    let t = project();
+    let d = t.path();
+    // GSD archives a finished workstream under milestones/ws-NAME-…/.
+    let arch = d.join(".planning/milestones/ws-old-2026-01-01/phases/01-x");
+    std::fs::create_dir_all(&arch).unwrap();
+    std::fs::write(arch.join("01-01-PLAN.md"), "no frontmatter, no tasks\n").unwrap();
+    let v = json(&gsd(d, &["workstream", "list", "--json"]));
+    let names: Vec<&str> = v["workstreams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["api"]);
+    let (_, diags) = lint(d);
+    assert!(
+        !diags
+            .iter()
+            .any(|x| x["file"].as_str().unwrap().contains("ws-old") && x["severity"] != "info"),
+        "{diags:#?}"
+    );
+}
+
+/// Every workstream tree of the corpus: read, listed, linted and written
+/// (on a copy) on the active workstream and on each one named with --ws.
+#[test]
+#[cfg_attr(
+    not(gsd_corpus),
+    ignore = "needs real planning trees in GSD_CORPUS (bash .ci/test sets it to ../shared/corpus)"
+)]
+fn every_corpus_workstream_tree_works_on_each_workstream() {
+    let trees: Vec<_> = corpus_trees()
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.join(".planning/workstreams").is_dir())
+        .collect();
+    assert!(trees.len() >= 5, "the corpus has workstream trees");
+    let mut checked = 0;
+    for tree in &trees {
+        let o = gsd(tree, &["workstream", "list", "--json"]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}: {}",
+            tree.display(),
+            stderr(&o)
+        );
+        let o = gsd(tree, &["lint", "--format", "json"]);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{}: {}",
+            tree.display(),
+            stderr(&o)
+        );
+        let diags = json(&o);
+        for d in diags["diagnostics"].as_array().unwrap() {
+            let f = d["file"].as_str().unwrap();
+            assert!(
+                !((f == ".planning/ROADMAP.md" && d["code"] == "roadmap-missing")
+                    || (f == ".planning/STATE.md" && d["code"] == "state-missing"))
+                    || gsd::model::workstream::names(tree).is_empty(),
+                "{}: a workstream tree told its root file is missing: {d}",
+                tree.display()
+            );
+        }
+        for w in gsd::model::workstream::names(tree) {
+            let pre = ["--ws", w.as_str()];
+            let dir = tree.join(".planning/workstreams").join(&w);
+            let has_roadmap = dir.join("ROADMAP.md").is_file();
+            let o = gsd(tree, &[&pre[..], &["roadmap", "--json"]].concat());
+            assert_eq!(
+                o.status.code(),
+                Some(if has_roadmap { 0 } else { 2 }),
+                "{} --ws {w} roadmap: {}",
+                tree.display(),
+                stderr(&o)
+            );
+            let o = gsd(tree, &[&pre[..], &["plan", "list", "--json"]].concat());
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{} --ws {w} plan list: {}",
+                tree.display(),
+                stderr(&o)
+            );
+            for p in json(&o)["plans"].as_array().unwrap() {
+                let path = p["path"].as_str().unwrap();
+                assert!(
+                    path.starts_with(&format!(".planning/workstreams/{w}/")),
+                    "{}: --ws {w} listed {path}",
+                    tree.display()
+                );
+            }
+            if dir.join("STATE.md").is_file() {
+                let o = gsd(tree, &[&pre[..], &["state", "--json"]].concat());
+                assert_eq!(
+                    o.status.code(),
+                    Some(0),
+                    "{} --ws {w} state: {}",
+                    tree.display(),
+                    stderr(&o)
+                );
+                assert_eq!(
+                    json(&o)["path"],
+                    format!(".planning/workstreams/{w}/STATE.md"),
+                    "{}",
+                    tree.display()
+                );
+                // A write on a copy changes that workstream's STATE.md only.
+                let c = tempfile::tempdir().unwrap();
+                copy_dir(&tree.join(".planning"), &c.path().join(".planning"));
+                make_writable(c.path());
+                let before_root = std::fs::read(c.path().join(".planning/STATE.md")).ok();
+                let o = gsd(
+                    c.path(),
+                    &[
+                        &pre[..],
+                        &["state", "set", "--no-commit", "Status", "Checked by gsd"],
+                    ]
+                    .concat(),
+                );
+                if o.status.code() == Some(0) {
+                    let after = std::fs::read_to_string(
+                        c.path()
+                            .join(".planning/workstreams")
+                            .join(&w)
+                            .join("STATE.md"),
+                    )
+                    .unwrap();
+                    assert!(
+                        after.contains("Checked by gsd"),
+                        "{} --ws {w}",
+                        tree.display()
+                    );
+                    assert_eq!(
+                        std::fs::read(c.path().join(".planning/STATE.md")).ok(),
+                        before_root,
+                        "{} --ws {w}: the root STATE.md changed",
+                        tree.display()
+                    );
+                } else {
+                    // Only refusals with a reason: a label on several lines.
+                    assert_eq!(
+                        o.status.code(),
+                        Some(2),
+                        "{} --ws {w}: {}",
+                        tree.display(),
+                        stderr(&o)
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    println!("{checked} workstreams in {} corpus trees", trees.len());
+}
+
+fn make_writable(dir: &Path) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        let mode = if p.is_dir() { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+        if p.is_dir() {
+            make_writable(&p);
+        }
+    }
+}
