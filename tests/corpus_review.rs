@@ -258,9 +258,9 @@ fn held_out_lint_findings_are_judged_true_at_least_as_often_as_measured() {
     let mut findings: Vec<(String, String)> = Vec::new();
     for tree in trees().into_iter().filter(|t| held_out(&name(t))) {
         let n = name(&tree);
-        // What `gsd lint` in the tree checks: the workstream it resolves.
-        let ws = Workspace::load_chosen(&tree, Scope::Full).unwrap();
-        for d in lint::run(&ws, &lint::Options::default()) {
+        // What `gsd lint` in the tree checks: every live track.
+        let project = lint::project::run_project(&tree, &lint::Options::default()).unwrap();
+        for d in project.diagnostics {
             if d.severity == lint::Severity::Info {
                 continue;
             }

@@ -254,6 +254,11 @@ impl RoadmapReading {
                 _ if said_done => "complete",
                 // Summaries and no plan files: it ran (plans since removed).
                 Some(d) if d.plan_count() == 0 && !d.summary_files.is_empty() => "complete",
+                // A summary of the whole phase (`SUMMARY.md`, `39-SUMMARY.md`,
+                // the older one-per-phase form): it ran.
+                Some(d) if d.summary_files.iter().any(|f| phase_level_summary(f, &id)) => {
+                    "complete"
+                }
                 Some(d) => d.disk_status(),
                 None if archived => "complete",
                 None => "no_directory",
@@ -401,6 +406,16 @@ impl RoadmapReading {
         found.sort_by_key(|p| (!p.active, p.archived));
         found.into_iter().next()
     }
+}
+
+/// `SUMMARY.md` or `NN-SUMMARY.md`: a summary of a whole phase, not of
+/// one of its plans.
+fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
+    let Some(stem) = file.strip_suffix("SUMMARY.md") else {
+        return false;
+    };
+    let stem = stem.trim_end_matches('-');
+    stem.is_empty() || PhaseId::parse(stem).is_some_and(|p| p.same(id))
 }
 
 /// The milestone STATE.md's frontmatter names (`milestone: v1.0`,

@@ -14,6 +14,9 @@ pub enum Scope {
     V1,
     V2,
     OutOfScope,
+    /// Under a heading of a shipped milestone (`## v1.1 … (Completed)`):
+    /// delivered history.
+    Shipped,
     Other,
 }
 
@@ -111,8 +114,20 @@ impl Requirements {
                 .headings
                 .iter()
                 .rfind(|h| h.level == 3 && h.line.span.start < at);
+            let shipped = h2.is_some_and(|h| {
+                super::milestone::MilestoneStatus::of_text(h.text.slice(text))
+                    == super::milestone::MilestoneStatus::Shipped
+            });
             let scope = match h2.map(|h| h.text.slice(text).to_ascii_lowercase()) {
                 Some(t) if t.contains("out of scope") => Scope::OutOfScope,
+                _ if shipped => Scope::Shipped,
+                // `## v1.2+ Requirements`: this version and later.
+                Some(t)
+                    if super::milestone::find_version(&t)
+                        .is_some_and(|v| t.contains(&format!("{v}+"))) =>
+                {
+                    Scope::V2
+                }
                 Some(t)
                     if t.contains("future") || t.contains("deferred") || t.contains("later") =>
                 {

@@ -6,7 +6,7 @@ use crate::lint::context::{Ctx, Sink};
 pub fn config_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.config.is_none() {
         s.file(
-            cx.planning_rel("config.json"),
+            std::path::PathBuf::from(".planning/config.json"),
             "config.json not found",
             "create it (`gsd init` writes one); defaults apply until then",
         );

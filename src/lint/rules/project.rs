@@ -10,17 +10,18 @@ pub fn project_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.project.is_none() {
         // GSD's first layout kept the project brief in BRIEF.md: the tree
         // has its project file, in the older name.
-        if cx.ws.planning.join("BRIEF.md").is_file() {
+        if cx.ws.root.join(".planning/BRIEF.md").is_file() {
             s.file_severity(
                 crate::lint::Severity::Info,
-                cx.planning_rel("PROJECT.md"),
+                std::path::PathBuf::from(".planning/PROJECT.md"),
                 "PROJECT.md not found; this tree keeps its brief in BRIEF.md (GSD's older layout)",
                 "GSD's current commands read PROJECT.md: move BRIEF.md's content there when you next start a milestone",
             );
             return;
         }
+        // Shared by every workstream: reported where it belongs, once.
         s.file(
-            cx.planning_rel("PROJECT.md"),
+            std::path::PathBuf::from(".planning/PROJECT.md"),
             "PROJECT.md not found",
             "create it (`gsd init` writes one) with What This Is, Core Value and Requirements",
         );
@@ -37,7 +38,11 @@ pub fn project_missing_section(cx: &Ctx, s: &mut Sink) {
         .copied()
         .filter(|t| !p.has_section(t))
         .filter(|t| !lower.contains(&format!("**{}", t.to_lowercase())))
-        .filter(|t| !(*t == "Requirements" && cx.ws.requirements.is_some()))
+        .filter(|t| {
+            !(*t == "Requirements"
+                && (cx.ws.requirements.is_some()
+                    || cx.ws.root.join(".planning/REQUIREMENTS.md").is_file()))
+        })
         .collect();
     if !missing.is_empty() && !p.doc.text().trim().is_empty() {
         s.file(

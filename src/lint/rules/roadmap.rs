@@ -175,7 +175,15 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
 pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
     for ph in cx.ws.current_phases() {
         if ph.id.is_none() || ph.slug.is_empty() {
-            s.file(
+            // `_archived-…`, `archive`: a folder put aside on purpose.
+            let put_aside = ph.dir_name.starts_with(['_', '.'])
+                || ph.dir_name.to_lowercase().contains("archive");
+            s.file_severity(
+                if put_aside {
+                    crate::lint::Severity::Info
+                } else {
+                    s.severity()
+                },
                 ph.dir.clone(),
                 format!("phase folder `{}` is not named NN-slug", ph.dir_name),
                 "name phase folders like 03-api, 02.1-hotfix, 12A-variant or 999.1-idea",
@@ -297,21 +305,31 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
 }
 
 /// Every phase range a text mentions, in any case (`Phases 10-11`,
-/// `phases 10–11`, `phase 7`).
+/// `phases 10–11`, `phase 7`) — but the range of a milestone still open
+/// (`🚧 v1.0 MVP - Phases 1-12A`) is a plan, not an account of numbers.
 fn mentioned_ranges(text: &str) -> Vec<crate::model::milestone::PhaseRange> {
+    use crate::model::milestone::MilestoneStatus;
     let mut out = Vec::new();
-    for (i, _) in text.match_indices("hase") {
-        let Some(start) = i.checked_sub(1) else {
-            continue;
-        };
-        if !matches!(text.as_bytes()[start], b'P' | b'p') {
+    for line in text.lines() {
+        if matches!(
+            MilestoneStatus::of_text(line),
+            MilestoneStatus::InProgress | MilestoneStatus::Planned
+        ) {
             continue;
         }
-        let seg: String = std::iter::once('P')
-            .chain(text[i..].chars().take(60))
-            .collect();
-        if let Some((r, _)) = crate::model::milestone::PhaseRange::find(&seg) {
-            out.push(r);
+        for (i, _) in line.match_indices("hase") {
+            let Some(start) = i.checked_sub(1) else {
+                continue;
+            };
+            if !matches!(line.as_bytes()[start], b'P' | b'p') {
+                continue;
+            }
+            let seg: String = std::iter::once('P')
+                .chain(line[i..].chars().take(60))
+                .collect();
+            if let Some((r, _)) = crate::model::milestone::PhaseRange::find(&seg) {
+                out.push(r);
+            }
         }
     }
     out
