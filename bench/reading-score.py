@@ -25,7 +25,11 @@ def num(n):
     return s.lower()
 
 def ver(v):
-    return None if v is None else str(v).strip().lower()
+    """A milestone identifier as compared: `Milestone 3` and `M3` are one."""
+    if v is None:
+        return None
+    s = str(v).strip().lower()
+    return "m" + s[len("milestone "):] if s.startswith("milestone ") else s
 
 def gsd_reading(gsd, tree, ws):
     cmd = [gsd, "-C", tree, "roadmap", "--json"]

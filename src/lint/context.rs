@@ -131,6 +131,26 @@ impl<'a> Ctx<'a> {
         self.ws.rel(&self.ws.planning.join(name)).to_path_buf()
     }
 
+    /// GSD's first layout (BRIEF.md, no PROJECT.md): it had no STATE.md or
+    /// config.json either, so their absence is a note, not a fault.
+    pub fn legacy_layout(&self) -> bool {
+        let top = self.ws.root.join(".planning");
+        top.join("BRIEF.md").is_file() && !top.join("PROJECT.md").is_file()
+    }
+
+    /// Between milestones with the roadmap removed: GSD's complete-milestone
+    /// archives ROADMAP.md (`milestones/vX.Y-ROADMAP.md`, a MILESTONES.md
+    /// entry) and the next new-milestone writes a fresh one.
+    pub fn roadmap_archived(&self) -> bool {
+        let ms = self.ws.planning.join("milestones");
+        let archived = std::fs::read_dir(&ms)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().ends_with("-ROADMAP.md"));
+        archived || self.ws.planning.join("MILESTONES.md").is_file()
+    }
+
     /// Whether a phase is live work: in the current milestone (or a roadmap
     /// without milestones) and not complete. Findings about any other phase
     /// — shipped, finished, of a later milestone — are history or plans,

@@ -69,6 +69,15 @@ impl History {
                     })
                 }),
             };
+            // A later live phase has already run: GSD works through phases
+            // in order, so what this one left unrun was done another way,
+            // folded into later work, or dropped — not what runs next.
+            let overtaken = ph.id.as_ref().is_some_and(|id| {
+                reading.phases.iter().any(|r| {
+                    r.active && r.summaries > 0 && r.phase_id > *id && !r.phase_id.is_backlog()
+                })
+            });
+            let shipped = shipped || overtaken;
             // Every numbered plan ran: the rest of the folder (a bare
             // `PLAN.md` overview, a `-FIX` variant) belongs to finished work.
             let numbered: Vec<&crate::model::Plan> =
@@ -103,13 +112,27 @@ impl History {
                 files.insert(plan.doc.rel_path.clone());
             }
         }
-        // Quick tasks: done once their folder holds a SUMMARY.
+        // Quick tasks: done once their folder holds a SUMMARY, or STATE.md's
+        // quick-task table (which GSD fills when one completes) names it.
+        let state_text = ws.state.as_ref().map(|s| s.doc.text()).unwrap_or("");
         for plan in &ws.loose_plans {
             let dir = plan.doc.path().parent();
-            let done = ws
-                .other
-                .iter()
-                .any(|d| d.path().parent() == dir && d.file_name().ends_with("SUMMARY.md"));
+            let task_id = dir
+                .and_then(|d| d.file_name())
+                .and_then(|n| n.to_str())
+                .and_then(|n| {
+                    let mut parts = n.splitn(3, '-');
+                    match (parts.next(), parts.next()) {
+                        (Some(a), Some(b)) if a.len() >= 3 => Some(format!("{a}-{b}")),
+                        _ => None,
+                    }
+                });
+            let recorded = task_id.is_some_and(|id| state_text.contains(&id));
+            let done = recorded
+                || ws
+                    .other
+                    .iter()
+                    .any(|d| d.path().parent() == dir && d.file_name().ends_with("SUMMARY.md"));
             if done {
                 files.insert(plan.doc.rel_path.clone());
             }

@@ -71,7 +71,7 @@ rules! {
     "state-progress-invalid", Warning, state::state_progress_invalid, "", "STATE.md progress counters are impossible (completed > total, percent out of range).";
     "workstream-pointer-dangling", Warning, state::workstream_pointer_dangling, "", "`.planning/active-workstream` names a workstream folder that does not exist.";
     "project-missing", Error, project::project_missing, "E002", "PROJECT.md is missing.";
-    "project-missing-section", Warning, project::project_missing_section, "W001", "PROJECT.md lacks What This Is, Core Value or Requirements.";
+    "project-missing-section", Info, project::project_missing_section, "W001", "PROJECT.md lacks What This Is, Core Value or Requirements.";
     "requirement-not-covered", Warning, project::requirement_not_covered, "gap-analysis", "A requirement that a live, planned ROADMAP phase promises is named by none of its plans.";
     "requirement-unknown", Warning, project::requirement_unknown, "", "A plan names a requirement ID that REQUIREMENTS.md does not define.";
     "requirement-untraced", Warning, project::requirement_untraced, "4.4", "A v1 requirement is missing from the Traceability table.";

@@ -61,6 +61,8 @@ pub struct PhaseDetail {
     pub requirements: Vec<String>,
     /// The `**Plans**:` value as written (`2 plans`, `TBD`, `1/2 plans executed`).
     pub plans_label: Option<String>,
+    /// The `**Status**:` value as written (`Complete`, `Code-complete 2026-05-15; …`).
+    pub status_label: Option<String>,
     pub plans: Vec<PlanEntry>,
     pub success_criteria: Vec<String>,
     /// Index into [`Roadmap::milestones`] (see [`super::milestone`]).
@@ -275,6 +277,7 @@ impl Roadmap {
                 depends_on: None,
                 requirements: Vec::new(),
                 plans_label: None,
+                status_label: None,
                 plans: Vec::new(),
                 success_criteria: Vec::new(),
                 milestone: map.region_at(h.line.span.start),
@@ -295,6 +298,7 @@ impl Roadmap {
                         "depends on" => detail.depends_on = Some(value),
                         "requirements" => detail.requirements = find_req_ids(&value),
                         "plans" if l.bold => detail.plans_label = Some(value),
+                        "status" => detail.status_label = Some(value),
                         _ => {}
                     }
                     if !label.starts_with("success criteria") && label != "plans" {

@@ -205,6 +205,10 @@ impl State {
 /// Parse `5 of 9 (Name)`, `Phase 5`, `8 — COMPLETE`, `05-auth`.
 pub fn parse_position(raw: &str) -> Option<PhasePosition> {
     let t = raw.trim().trim_matches('"');
+    // `Phase: Milestone v0.5.0 complete`: between milestones, no phase.
+    if t.to_lowercase().starts_with("milestone") {
+        return None;
+    }
     let t = t.strip_prefix("Phase ").unwrap_or(t);
     let (phase, rest) = PhaseId::parse_prefix(t)?;
     let rest = rest.trim();

@@ -279,7 +279,15 @@ fn tasks_missing<'a>(
 pub fn task_missing_required(cx: &Ctx, s: &mut Sink) {
     for (plan, t, missing) in tasks_missing(cx, |k| k.schema().0) {
         let kind = t.kind.as_str();
-        s.at(
+        // A checkpoint that says what to check in its <action>: the
+        // executor still stops there and shows it; the schema is a nit.
+        let in_action = t.kind.is_checkpoint() && t.child("action").is_some();
+        s.at_severity(
+            if in_action {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            },
             &plan.doc,
             t.start_tag,
             format!(
@@ -297,7 +305,13 @@ pub fn task_missing_required(cx: &Ctx, s: &mut Sink) {
 
 pub fn task_missing_recommended(cx: &Ctx, s: &mut Sink) {
     for (plan, t, missing) in tasks_missing(cx, |k| k.schema().1) {
-        s.at(
+        // A checkpoint without <resume-signal> still stops the executor.
+        s.at_severity(
+            if t.kind.is_checkpoint() {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            },
             &plan.doc,
             t.start_tag,
             format!("task '{}' has no {}", t.label(), tag_list(&missing, ", ")),

@@ -19,8 +19,22 @@ pub fn roadmap_missing(cx: &Ctx, s: &mut Sink) {
         );
         return;
     }
+    if cx.ws.roadmap.is_none() && cx.roadmap_archived() {
+        s.file_severity(
+            crate::lint::Severity::Info,
+            cx.planning_rel("ROADMAP.md"),
+            "ROADMAP.md not found: between milestones (the last one is archived)",
+            "start the next milestone (GSD's new-milestone writes a new ROADMAP.md)",
+        );
+        return;
+    }
     if cx.ws.roadmap.is_none() {
-        s.file(
+        s.file_severity(
+            if cx.legacy_layout() {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            },
             cx.planning_rel("ROADMAP.md"),
             "ROADMAP.md not found",
             "create it (`gsd init` writes one) — phases, plans and progress are read from it",
@@ -90,6 +104,17 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             // no longer lists (a shipped milestone's, usually): info.
             let finished = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
                 || (ph.plan_count() == 0 && !ph.summary_files.is_empty());
+            // Numbered below every live phase, or beside no live phase at
+            // all (between milestones): left over from shipped work.
+            let live_min = cx
+                .reading
+                .phases
+                .iter()
+                .filter(|p| p.active)
+                .map(|p| &p.phase_id)
+                .min();
+            let left_over = live_min.is_none_or(|m| id < m);
+            let finished = finished || left_over;
             s.file_severity(
                 if finished {
                     crate::lint::Severity::Info
@@ -135,12 +160,20 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
         .collect();
     // Numbers the roadmap accounts for in words (`phases 10–11 belong to
     // an earlier milestone`) are not gaps either.
-    let mentioned = cx
+    let mut mentioned = cx
         .ws
         .roadmap
         .as_ref()
-        .map(|rm| mentioned_ranges(rm.doc.text()))
+        .map(|rm| mentioned_ranges(rm.doc.text(), true))
         .unwrap_or_default();
+    // Archived roadmaps (`milestones/vX.Y-ROADMAP.md`) account for the
+    // numbers of shipped milestones, whatever marks they carry.
+    let archive = cx.planning_rel("milestones");
+    for doc in cx.ws.other.iter().filter(|d| {
+        d.rel_path.parent() == Some(archive.as_path()) && d.file_name().ends_with("-ROADMAP.md")
+    }) {
+        mentioned.extend(mentioned_ranges(doc.text(), false));
+    }
     let in_range = |n: u64| {
         PhaseId::parse(&n.to_string()).is_some_and(|id| {
             cx.ws
@@ -176,7 +209,14 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
     for ph in cx.ws.current_phases() {
         if ph.id.is_none() || ph.slug.is_empty() {
             // `_archived-…`, `archive`: a folder put aside on purpose.
-            let put_aside = ph.dir_name.starts_with(['_', '.'])
+            // …or a bare `80/` or `03-/` beside the real `80-sqlite-…/`.
+            let stray = ph.id.as_ref().is_some_and(|id| {
+                cx.ws.current_phases().any(|o| {
+                    o.dir_name != ph.dir_name && !o.slug.is_empty() && o.id.as_ref() == Some(id)
+                })
+            });
+            let put_aside = stray
+                || ph.dir_name.starts_with(['_', '.'])
                 || ph.dir_name.to_lowercase().contains("archive");
             s.file_severity(
                 if put_aside {
@@ -217,6 +257,14 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
 
 fn disk_counts(cx: &Ctx, id: &PhaseId) -> Option<(usize, usize)> {
     let ph = cx.phases.current(id)?;
+    // One plan with no plan number and one summary (`00-PLAN.md`,
+    // `00-01-SUMMARY.md`): the summary is that plan's.
+    if ph.plan_count() == 1
+        && ph.summary_files.len() == 1
+        && crate::model::PlanId::parse(&ph.plan_files[0]).is_none()
+    {
+        return Some((1, 1));
+    }
     Some((ph.completed_plans(), ph.plan_count()))
 }
 
@@ -307,14 +355,16 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
 /// Every phase range a text mentions, in any case (`Phases 10-11`,
 /// `phases 10–11`, `phase 7`) — but the range of a milestone still open
 /// (`🚧 v1.0 MVP - Phases 1-12A`) is a plan, not an account of numbers.
-fn mentioned_ranges(text: &str) -> Vec<crate::model::milestone::PhaseRange> {
+fn mentioned_ranges(text: &str, skip_open: bool) -> Vec<crate::model::milestone::PhaseRange> {
     use crate::model::milestone::MilestoneStatus;
     let mut out = Vec::new();
     for line in text.lines() {
-        if matches!(
-            MilestoneStatus::of_text(line),
-            MilestoneStatus::InProgress | MilestoneStatus::Planned
-        ) {
+        if skip_open
+            && matches!(
+                MilestoneStatus::of_text(line),
+                MilestoneStatus::InProgress | MilestoneStatus::Planned
+            )
+        {
             continue;
         }
         for (i, _) in line.match_indices("hase") {

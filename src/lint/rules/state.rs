@@ -5,7 +5,12 @@ use crate::model::PhaseId;
 
 pub fn state_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.state.is_none() {
-        s.file(
+        s.file_severity(
+            if cx.legacy_layout() {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            },
             cx.planning_rel("STATE.md"),
             "STATE.md not found",
             "create it (`gsd init` writes one); agents read the current position from it",
@@ -21,6 +26,15 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
     let Some(st) = &cx.ws.state else { return };
     // Only the current position is checked: decision lines such as
     // "[Phase 0]: …" are history, not references (gsd-tools W002 false positive).
+    // The body's `Phase:` line, as people read it, says where the work is:
+    // `Phase: Milestone v0.5.0 complete` means no phase, whatever a stale
+    // frontmatter `current_phase:` still holds.
+    if st
+        .body_field("currentPhase")
+        .is_some_and(|f| crate::model::state::parse_position(&f.value).is_none())
+    {
+        return;
+    }
     let Some(pos) = st.current_phase() else {
         return;
     };
@@ -76,7 +90,14 @@ pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
             || status.contains("shipped"))
     {
         let line = st.body_field("status").map_or(1, |f| f.line);
-        s.at_line(
+        // About a phase of a shipped milestone: STATE is just stale history.
+        let live = cx.reading.phase(&pos.phase).is_some_and(|p| p.active);
+        s.at_line_severity(
+            if live {
+                s.severity()
+            } else {
+                crate::lint::Severity::Info
+            },
             &st.doc,
             line,
             format!(
@@ -135,10 +156,21 @@ pub fn state_progress_invalid(cx: &Ctx, s: &mut Sink) {
     };
     let num = |k: &str| progress.get(k).and_then(|n| n.as_i64());
     let span = progress.span;
+    // Counters of a milestone whose work is all done (or shipped) are
+    // bookkeeping of history.
+    let between = !cx.reading.milestones.is_empty() && cx.reading.current_milestone.is_none();
+    let done_work = between
+        || (cx.reading.phase_count > 0 && cx.reading.completed_phases == cx.reading.phase_count);
+    let sev = if done_work {
+        crate::lint::Severity::Info
+    } else {
+        s.severity()
+    };
     if let (Some(done), Some(total)) = (num("completed_plans"), num("total_plans"))
         && done > total
     {
-        s.at(
+        s.at_severity(
+            sev,
             &st.doc,
             span,
             format!("progress says {done} plans completed of {total}"),
@@ -148,7 +180,8 @@ pub fn state_progress_invalid(cx: &Ctx, s: &mut Sink) {
     if let (Some(done), Some(total)) = (num("completed_phases"), num("total_phases"))
         && done > total
     {
-        s.at(
+        s.at_severity(
+            sev,
             &st.doc,
             span,
             format!("progress says {done} phases completed of {total}"),
@@ -158,7 +191,8 @@ pub fn state_progress_invalid(cx: &Ctx, s: &mut Sink) {
     if let Some(p) = num("percent")
         && !(0..=100).contains(&p)
     {
-        s.at(
+        s.at_severity(
+            sev,
             &st.doc,
             span,
             format!("progress percent is {p}"),
