@@ -490,3 +490,174 @@ fn a_roadmap_that_is_not_utf8_is_named() {
         );
     }
 }
+
+/// One reading from all the evidence, class by class (issue 26): each case
+/// is a small tree in the shape real roadmaps take, and what a maintainer
+/// reads from it.
+mod evidence {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let t = tempfile::tempdir().unwrap();
+        for (rel, text) in files {
+            write(t.path(), rel, text);
+        }
+        t
+    }
+
+    fn current(v: &Value) -> Option<String> {
+        v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["current"] == true)
+            .map(|m| m["version"].as_str().unwrap_or("").to_owned())
+    }
+
+    fn complete(v: &Value, n: &str) -> bool {
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["number"] == n && p["status"] == "complete")
+    }
+
+    #[test]
+    fn status_only_where_a_status_is_written() {
+        let t = tree(&[(
+            ".planning/ROADMAP.md",
+            "# Roadmap\n\n## Milestone v5.0: Complete Rewrite\n\n### Phase 1: A\n**Goal**: a\n\n## 🔄 v3.1 Phases 43-45 (43 complete, 44 partial)\n\n### Phase 43: B\n**Goal**: b\n",
+        )]);
+        let v = roadmap(t.path());
+        let statuses: Vec<&str> = v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, ["unknown", "in_progress"], "{v}");
+    }
+
+    #[test]
+    fn milestones_named_m1_or_milestone_3_or_v7_are_milestones() {
+        let t = tree(&[(
+            ".planning/ROADMAP.md",
+            "# Roadmap\n\n## M1: Foundation\n**Status:** Complete ✓\n\n### Phase 1: A\n**Goal**: a\n\n## M2: Engine\n**Status:** Pending\n\n### Phase 2: B\n**Goal**: b\n",
+        )]);
+        let v = roadmap(t.path());
+        assert_eq!(current(&v).as_deref(), Some("M2"), "{v}");
+        assert_eq!(active(&v), ["2"]);
+        let t = tree(&[(
+            ".planning/ROADMAP.md",
+            "# Roadmap\n\n## ✅ v6 Old\n\n### Phase 1: A\n**Goal**: a\n\n## 🚧 v7 New\n\n### Phase 2: B\n**Goal**: b\n",
+        )]);
+        assert_eq!(current(&roadmap(t.path())).as_deref(), Some("v7"));
+    }
+
+    #[test]
+    fn completion_from_every_mark_and_from_summaries_without_plans() {
+        let t = tree(&[
+            (
+                ".planning/ROADMAP.md",
+                "# Roadmap\n\n- [ ] **Phase 1: A**\n- [ ] **Phase 2: B**\n- [ ] **Phase 3: C**\n- [ ] **Phase 4: D**\n\n### Phase 3: C ✅\n**Goal**: c\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n| 1. A | 1/1 | Done | 2026-01-01 |\n",
+            ),
+            (".planning/phases/02-b/02-01-SUMMARY.md", "# done\n"),
+            (".planning/phases/04-d/04-01-PLAN.md", &plan("04", "01", "")),
+        ]);
+        let v = roadmap(t.path());
+        for n in ["1", "2", "3"] {
+            assert!(complete(&v, n), "phase {n}: {v}");
+        }
+        assert!(!complete(&v, "4"));
+        assert_eq!(v["current_phase"], "4");
+    }
+
+    #[test]
+    fn state_position_wins_when_it_names_an_unfinished_phase() {
+        let files = |pos: &str| {
+            vec![
+                (
+                    ".planning/ROADMAP.md".to_owned(),
+                    "# Roadmap\n\n- [ ] **Phase 1: A**\n- [ ] **Phase 2: B**\n".to_owned(),
+                ),
+                (
+                    ".planning/phases/01-a/01-01-PLAN.md".to_owned(),
+                    plan("01", "01", ""),
+                ),
+                (
+                    ".planning/phases/02-b/02-01-PLAN.md".to_owned(),
+                    plan("02", "01", ""),
+                ),
+                (
+                    ".planning/STATE.md".to_owned(),
+                    format!("# State\n\nPhase: {pos}\n"),
+                ),
+            ]
+        };
+        let t = tempfile::tempdir().unwrap();
+        for (rel, text) in files("2 of 2 (B)") {
+            write(t.path(), &rel, &text);
+        }
+        assert_eq!(roadmap(t.path())["current_phase"], "2");
+        // A phase that does not exist: the disk decides.
+        write(t.path(), ".planning/STATE.md", "# State\n\nPhase: 9\n");
+        assert_eq!(roadmap(t.path())["current_phase"], "1");
+    }
+
+    #[test]
+    fn folders_and_phases_outside_the_current_milestone_are_not_its_work() {
+        let t = tree(&[
+            (
+                ".planning/ROADMAP.md",
+                "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 Old** - Phases 1-2 (shipped)\n- 🚧 **v1.1 New** - Phases 5-6 (in progress)\n\n## Phases\n\n- [ ] **Phase 5: E**\n- [ ] **Phase 6: F**\n- [ ] **Phase 7: G** (appended later)\n- [ ] **Phase 4: Removed idea** (REMOVED)\n",
+            ),
+            // A folder of older work the roadmap no longer names.
+            (".planning/phases/03-c/03-01-PLAN.md", &plan("03", "01", "")),
+        ]);
+        let v = roadmap(t.path());
+        assert_eq!(active(&v), ["5", "6", "7"], "{v}");
+    }
+
+    #[test]
+    fn a_milestone_archived_with_all_its_phases_done_leaves_nothing_live() {
+        let t = tree(&[
+            (
+                ".planning/ROADMAP.md",
+                "# Roadmap\n\n- [x] **Phase 1: A**\n- [x] **Phase 2: B**\n",
+            ),
+            (
+                ".planning/MILESTONES.md",
+                "# Milestones\n\n## v1.0 MVP (Shipped: 2026-01-01)\n",
+            ),
+        ]);
+        let v = roadmap(t.path());
+        assert!(active(&v).is_empty(), "{v}");
+        assert_eq!(v["total_plans"], 0);
+        // Without the record it is still the whole roadmap, all done.
+        std::fs::remove_file(t.path().join(".planning/MILESTONES.md")).unwrap();
+        assert_eq!(active(&roadmap(t.path())), ["1", "2"]);
+    }
+
+    #[test]
+    fn the_milestone_state_names_holds_a_roadmap_without_milestones() {
+        let t = tree(&[
+            (
+                ".planning/ROADMAP.md",
+                "# Roadmap\n\n- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n",
+            ),
+            (
+                ".planning/STATE.md",
+                "---\nmilestone: v1.0\nmilestone_name: Lançamento público\n---\n# State\n",
+            ),
+        ]);
+        let v = roadmap(t.path());
+        assert_eq!(current(&v).as_deref(), Some("v1.0"), "{v}");
+        // GSD's default `milestone_name: milestone` is no milestone.
+        write(
+            t.path(),
+            ".planning/STATE.md",
+            "---\nmilestone: v1.0\nmilestone_name: milestone\n---\n# State\n",
+        );
+        assert_eq!(current(&roadmap(t.path())), None);
+    }
+}

@@ -204,7 +204,17 @@ impl RoadmapReading {
                 entries.entry((c.milestone, c.phase.key())).or_insert(c);
             }
         }
-        let current_has_phases = current.is_some() && order.iter().any(|(m, _)| *m == current);
+        // The current milestone's lowest phase: a phase outside every
+        // milestone numbered below it is older work; one from it on (a
+        // phase `gsd phase add` appended past the listed range) is its.
+        let current_first = current.and_then(|c| {
+            order
+                .iter()
+                .filter(|(m, id)| *m == Some(c) && !id.is_backlog())
+                .map(|(_, id)| id)
+                .min()
+                .cloned()
+        });
         let mut phases = Vec::new();
         for (m, id) in order {
             // Its own milestone's entry, else one outside every milestone.
@@ -227,9 +237,9 @@ impl RoadmapReading {
                 && !archived
                 && (m.is_some() || !unnamed.contains(&id.key()))
                 && match (m, current) {
-                    // Outside every milestone, beside a current one whose
-                    // own phases are known: not its work.
-                    (None, Some(_)) => !current_has_phases,
+                    // Outside every milestone, beside a current one with
+                    // phases of its own: its work from its first phase on.
+                    (None, Some(_)) => current_first.as_ref().is_none_or(|f| id >= *f),
                     // Milestones named and none current: between
                     // milestones, nothing is live.
                     (None, None) => milestones.is_empty(),
