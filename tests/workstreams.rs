@@ -149,6 +149,42 @@ fn writes_go_to_the_chosen_workstream_and_commit_only_its_files() {
             .unwrap()
             .contains("Web shell")
     );
+    // New folders and plans land in the workstream, never in the root's
+    // phases/, and the plan names the workstream's files.
+    assert!(
+        d.join(".planning/workstreams/web/phases/02-web-shell")
+            .is_dir()
+    );
+    let o = gsd(d, &["--ws", "web", "phase", "insert", "1", "Mid"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(d.join(".planning/workstreams/web/phases/01.1-mid").is_dir());
+    let o = gsd(d, &["--ws", "web", "plan", "new", "1", "--name", "first"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan = d.join(".planning/workstreams/web/phases/01-foundation/01-01-PLAN.md");
+    let text = std::fs::read_to_string(&plan).unwrap();
+    assert!(
+        text.contains("@.planning/workstreams/web/ROADMAP.md"),
+        "{text}"
+    );
+    assert!(text.contains("@.planning/PROJECT.md"), "{text}");
+    assert!(
+        text.contains("`.planning/workstreams/web/phases/01-foundation/01-01-SUMMARY.md`"),
+        "{text}"
+    );
+    let listed = json(&gsd(d, &["--ws", "web", "plan", "list", "--json"]));
+    assert_eq!(listed["plans"][0]["id"], "01-01");
+    let root_phases: Vec<String> = std::fs::read_dir(d.join(".planning/phases"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(root_phases, ["01-root-work"]);
+    // The workstream carries the project's name.
+    assert!(
+        std::fs::read_to_string(d.join(".planning/workstreams/web/ROADMAP.md"))
+            .unwrap()
+            .starts_with("# Roadmap: Demo")
+    );
 }
 
 #[test]
@@ -208,6 +244,14 @@ fn a_tree_whose_only_work_is_one_workstream_reads_it_and_lints_clean_of_root_fil
     // A second workstream with its own files: both linted, neither is root.
     let o = gsd(d, &["init", "-y", "--no-commit", "--ws", "other"]);
     assert_eq!(o.status.code(), Some(0));
+    // With two and no pointer, reads say where the work is.
+    let o = gsd(d, &["roadmap"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("keeps its work in workstreams") && err.contains("--ws"),
+        "{err}"
+    );
     let (_, diags) = lint(d);
     assert!(
         !codes(&diags)

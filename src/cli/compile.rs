@@ -127,7 +127,20 @@ pub fn init(cwd: &Path, args: InitArgs) -> Result<Output, CliError> {
         None if interactive => ask(prompt, default),
         None => default.to_owned(),
     };
-    let name = pick(args.name, "Project name", &dir_name);
+    // A new workstream belongs to the project PROJECT.md names.
+    let project_name = workstream
+        .as_ref()
+        .and_then(|_| std::fs::read_to_string(planning.join("PROJECT.md")).ok())
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("# ").map(|n| n.trim().to_owned()))
+        })
+        .filter(|n| !n.is_empty());
+    let name = pick(
+        args.name,
+        "Project name",
+        project_name.as_deref().unwrap_or(&dir_name),
+    );
     let description = pick(
         args.description,
         "What is it, in one sentence",

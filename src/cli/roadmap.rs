@@ -16,18 +16,7 @@ pub fn show(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
     match &ws.roadmap {
         None => {
-            return Err(CliError::FileNotFound {
-                file: ws
-                    .rel(&ws.planning.join("ROADMAP.md"))
-                    .display()
-                    .to_string(),
-                hint: match &ws.workstream {
-                    Some(w) => format!(
-                        "workstream `{w}` has no roadmap yet; `gsd workstream list` shows the others"
-                    ),
-                    None => "create it with `gsd init`".into(),
-                },
-            });
+            return Err(super::error::missing_core_file(&ws, "ROADMAP.md"));
         }
         // Undecodable text reads as no roadmap at all: say so, not "0 phases".
         Some(rm) if rm.doc.source.text().is_none() => {

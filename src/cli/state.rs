@@ -75,10 +75,7 @@ fn list(cwd: &Path, cmd: ListCommand, which: List) -> Result<Output, CliError> {
 pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
     let Some(st) = &ws.state else {
-        return Err(CliError::FileNotFound {
-            file: ".planning/STATE.md".into(),
-            hint: "create it with `gsd init`".into(),
-        });
+        return Err(super::error::missing_core_file(&ws, "STATE.md"));
     };
     match get {
         None => {

@@ -400,7 +400,7 @@ pub fn add_phase(ws: &Workspace, name: &str) -> Result<NewPhase, EditError> {
     );
     let edits = add_phase_edits(rm, &id, name.trim(), &depends, false, None);
     Ok(NewPhase {
-        dir: std::path::PathBuf::from(".planning/phases").join(folder_name(ws, &id, name)),
+        dir: phases_dir(ws).join(folder_name(ws, &id, name)),
         id,
         edits,
     })
@@ -447,10 +447,16 @@ pub fn insert_phase(ws: &Workspace, after: &str, name: &str) -> Result<NewPhase,
         Some(&base),
     );
     Ok(NewPhase {
-        dir: std::path::PathBuf::from(".planning/phases").join(folder_name(ws, &id, name)),
+        dir: phases_dir(ws).join(folder_name(ws, &id, name)),
         id,
         edits,
     })
+}
+
+/// `phases/` of the planning folder read (the root's or the workstream's),
+/// relative to the project root.
+fn phases_dir(ws: &Workspace) -> std::path::PathBuf {
+    ws.rel(&ws.planning.join("phases")).to_path_buf()
 }
 
 /// `phase complete N`: its checkbox and plan checkboxes, its progress row and `**Plans**` line.

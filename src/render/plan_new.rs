@@ -125,7 +125,8 @@ pub fn render(
             })
             .collect()
     };
-    let dir = format!(".planning/phases/{}", ph.dir_name);
+    // The phase folder where it is (a workstream's phases live under it).
+    let dir = ph.dir.to_string_lossy().trim_end_matches('/').to_owned();
     let mut context: Vec<String> = ph
         .other_files
         .iter()
@@ -146,8 +147,21 @@ pub fn render(
         .clone()
         .or_else(|| detail.and_then(|d| d.goal.clone()).filter(|g| g != "TBD"))
         .unwrap_or_else(|| format!("{SKELETON} what this plan delivers"));
+    // The core files the plan's context names: the workstream's own, and
+    // the shared PROJECT.md (templates ejected before these existed fall
+    // back to `.planning/…`).
+    let rel = |p: std::path::PathBuf| ws.rel(&p).display().to_string();
+    let project_file = match &ws.project {
+        Some(p) => p.doc.rel_path.display().to_string(),
+        None => ".planning/PROJECT.md".to_owned(),
+    };
     let ctx = serde_json::json!({
-        "phase": { "dir": ph.dir_name, "padded": pid.normalized(), "number": pid.unpadded() },
+        "phase": { "dir": ph.dir_name, "path": dir, "padded": pid.normalized(), "number": pid.unpadded() },
+        "files": {
+            "project": project_file,
+            "roadmap": rel(ws.planning.join("ROADMAP.md")),
+            "state": rel(ws.planning.join("STATE.md")),
+        },
         "plan": plan, "type": if spec.tdd { "tdd" } else { "execute" }, "wave": wave, "depends_on": deps,
         "autonomous": spec.autonomous, "requirements": requirements, "name": name, "context": context,
         "references": refs, "tasks": tasks, "skeleton": SKELETON,
