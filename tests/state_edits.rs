@@ -177,3 +177,24 @@ fn a_label_named_as_written_wins_over_its_synonym() {
     assert!(after.contains("current_plan: \"4\"\n"), "{after}");
     assert!(after.contains("Plan: 3 of 3 in current phase\n"), "{after}");
 }
+
+/// A long value is written whole, and the commit subject stays one short
+/// line (the value cut with `…`).
+#[test]
+fn a_long_value_keeps_the_commit_subject_short() {
+    let t = setup();
+    let long = "plan 13-01: workstreams, the reading's evidence classes, lint's live scope, labels and judged samples";
+    let o = gsd(t.path(), &["state", "set", "Status", long]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(state(&t).contains(&format!("Status: {long}")));
+    let subject = git(t.path(), &["log", "-1", "--format=%s"]);
+    let subject = subject.trim();
+    assert!(
+        subject.starts_with("docs(state): status Ready to plan → plan 13-01"),
+        "{subject}"
+    );
+    assert!(
+        subject.ends_with('…') && subject.chars().count() < 100,
+        "{subject}"
+    );
+}

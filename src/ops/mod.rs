@@ -141,6 +141,19 @@ pub fn run(
     run_in(&root, workstream.as_deref(), opts, scope, plan)
 }
 
+/// `run` for a known project root, on the workstream a command works on
+/// there (Ralph's writes: the same track its reads came from).
+pub fn run_chosen(
+    root: &Path,
+    opts: WriteOptions,
+    scope: Scope,
+    plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
+) -> Result<Outcome, OpError> {
+    let workstream = crate::model::workstream::resolve(root)
+        .map_err(crate::model::workspace::WorkspaceError::from)?;
+    run_in(root, workstream.as_deref(), opts, scope, plan)
+}
+
 /// `run` for a known project root, on its root `.planning/` (gsd-sdk's
 /// calls name their workstream themselves).
 pub fn run_at(

@@ -27,6 +27,19 @@ fn said(c: &FieldChange) -> String {
     format!("{} {} → {}", c.label, c.before, c.after)
 }
 
+/// `said` for a commit subject: long values cut, so the subject stays a
+/// line (the summary printed to the user keeps them whole).
+fn said_short(c: &FieldChange) -> String {
+    fn cut(v: &str) -> String {
+        const MAX: usize = 40;
+        match v.char_indices().nth(MAX) {
+            Some((i, _)) => format!("{}…", &v[..i]),
+            None => v.to_owned(),
+        }
+    }
+    format!("{} {} → {}", c.label, cut(&c.before), cut(&c.after))
+}
+
 /// A STATE.md change made of `edits`, with one summary line per part.
 fn change(
     ws: &Workspace,
@@ -62,7 +75,7 @@ pub fn set(
         st,
         &ch.edits,
         std::slice::from_ref(&what),
-        message.unwrap_or_else(|| format!("docs(state): {what}")),
+        message.unwrap_or_else(|| format!("docs(state): {}", said_short(&ch))),
     )
 }
 

@@ -81,7 +81,17 @@ pub fn roadmap_phase_no_dir(cx: &Ctx, s: &mut Sink) {
             format!(
                 "create .planning/phases/{}-{}/",
                 p.id.normalized(),
-                crate::model::ids::slugify(&p.name)
+                // The name without a status suffix (`A (Complete)`).
+                crate::model::ids::slugify(
+                    p.name
+                        .split(" (")
+                        .next()
+                        .filter(|_| {
+                            crate::model::milestone::MilestoneStatus::of_text(&p.name)
+                                != crate::model::milestone::MilestoneStatus::Unknown
+                        })
+                        .unwrap_or(&p.name)
+                )
             ),
         );
     }

@@ -235,7 +235,7 @@ fn files_of(root: &Path, observed: &Observed) -> Vec<String> {
 fn record(root: &Path, path: &Path, observed: &Observed, out: &mut PlanOutcome) {
     let opts = WriteOptions::default();
     let date = crate::edit::state::today();
-    let summary = ops::run_at(root, opts, Scope::Full, |ws| {
+    let summary = ops::run_chosen(root, opts, Scope::Full, |ws| {
         let (_, plan) = find(ws, path)
             .ok_or_else(|| ops::OpError::invalid(format!("{} is gone", path.display()), None))?;
         ops::summary::write(ws, plan, observed, &date)
@@ -247,12 +247,12 @@ fn record(root: &Path, path: &Path, observed: &Observed, out: &mut PlanOutcome) 
         }
         Err(e) => out.warnings.push(format!("summary not written: {e}")),
     }
-    if let Err(e) = ops::run_at(root, opts, Scope::Full, |ws| {
+    if let Err(e) = ops::run_chosen(root, opts, Scope::Full, |ws| {
         ops::state::fields(ws, "advance", crate::edit::state::advance)
     }) {
         out.warnings.push(format!("STATE.md not advanced: {e}"));
     }
-    if let Err(e) = ops::run_at(root, opts, Scope::Full, ops::roadmap::update_progress) {
+    if let Err(e) = ops::run_chosen(root, opts, Scope::Full, ops::roadmap::update_progress) {
         out.warnings
             .push(format!("roadmap progress not updated: {e}"));
     }
