@@ -138,6 +138,16 @@ impl<'a> Ctx<'a> {
         top.join("BRIEF.md").is_file() && !top.join("PROJECT.md").is_file()
     }
 
+    /// `rule` unless the tree uses GSD's first layout, where a missing core
+    /// file is a note.
+    pub fn weigh_layout(&self, rule: super::diagnostic::Severity) -> super::diagnostic::Severity {
+        if self.legacy_layout() {
+            super::diagnostic::Severity::Info
+        } else {
+            rule
+        }
+    }
+
     /// Between milestones with the roadmap removed: GSD's complete-milestone
     /// archives ROADMAP.md (`milestones/vX.Y-ROADMAP.md`, a MILESTONES.md
     /// entry) and the next new-milestone writes a fresh one.

@@ -135,10 +135,7 @@ pub fn run(
     scope: Scope,
     plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
 ) -> Result<Outcome, OpError> {
-    let root = find_root(cwd)?;
-    let workstream = crate::model::workstream::resolve(&root)
-        .map_err(crate::model::workspace::WorkspaceError::from)?;
-    run_in(&root, workstream.as_deref(), opts, scope, plan)
+    run_chosen(&find_root(cwd)?, opts, scope, plan)
 }
 
 /// `run` for a known project root, on the workstream a command works on

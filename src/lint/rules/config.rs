@@ -6,11 +6,7 @@ use crate::lint::context::{Ctx, Sink};
 pub fn config_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.config.is_none() {
         s.file_severity(
-            if cx.legacy_layout() {
-                crate::lint::Severity::Info
-            } else {
-                s.severity()
-            },
+            cx.weigh_layout(s.severity()),
             std::path::PathBuf::from(".planning/config.json"),
             "config.json not found",
             "create it (`gsd init` writes one); defaults apply until then",

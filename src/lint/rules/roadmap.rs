@@ -30,11 +30,7 @@ pub fn roadmap_missing(cx: &Ctx, s: &mut Sink) {
     }
     if cx.ws.roadmap.is_none() {
         s.file_severity(
-            if cx.legacy_layout() {
-                crate::lint::Severity::Info
-            } else {
-                s.severity()
-            },
+            cx.weigh_layout(s.severity()),
             cx.planning_rel("ROADMAP.md"),
             "ROADMAP.md not found",
             "create it (`gsd init` writes one) — phases, plans and progress are read from it",

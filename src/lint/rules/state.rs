@@ -6,11 +6,7 @@ use crate::model::PhaseId;
 pub fn state_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.state.is_none() {
         s.file_severity(
-            if cx.legacy_layout() {
-                crate::lint::Severity::Info
-            } else {
-                s.severity()
-            },
+            cx.weigh_layout(s.severity()),
             cx.planning_rel("STATE.md"),
             "STATE.md not found",
             "create it (`gsd init` writes one); agents read the current position from it",
