@@ -143,6 +143,42 @@ const DANGEROUS: &[(&str, &str)] = &[
     ("echo 'unterminated", "cannot be parsed"),
     (":(){ :|:& };:", "calls itself"),
     ("git config core.hooksPath /tmp/h", "git config"),
+    // The working directory, followed through `cd`/`pushd` and `&&`/`;`.
+    ("cd / && rm -rf *", "would destroy"),
+    ("cd ~ && rm -rf .", "home directory"),
+    ("cd /usr; rm -rf -- *", "would destroy"),
+    ("pushd / >/dev/null && rm -rf ./*", "would destroy"),
+    ("(cd ~; rm -rf .)", "home directory"),
+    ("cd /tmp && cd .. && rm -rf *", "would destroy"),
+    // Variables: unset or unknown in a deleting target, or set to a root.
+    ("rm -rf \"$DIR\"/", "unset"),
+    ("rm -rf $PREFIX/*", "unset"),
+    ("X=/; rm -rf $X", "would destroy"),
+    ("export T=$HOME && rm -rf \"$T\"", "home directory"),
+    // Interpreter one-liners.
+    ("python3 -c \"import shutil; shutil.rmtree('/')\"", "rmtree"),
+    (
+        "python -c 'import shutil,os; shutil.rmtree(os.path.expanduser(\"~\"))'",
+        "rmtree",
+    ),
+    ("perl -MFile::Path -e 'rmtree(\"/home\")'", "rmtree"),
+    (
+        "node -e \"require('fs').rmSync(process.env.HOME,{recursive:true})\"",
+        "rmSync",
+    ),
+    (
+        "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/etc\")'",
+        "rm_rf",
+    ),
+    // Force-pushes.
+    ("git push --force", "force"),
+    ("git push -f origin main", "protected"),
+    ("git push origin +main", "protected"),
+    ("git push --force-with-lease origin master", "protected"),
+    ("git push origin +HEAD:refs/heads/develop", "protected"),
+    // Moving a home or top-level folder away.
+    ("mv ~ /tmp/gone", "home directory"),
+    ("mv /etc /tmp/etc.old", "would move"),
 ];
 
 /// Each must pass.
@@ -223,6 +259,19 @@ const ORDINARY: &[&str] = &[
     "env -S 'echo hi'",
     "git log | head -5",
     "ls | xargs -n1 echo",
+    // Beside each class, what must stay allowed.
+    "cd build && rm -rf *",
+    "cd /tmp/scratch-build && rm -rf ./out",
+    "X=build; rm -rf $X",
+    "python3 -c \"import shutil; shutil.rmtree('build')\"",
+    "node -e \"require('fs').rmSync('dist',{recursive:true,force:true})\"",
+    "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"name\"])' < package.json",
+    "git push --force-with-lease origin feature/login",
+    "git push -u origin HEAD",
+    "git push origin +fix/typo",
+    "mv build dist",
+    "mv ~/Downloads/report.pdf docs/",
+    "cp .env.example .env.example.bak",
 ];
 
 #[test]
@@ -249,6 +298,26 @@ fn dangerous_and_bypass_commands_are_denied_and_ordinary_ones_pass() {
         DANGEROUS.len() + ORDINARY.len(),
         wrong.join("\n")
     );
+}
+
+/// Where HOME is a top-level folder (`/root`), its subfolders are still
+/// the agent's to clean, and HOME itself is still protected.
+#[test]
+fn a_home_at_the_top_level_keeps_its_caches_cleanable() {
+    let t = repo_of("clean");
+    let run = |cmd: &str| {
+        let input = json!({ "session_id": "s", "hook_event_name": "PreToolUse", "cwd": t.path().join("app"), "tool_name": "Bash", "tool_input": { "command": cmd } });
+        let mut c = gsd_cmd(t.path(), &["ralph", "guard"]);
+        c.env("HOME", "/root").env_remove("CLAUDE_PROJECT_DIR");
+        let o = with_stdin(c, input.to_string().as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        !stdout(&o).trim().is_empty()
+    };
+    assert!(!run("rm -rf ~/.cache/pip"), "a cache in HOME");
+    assert!(!run("rm -rf /root/.npm/_cacache"), "a cache in HOME");
+    assert!(run("rm -rf ~"), "HOME itself");
+    assert!(run("rm -rf /root"), "HOME itself");
+    assert!(run("cd && rm -rf ./*"), "everything in HOME");
 }
 
 #[test]
@@ -281,6 +350,20 @@ fn file_tools_are_kept_away_from_secrets() {
     ] {
         assert_eq!(file(t.path(), tool, &path), None, "{tool} {path}");
     }
+    // Protected system and shell-start files, for the writing tools.
+    for (tool, path) in [
+        ("Write", "/etc/hosts"),
+        ("Edit", "/usr/local/bin/node"),
+        ("Write", "/home/agent/.bashrc"),
+        ("MultiEdit", "/home/agent/.profile"),
+    ] {
+        assert!(file(t.path(), tool, path).is_some(), "{tool} {path}");
+    }
+    assert_eq!(
+        file(t.path(), "Read", "/etc/hosts"),
+        None,
+        "reading is fine"
+    );
     // Tools it does not guard pass untouched.
     let web = json!({ "tool_name": "WebFetch", "tool_input": { "url": "https://example.com" } });
     assert_eq!(guard(t.path(), &web), None);

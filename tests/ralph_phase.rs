@@ -209,11 +209,28 @@ fn a_phase_of_three_plans_in_two_waves_completes_and_is_recorded() {
         "STATE moved on: {state}"
     );
     assert_eq!(git(t.path(), &["status", "--porcelain"]), "");
-    let shown = git(t.path(), &["show", "--stat", "--format=", "HEAD"]);
+    // The phase's last plan ticks its checklist entry, then STATE's progress
+    // is synced from the disk: each bookkeeping commit touches its one file.
+    let subjects = git(t.path(), &["log", "--format=%s", "-3"]);
+    let subjects: Vec<&str> = subjects.lines().collect();
     assert!(
-        shown.contains("ROADMAP.md") && shown.lines().count() == 2,
-        "{shown}"
+        subjects[0].starts_with("docs(state): sync: progress"),
+        "{subjects:?}"
     );
+    assert_eq!(
+        subjects[1], "docs(roadmap): complete phase 13",
+        "{subjects:?}"
+    );
+    for (rev, file) in [("HEAD", "STATE.md"), ("HEAD~1", "ROADMAP.md")] {
+        let shown = git(t.path(), &["show", "--stat", "--format=", rev]);
+        assert!(
+            shown.contains(file) && shown.lines().count() == 2,
+            "{rev}: {shown}"
+        );
+    }
+    assert!(roadmap.contains("- [x] **Phase 13"), "{roadmap}");
+    let state = std::fs::read_to_string(t.path().join(".planning/STATE.md")).unwrap();
+    assert!(state.contains("completed_plans: 5"), "{state}");
 }
 
 #[test]
@@ -453,7 +470,7 @@ fn two_plans_editing_one_line_merge_once_and_the_other_reports_the_conflict() {
     assert_eq!(conflicted["exit_code"], 5);
     let reason = conflicted["reason"].as_str().unwrap();
     assert!(
-        reason.contains("merge conflict in work/shared.txt") && reason.contains("gsd/ralph/13-02"),
+        reason.contains("conflicts in work/shared.txt") && reason.contains("gsd/ralph/13-02"),
         "{reason}"
     );
     assert_eq!(by_plan("13-03")["result"], "skipped");

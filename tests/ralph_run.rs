@@ -435,6 +435,33 @@ fn a_hanging_agent_is_killed_at_the_iteration_timeout() {
     );
 }
 
+/// Its background child (a dev server, a watcher) keeps the agent's stdout
+/// open; the iteration ends with the agent all the same, and the child goes.
+#[test]
+fn a_background_child_holding_stdout_does_not_hold_the_iteration() {
+    let t = step_project();
+    let marker = format!("gsd-bg-child-{}", std::process::id());
+    let agent = agent_script(&format!(
+        "cat > /dev/null; mkdir -p work; echo one > work/step1.txt; echo two > work/step2.txt\n\
+         sh -c 'sleep 600' {marker} &\n\
+         echo '{{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\"}}'\n"
+    ));
+    // The limit is far below the child's 600 s: the run must not wait for it.
+    let mut c = run_cmd(t.path(), &["02-02", "--headless", "--agent-cmd", &agent]);
+    c.env("GSD_TEST_MARKER", &marker);
+    let o = wait_limited(c, Duration::from_secs(120));
+    let ev = events(&o);
+    assert_eq!(last(&ev)["event"], "complete", "{}", stdout(&o));
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&marker))
+        .collect();
+    assert!(left.is_empty(), "the agent's child outlived it: {left:?}");
+}
+
 #[test]
 fn a_question_ends_the_run_for_a_human() {
     let t = step_project();

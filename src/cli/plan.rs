@@ -149,6 +149,7 @@ pub fn run(cwd: &Path, cmd: PlanCommand) -> Result<Output, CliError> {
             Ok(Output::ok(s))
         }
         PlanCommand::Show { id, json } => {
+            crate::model::workstream::follow_path(cwd, &id);
             let ws = Workspace::discover(cwd)?;
             let found = plan_ref::find_plan(&ws, cwd, &id)?;
             let (phase, p) = (found.at.phase, found.at.plan);

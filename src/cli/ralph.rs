@@ -157,6 +157,7 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         ));
     };
     let options = start_options(&args.loop_args, args.guidance_cmd, args.guidance_limit)?;
+    crate::model::workstream::follow_path(cwd, &id);
     let root = find_root(cwd)?;
     let command = hook_command()?;
     let started = lifecycle::start(
@@ -189,6 +190,10 @@ pub fn start(cwd: &Path, id: Option<String>, args: StartRalphArgs) -> Result<Out
         state.promise,
         state.max_iterations,
     ));
+    if let Some(report) = crate::ralph::start::not_runnable_report(&state.checks) {
+        out.text.push('\n');
+        out.text.push_str(&report);
+    }
     if matches!(started.hooks, lifecycle::HooksFrom::Settings(_)) {
         out.warnings.extend(command.warning);
     }
@@ -376,7 +381,14 @@ fn status(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     let _ = writeln!(out, "promise: <promise>{}</promise>", st.promise);
     let _ = writeln!(out, "checks ({}):", st.checks.len());
     for c in &st.checks {
-        let _ = writeln!(out, "  {}", c.command);
+        match c.kind {
+            crate::ralph::verify::CheckKind::Command => {
+                let _ = writeln!(out, "  {}", c.command);
+            }
+            kind => {
+                let _ = writeln!(out, "  {} [{kind}: {}]", c.command, c.treatment());
+            }
+        }
     }
     if !st.history.is_empty() {
         let _ = writeln!(out, "last iterations:");
@@ -412,6 +424,9 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         return Ok(Output::ok(run::events::SCHEMA.to_owned()));
     }
     let start_opts = start_options(&args.loop_args, None, 0)?;
+    if let Some(p) = args.plans.first() {
+        crate::model::workstream::follow_path(cwd, p);
+    }
     if args.stuck_threshold == 0 {
         return Err(CliError::input(
             "--stuck-threshold must be at least 1",
@@ -433,6 +448,16 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
     let mut problems = Vec::new();
     let (state, plan_id, resumed) = if args.resume {
         let st = match existing {
+            Some(Ok(s)) if s.runner_alive() => {
+                return Err(CliError::input(
+                    format!(
+                        "`gsd ralph run` (pid {}) is running the loop on {} now",
+                        s.pid.unwrap_or_default(),
+                        s.plan
+                    ),
+                    Some("stop it with `gsd ralph stop`, or wait for it".into()),
+                ));
+            }
             Some(Ok(s)) if s.runner && matches!(s.status, Status::Paused | Status::Active) => s,
             Some(Ok(s)) => {
                 return Err(CliError::input(
@@ -460,14 +485,33 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
                 Some("gsd ralph run 05-07 --headless".into()),
             ));
         };
-        if let Some(Ok(s)) = &existing
-            && s.is_active()
-            && !args.force
-        {
-            problems.push(format!(
+        match &existing {
+            // Two agents on one tree undo each other's work: never, --force or not.
+            Some(Ok(s)) if s.runner_alive() => problems.push(format!(
+                "`gsd ralph run` (pid {}) is running the loop on {} now (iteration {}/{}); stop it with `gsd ralph stop`, or wait for it",
+                s.pid.unwrap_or_default(),
+                s.plan,
+                s.iteration,
+                s.max_iterations
+            )),
+            Some(Ok(s)) if s.runner_gone() && !args.force => problems.push(format!(
+                "the run of {} was left active by a gsd that is gone (pid {}, iteration {}/{}); `gsd ralph run --resume` continues it, --force starts over",
+                s.plan,
+                s.pid.unwrap_or_default(),
+                s.iteration,
+                s.max_iterations
+            )),
+            Some(Ok(s)) if s.is_active() && !args.force => problems.push(format!(
                 "a Ralph loop on {} is already active (iteration {}/{}); stop it with `gsd ralph stop` or pass --force",
                 s.plan, s.iteration, s.max_iterations
-            ));
+            )),
+            Some(Ok(s)) if s.runner && s.status == Status::Paused && !args.force => {
+                problems.push(format!(
+                    "the run of {} is paused at iteration {}/{}; `gsd ralph run --resume` continues it, --force starts over",
+                    s.plan, s.iteration, s.max_iterations
+                ))
+            }
+            _ => {}
         }
         (None, id, false)
     };
@@ -483,7 +527,21 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
             s
         }
     };
-    let opts = run_options(&args, state.max_iterations, state.stuck_threshold);
+    if let Some(report) = run::preflight::check_report(&state.checks) {
+        eprint!("{report}");
+    }
+    let mut opts = run_options(&args, state.max_iterations, state.stuck_threshold);
+    // `--resume` alone runs the agent the paused run had.
+    let agent_given = args.agent_cmd.is_some()
+        || args.agent != super::args::AgentCli::Claude
+        || args.claude_bin != "claude"
+        || args.gemini_bin != "gemini";
+    if resumed
+        && !agent_given
+        && let Some(c) = &state.agent
+    {
+        opts.use_agent(c);
+    }
     let sink = super::run_view::sink(args.headless, state.max_iterations);
     let code = run::run(
         RunInput {
@@ -579,9 +637,19 @@ fn run_phase(
         Some(d) => d.sink(),
         None => super::run_view::sink(args.headless, start.max_iterations),
     };
+    let rerun = match &selection {
+        Selection::Phase(p) => format!("gsd ralph run --phase {p}"),
+        Selection::Plans(ids) => format!("gsd ralph run {}", ids.join(" ")),
+        Selection::Milestone => "gsd ralph run --milestone".into(),
+    } + &if args.parallel > 1 {
+        format!(" --parallel {}", args.parallel)
+    } else {
+        String::new()
+    };
     let result = run_phase(
         PhaseRequest {
             cwd,
+            rerun,
             selection,
             start,
             stuck_threshold: args.stuck_threshold,

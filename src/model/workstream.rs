@@ -18,23 +18,60 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-/// `--ws NAME` of this process, set once by the command line before any
-/// tree is read (like `-C`, it is a choice about the whole invocation).
-static CHOSEN: OnceLock<String> = OnceLock::new();
+/// The track this process works on, set once by the command line before
+/// any tree is read (like `-C`, it is a choice about the whole invocation):
+/// `Some(name)` from `--ws NAME` or from a workstream file named by path,
+/// `None` (the root `.planning/`) from a root file named by path.
+static CHOSEN: OnceLock<Option<String>> = OnceLock::new();
 
 /// Record the command line's `--ws NAME`.
 pub fn choose(name: &str) {
-    let _ = CHOSEN.set(name.to_owned());
+    let _ = CHOSEN.set(Some(name.to_owned()));
 }
 
-/// The workstream named for this process (`--ws`, else GSD_WORKSTREAM).
+/// The workstream named for this process (`--ws`, a file's path, else
+/// GSD_WORKSTREAM).
 pub fn chosen() -> Option<String> {
-    CHOSEN
-        .get()
-        .cloned()
-        .or_else(|| std::env::var("GSD_WORKSTREAM").ok())
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
+    match CHOSEN.get() {
+        Some(c) => c.clone(),
+        None => std::env::var("GSD_WORKSTREAM").ok(),
+    }
+    .map(|s| s.trim().to_owned())
+    .filter(|s| !s.is_empty())
+}
+
+/// The track a planning file sits in: `Some(Some(name))` under
+/// `.planning/workstreams/<name>/`, `Some(None)` elsewhere under
+/// `.planning/`, `None` when the path is not in a `.planning/` folder.
+pub fn track_of(file: &Path) -> Option<Option<String>> {
+    let parts: Vec<String> = file
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let at = parts.iter().rposition(|p| p == ".planning")?;
+    Some(match &parts[at + 1..] {
+        [w, name, _, ..] if w == "workstreams" && valid_name(name) => Some(name.clone()),
+        _ => None,
+    })
+}
+
+/// A plan named on the command line by its path decides the track, when
+/// neither `--ws` nor GSD_WORKSTREAM named one: `gsd ralph run
+/// .planning/phases/06-x/06-03-PLAN.md` works on the root `.planning/`
+/// even where `active-workstream` points elsewhere, because that is where
+/// the file is. An ID (`06-03`) decides nothing.
+pub fn follow_path(cwd: &Path, query: &str) {
+    if CHOSEN.get().is_some() || std::env::var_os("GSD_WORKSTREAM").is_some() {
+        return;
+    }
+    let path = cwd.join(query);
+    if !(query.ends_with(".md") && path.is_file()) {
+        return;
+    }
+    let abs = std::path::absolute(&path).unwrap_or(path);
+    if let Some(track) = track_of(&abs) {
+        let _ = CHOSEN.set(track);
+    }
 }
 
 /// Why no workstream could be used.
@@ -102,6 +139,9 @@ pub fn dangling_pointer(root: &Path) -> Option<String> {
 /// The workstream a command on the project at `root` works on (see the
 /// module doc for the order); None for the root `.planning/`.
 pub fn resolve(root: &Path) -> Result<Option<String>, WorkstreamError> {
+    if let Some(None) = CHOSEN.get() {
+        return Ok(None);
+    }
     if let Some(name) = chosen() {
         return named(root, &name).map(Some);
     }
@@ -188,4 +228,24 @@ pub fn summaries(root: &Path) -> Vec<WorkstreamSummary> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod track_tests {
+    use super::track_of;
+    use std::path::Path;
+
+    #[test]
+    fn a_file_belongs_to_the_track_it_sits_in() {
+        let t = |p: &str| track_of(Path::new(p));
+        assert_eq!(t("/p/.planning/phases/06-x/06-03-PLAN.md"), Some(None));
+        assert_eq!(
+            t("/p/.planning/workstreams/api/phases/01-x/01-01-PLAN.md"),
+            Some(Some("api".into()))
+        );
+        // A file directly in workstreams/ is no workstream's.
+        assert_eq!(t("/p/.planning/workstreams/NOTES.md"), Some(None));
+        assert_eq!(t("/p/.planning/workstreams/../x/PLAN.md"), Some(None));
+        assert_eq!(t("/p/docs/PLAN.md"), None);
+    }
 }

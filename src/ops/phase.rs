@@ -143,6 +143,34 @@ pub fn remove(ws: &Workspace, phase: &str, force: bool) -> Result<Change, OpErro
     Ok(change)
 }
 
+/// The roadmap's record of a phase whose plans all have summaries: its
+/// checklist entry ticked and dated, its plan entries ticked. Nothing when
+/// a plan is still open, and STATE.md is left alone (a phase run has
+/// advanced it plan by plan).
+pub fn tick_if_done(ws: &Workspace, id: &PhaseId) -> Result<Change, OpError> {
+    let rm = roadmap_of(ws)?;
+    let open = ws
+        .current_phases()
+        .find(|p| p.id.as_ref().is_some_and(|i| i.same(id)))
+        .is_none_or(|p| {
+            p.plan_files.is_empty() || p.plan_files.iter().any(|f| !p.has_summary_for(f))
+        });
+    let edits = if open {
+        Vec::new()
+    } else {
+        edit::roadmap::complete_phase(ws, id, false)?
+    };
+    Ok(Change::writes(
+        format!("docs(roadmap): complete phase {}", id.unpadded()),
+        vec![format!(
+            "{}: phase {} complete",
+            rel(ws, rm.doc.path()).display(),
+            id.unpadded()
+        )],
+        vec![rewrite(&rm.doc, edit::apply(rm.doc.text(), &edits)?)],
+    ))
+}
+
 /// `phase complete N`: tick it in the roadmap; STATE moves on when it was
 /// at this phase.
 pub fn complete(ws: &Workspace, phase: &str, force: bool) -> Result<Change, OpError> {

@@ -75,11 +75,7 @@ pub fn for_failure(
     state.guidance_queries_today += 1;
     // Only stdout is the answer: the check runner keeps the last 2,000
     // characters of stdout and stderr together, so stderr is dropped here.
-    let check = Check {
-        command: format!("{{ {cmd}\n}} 2>/dev/null"),
-        source: "guidance".into(),
-        expect: None,
-    };
+    let check = Check::command(format!("{{ {cmd}\n}} 2>/dev/null"), "guidance");
     let r = run_with_env(
         &check,
         root,

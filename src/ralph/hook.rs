@@ -95,8 +95,9 @@ pub enum Verdict {
     /// Allowed and not counted (a subagent, background tasks running); the
     /// owner claim and heartbeat are kept.
     Free,
-    /// The promise was kept and every check passed.
-    Complete { checks: usize },
+    /// The promise was kept and every check gsd ran passed; `not_run`
+    /// checks were the agent's to verify (all of them, when `checks` is 0).
+    Complete { checks: usize, not_run: usize },
     /// The promise was claimed but these checks failed: keep working.
     Refused { failed: Vec<CheckResult> },
     /// The same final text, or the same failing checks, too many times.
@@ -200,6 +201,7 @@ pub fn judge(
             return judged(
                 Verdict::Complete {
                     checks: v.results.len(),
+                    not_run: v.not_run.len(),
                 },
                 owner,
             );
@@ -344,10 +346,19 @@ fn apply(root: &Path, mut state: LoopState, j: Judged) -> Result<HookReply, Stri
             state.save(root).map_err(|e| e.to_string())?;
             Ok(HookReply::Silent)
         }
-        Verdict::Complete { checks } => {
+        Verdict::Complete { checks, not_run } => {
             let note = finish(root, &mut state, Status::Complete, n, hash, Vec::new())?;
+            let how = match (checks, not_run) {
+                (_, 0) => format!("the promise was kept and all {checks} check(s) passed"),
+                (0, _) => format!(
+                    "the promise was claimed; none of its {not_run} check(s) can be run by gsd (not commands), so it rests on the agent's own verification"
+                ),
+                _ => format!(
+                    "the promise was kept and all {checks} check(s) gsd runs passed ({not_run} more, not commands, were the agent's to verify)"
+                ),
+            };
             Ok(notify(format!(
-                "gsd: loop {} complete: the promise was kept and all {checks} check(s) passed{note}",
+                "gsd: loop {} complete: {how}{note}",
                 state.plan
             )))
         }
@@ -497,6 +508,8 @@ mod tests {
                 .map(|(i, p)| CheckResult {
                     command: format!("check {i}"),
                     source: "task".into(),
+                    kind: crate::ralph::verify::CheckKind::Command,
+                    ran: true,
                     passed: *p,
                     reason: if *p { "ok".into() } else { "exit 1".into() },
                     exit_code: Some(i32::from(!p)),
@@ -504,6 +517,7 @@ mod tests {
                     output: String::new(),
                 })
                 .collect(),
+            not_run: Vec::new(),
         }
     }
 
@@ -536,7 +550,33 @@ mod tests {
                 claim,
                 Some(&checks(&[true, true]))
             ),
-            Verdict::Complete { checks: 2 }
+            Verdict::Complete {
+                checks: 2,
+                not_run: 0
+            }
+        );
+        // Checks gsd cannot run (prose, routes…) neither pass nor fail: with
+        // nothing else, the promise ends the loop instead of the cap.
+        let prose = crate::ralph::verify::verify(
+            &[
+                crate::ralph::verify::Check {
+                    kind: crate::ralph::verify::CheckKind::Prose,
+                    ..crate::ralph::verify::Check::command("the page looks right", "task 1")
+                },
+                crate::ralph::verify::Check {
+                    kind: crate::ralph::verify::CheckKind::Route,
+                    ..crate::ralph::verify::Check::command("GET /api/users", "verification")
+                },
+            ],
+            Path::new("."),
+            std::time::Duration::from_secs(1),
+        );
+        assert_eq!(
+            v(HookEvent::Stop, &input(Some("A")), claim, Some(&prose)),
+            Verdict::Complete {
+                checks: 0,
+                not_run: 2
+            }
         );
         let Verdict::Refused { failed } = v(
             HookEvent::Stop,

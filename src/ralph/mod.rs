@@ -1,6 +1,7 @@
 //! Ralph loops. So far: the behavioural verifier, which decides "done" by
 //! running the plan's own checks instead of trusting the model.
 
+pub mod checks;
 pub mod doctor;
 pub mod guard;
 pub mod guidance;

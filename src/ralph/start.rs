@@ -1,4 +1,8 @@
 //! `gsd plan ID --start-ralph`: the loop's prompt, checks and state.
+//!
+//! The checks are classified here, once, when the loop starts
+//! ([`super::checks`]); [`not_runnable_report`] says what gsd will do with
+//! those that are not commands.
 
 use crate::model::Plan;
 use crate::render::{RenderError, Renderer};
@@ -37,11 +41,23 @@ pub fn prompt(
         .as_ref()
         .map(|m| m.truths.clone())
         .unwrap_or_default();
-    let checks: Vec<&str> = checks.iter().map(|c| c.command.as_str()).collect();
+    // What gsd runs (a file or content check as its shell equivalent), and
+    // what it cannot run and leaves to the agent.
+    let own: Vec<String> = checks
+        .iter()
+        .filter(|c| !c.runs())
+        .map(
+            |c| match c.command.contains('`') || c.command.contains('\n') {
+                true => c.command.clone(),
+                false => format!("`{}`", c.command),
+            },
+        )
+        .collect();
+    let checks: Vec<String> = checks.iter().filter_map(|c| c.as_shell()).collect();
     let ctx = |tasks: &[serde_json::Value], truncated: bool| {
         serde_json::json!({
             "plan": { "id": plan.display_id(), "path": rel_path, "objective": plan.objective().unwrap_or_default() },
-            "tasks": tasks, "truncated": truncated, "must_haves": must, "checks": checks, "promise": promise,
+            "tasks": tasks, "truncated": truncated, "must_haves": must, "checks": checks, "own_checks": own, "promise": promise,
         })
     };
     let full = r.render("ralph-prompt.md.j2", ctx(&tasks, false))?;
@@ -66,12 +82,9 @@ pub fn new_loop(
     rel_path: &str,
     opts: &StartOptions,
 ) -> Result<LoopState, RenderError> {
+    // Classified here, once: the loop keeps these kinds to its end.
     let mut checks = plan_checks(plan);
-    checks.extend(opts.checks.iter().map(|c| Check {
-        command: c.clone(),
-        source: "--check".into(),
-        expect: None,
-    }));
+    checks.extend(opts.checks.iter().map(|c| Check::command(c, "--check")));
     let prompt = prompt(r, plan, rel_path, &checks, &opts.promise)?;
     let t = now();
     Ok(LoopState {
@@ -104,5 +117,50 @@ pub fn new_loop(
         tasks_done: Vec::new(),
         cost_usd: 0.0,
         status_before: None,
+        dirty_at_start: None,
+        pid: None,
+        agent: None,
     })
+}
+
+/// What gsd will do with the checks that are not commands, one line each,
+/// under a summary line; `None` when every check is a command. The same
+/// words for `--start-ralph`, `gsd ralph run`'s pre-flight and `gsd verify`.
+pub fn not_runnable_report(checks: &[Check]) -> Option<String> {
+    use super::verify::CheckKind;
+    let odd: Vec<&Check> = checks
+        .iter()
+        .filter(|c| c.kind != CheckKind::Command)
+        .collect();
+    if odd.is_empty() {
+        return None;
+    }
+    let probed = odd.iter().filter(|c| c.probe.is_some()).count();
+    let left = odd.len() - probed;
+    let runnable = checks.iter().filter(|c| c.runs()).count();
+    let mut s = format!(
+        "{} of the {} check(s) are not commands: gsd checks {probed} of them itself (a file's existence or content) and leaves {left} to the agent's own verification.",
+        odd.len(),
+        checks.len()
+    );
+    if runnable == 0 {
+        s.push_str(
+            " No check can be run, so the promise alone ends the loop: add <automated> commands to the plan's <verify>, or pass --check CMD, to have gsd prove it.",
+        );
+    } else if left > 0 {
+        s.push_str(&format!(
+            " The loop still ends only when the promise is claimed and the {runnable} check(s) gsd runs pass."
+        ));
+    }
+    s.push('\n');
+    for c in odd {
+        s.push_str(&format!(
+            "  {}: {} [{}] — {}\n",
+            c.source,
+            c.command,
+            c.kind,
+            c.treatment()
+        ));
+    }
+    Some(s)
 }

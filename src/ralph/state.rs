@@ -101,6 +101,44 @@ pub struct LoopState {
     /// the loop ends (the loop's outcome goes into the history section).
     #[serde(default)]
     pub status_before: Option<crate::edit::state::FieldText>,
+    /// The work tree's changes when `gsd ralph run` started this loop: at
+    /// completion, everything else the run changed and nobody committed is
+    /// committed for the plan (see `ralph::run::settle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dirty_at_start: Option<crate::ralph::run::settle::Baseline>,
+    /// The process of the `gsd ralph run` driving this loop: a loop left
+    /// "active" by a gsd that is gone (SIGKILL, a crash) can be resumed, and
+    /// one whose runner lives is never run twice, `--force` or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    /// The agent the run used, so `--resume` runs the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentChoice>,
+}
+
+/// The agent options of a `gsd ralph run`, as `--resume` needs them again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentChoice {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_cmd: Option<String>,
+    /// `stream-json`, `text` or `gemini-stream-json`.
+    pub agent_format: String,
+    /// `claude` or `gemini`.
+    pub agent: String,
+    pub claude_bin: String,
+    pub gemini_bin: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// Whether process `pid` exists.
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only asks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 fn default_stuck() -> u32 {
@@ -144,5 +182,23 @@ impl LoopState {
 
     pub fn is_active(&self) -> bool {
         self.status == Status::Active
+    }
+
+    /// An active `gsd ralph run` whose gsd is gone: as good as paused.
+    pub fn runner_gone(&self) -> bool {
+        self.runner
+            && self.status == Status::Active
+            && self
+                .pid
+                .is_some_and(|p| p != std::process::id() && !process_alive(p))
+    }
+
+    /// An active `gsd ralph run` whose gsd is running now (another process).
+    pub fn runner_alive(&self) -> bool {
+        self.runner
+            && self.status == Status::Active
+            && self
+                .pid
+                .is_some_and(|p| p != std::process::id() && process_alive(p))
     }
 }

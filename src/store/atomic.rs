@@ -3,6 +3,7 @@
 //! crash) sees the old bytes or the new bytes, never a torn file.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The name every gsd temp file starts with (a crash can leave one; the
@@ -25,8 +26,12 @@ pub fn write_with(
         .unwrap_or(Path::new("."));
     // New files (a new phase's .gitkeep) may need their folder first.
     std::fs::create_dir_all(dir)?;
+    // A new file gets the mode any editor would give it (0666 less the
+    // umask), not the temp file's private 0600; an existing file keeps its
+    // own mode below.
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)?;
     {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());
@@ -51,7 +56,6 @@ mod tests {
 
     #[test]
     fn replaces_and_keeps_permissions() {
-        use std::os::unix::fs::PermissionsExt;
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("STATE.md");
         std::fs::write(&p, "old").unwrap();
@@ -62,11 +66,34 @@ mod tests {
             std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
             0o640
         );
+        // A new file: 0666 less the umask, like `touch` (gsd init's files
+        // were 0600, unreadable to the rest of a team's group).
+        let fresh = d.path().join("NEW.md");
+        write(&fresh, b"x").unwrap();
+        let umask = process_umask();
+        assert_eq!(
+            std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777,
+            0o666 & !umask
+        );
         let leftovers: Vec<_> = std::fs::read_dir(d.path())
             .unwrap()
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().starts_with(".gsd-tmp"))
             .collect();
         assert!(leftovers.is_empty());
+    }
+
+    /// The process umask, read from what `touch`-like creation yields.
+    fn process_umask() -> u32 {
+        use std::os::unix::fs::OpenOptionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("probe");
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .mode(0o666)
+            .open(&p)
+            .unwrap();
+        0o666 & !(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777)
     }
 }

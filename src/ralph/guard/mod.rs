@@ -2,12 +2,20 @@
 //! agent must never do, with the reason shown to the agent.
 //!
 //! Bash commands go through a real shell parser ([`shell`]) and every simple
-//! command is checked against the [`policy`]; Read, Edit, Write, MultiEdit,
-//! NotebookEdit, Grep and Glob are checked on their path. Anything else, and
-//! anything allowed, gets no output: Claude Code's own permission flow goes
-//! on as usual (the guard only ever narrows it).
+//! command is checked against the [`policy`], in the directory and with the
+//! variables the shell would have then ([`cwd`]); programs given to
+//! interpreters are read too ([`interp`]), and `git push` is judged by the
+//! branch it rewrites ([`push`]). Read, Grep and Glob are checked on their
+//! path for secrets; Edit, Write, MultiEdit and NotebookEdit also for system
+//! trees and shell start-up files ([`paths`]). Anything else, and anything
+//! allowed, gets no output: Claude Code's own permission flow goes on as
+//! usual (the guard only ever narrows it).
 
+pub mod cwd;
+pub mod interp;
+mod paths;
 pub mod policy;
+pub mod push;
 pub mod shell;
 
 use std::path::Path;
@@ -34,12 +42,12 @@ pub fn decide(policy: &Policy, input: &HookInput, fallback_cwd: &Path) -> Decisi
             Some(cmd) => policy.check_bash(cmd, cwd),
             None => Decision::Deny("a Bash call without a command".into()),
         },
-        "Read" | "Edit" | "Write" | "MultiEdit" => match field("file_path") {
-            Some(p) => policy.check_path(p, cwd),
-            None => Decision::Allow,
-        },
+        "Read" => field("file_path").map_or(Decision::Allow, |p| policy.check_path(p, cwd)),
+        "Edit" | "Write" | "MultiEdit" => {
+            field("file_path").map_or(Decision::Allow, |p| policy.check_write(p, cwd))
+        }
         "NotebookEdit" => {
-            field("notebook_path").map_or(Decision::Allow, |p| policy.check_path(p, cwd))
+            field("notebook_path").map_or(Decision::Allow, |p| policy.check_write(p, cwd))
         }
         "Grep" | "Glob" => field("path").map_or(Decision::Allow, |p| policy.check_path(p, cwd)),
         _ => Decision::Allow,

@@ -3,24 +3,43 @@
 //! `env`, `timeout`, `xargs`, `find -exec`, `bash -c`, `eval`, …), so a
 //! dangerous command cannot hide behind an allowed first word.
 //!
+//! Commands are judged as classes, not looked up in a list: a command is
+//! checked in the directory the shell would be in and with the variables
+//! it would hold ([`super::cwd`]), so `cd / && rm -rf *` is `rm -rf /*`;
+//! a program given to an interpreter is read for what it deletes, moves,
+//! writes or runs ([`super::interp`]); `git push` is judged by the branch
+//! it rewrites ([`super::push`]); paths by what they are ([`super::paths`]).
+//!
 //! Configured in config.json under `ralph.guard`:
-//! `{"strict": true, "allow_commands": [], "deny_commands": [], "deny_paths": [], "allow_paths": []}`.
+//! `{"strict": true, "allow_commands": [], "deny_commands": [], "deny_paths": [], "allow_paths": [], "protected_branches": […]}`.
 
-use std::path::{Component, Path, PathBuf};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
-use super::shell::{Arg, SimpleCommand};
+use super::cwd::Shell;
+use super::interp::{self, Effect, Lang};
+use super::push::{self, Protected};
+use super::shell::{Arg, Flow, SimpleCommand};
 
 /// How deep `bash -c` / `eval` / wrapper chains are followed.
 const MAX_DEPTH: usize = 8;
+/// How many simple commands one Bash call may have the guard look at
+/// (loops and function calls are followed, so one may count several
+/// times). Past it the call is denied: a guard that works until the hook
+/// times out would let it through.
+const MAX_STEPS: usize = 200_000;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PolicyConfig {
     /// Deny a command the parser cannot read, or whose name is only known
-    /// when it runs (`$CMD args`, `eval "$X"`).
+    /// when it runs (`$CMD args`, `eval "$X"`), and a deletion whose target
+    /// is only known when it runs and could be `/` or a home directory
+    /// (`rm -rf "$DIR"/`, `shutil.rmtree(sys.argv[1])`).
     pub strict: bool,
     /// When not empty, every command run must be one of these names.
     pub allow_commands: Vec<String>,
@@ -30,6 +49,9 @@ pub struct PolicyConfig {
     pub deny_paths: Vec<String>,
     /// Globs let through although a sensitive pattern matches.
     pub allow_paths: Vec<String>,
+    /// Globs of branches no `git push` may force-update or delete; `main`
+    /// and `master` are protected whatever this says.
+    pub protected_branches: Vec<String>,
 }
 
 impl Default for PolicyConfig {
@@ -40,6 +62,10 @@ impl Default for PolicyConfig {
             deny_commands: Vec::new(),
             deny_paths: Vec::new(),
             allow_paths: Vec::new(),
+            protected_branches: push::DEFAULT_PROTECTED
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         }
     }
 }
@@ -47,9 +73,10 @@ impl Default for PolicyConfig {
 /// A compiled policy.
 pub struct Policy {
     pub config: PolicyConfig,
-    deny_globs: GlobSet,
-    allow_globs: GlobSet,
-    home: Option<String>,
+    pub(super) deny_globs: GlobSet,
+    pub(super) allow_globs: GlobSet,
+    pub(super) home: Option<String>,
+    protected: Protected,
 }
 
 /// The guard's answer.
@@ -59,7 +86,7 @@ pub enum Decision {
     Deny(String),
 }
 
-type Check = Result<(), String>;
+pub(super) type Check = Result<(), String>;
 
 fn globs(patterns: &[String]) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
@@ -78,33 +105,70 @@ const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tc
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "https", "xh"];
 const ESCALATION: &[&str] = &["sudo", "doas", "su", "pkexec", "run0", "sudoedit"];
 const POWER: &[&str] = &["shutdown", "reboot", "halt", "poweroff"];
-/// System trees an agent never writes to.
-const PROTECTED: &[&str] = &[
-    "/etc",
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/boot",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/sys",
-    "/proc",
-    "/var",
-    "/opt",
-    "/root",
-    "/System",
-    "/Library",
-    "/private/etc",
-];
-/// Writable device files that are not disks.
-const HARMLESS_DEVICES: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
+
+/// Functions defined so far in a script, by name.
+type Functions = BTreeMap<String, Flow>;
+
+/// What all the checks of one Bash call share.
+pub(super) struct Call {
+    /// The directory the call starts in (the session's).
+    pub(super) project: PathBuf,
+    steps: Cell<usize>,
+}
+
+/// Where one command runs.
+#[derive(Clone, Copy)]
+pub(super) struct Cx<'a> {
+    /// The shell's state: directory and variables.
+    pub(super) sh: &'a Shell,
+    pub(super) call: &'a Call,
+    depth: usize,
+    /// `NAME=value` words before the command: its environment.
+    env: &'a [(String, Arg)],
+}
+
+impl Cx<'_> {
+    fn deeper(self) -> Self {
+        Cx {
+            depth: self.depth + 1,
+            ..self
+        }
+    }
+}
+
+/// The shell after a command succeeded and after it failed (`cd` moves only
+/// when it succeeds; `&&` and `||` pick one).
+struct Outcome {
+    ok: Shell,
+    fail: Shell,
+}
+
+impl Outcome {
+    fn both(s: Shell) -> Outcome {
+        Outcome {
+            ok: s.clone(),
+            fail: s,
+        }
+    }
+
+    fn any(&self) -> Shell {
+        self.ok.union(&self.fail)
+    }
+
+    fn union(&self, o: &Outcome) -> Outcome {
+        Outcome {
+            ok: self.ok.union(&o.ok),
+            fail: self.fail.union(&o.fail),
+        }
+    }
+}
 
 impl Policy {
     pub fn new(config: PolicyConfig) -> Result<Policy, String> {
         Ok(Policy {
             deny_globs: globs(&config.deny_paths)?,
             allow_globs: globs(&config.allow_paths)?,
+            protected: Protected::new(&config.protected_branches)?,
             config,
             home: std::env::var("HOME").ok().filter(|h| h.len() > 1),
         })
@@ -122,13 +186,19 @@ impl Policy {
 
     /// Check a Bash tool call run in `cwd`.
     pub fn check_bash(&self, command: &str, cwd: &Path) -> Decision {
-        match self.script(command, cwd, 0) {
-            Ok(()) => Decision::Allow,
+        let call = Call {
+            project: cwd.to_path_buf(),
+            steps: Cell::new(0),
+        };
+        let sh = Shell::new(cwd, self.home.clone());
+        match self.script(command, &sh, &mut Functions::new(), &call, 0) {
+            Ok(_) => Decision::Allow,
             Err(why) => Decision::Deny(why),
         }
     }
 
-    /// Check a file tool (Read, Edit, Write, …) on `path`.
+    /// Check a tool that reads (Read, Grep, Glob) `path`: only secrets are
+    /// kept away.
     pub fn check_path(&self, path: &str, cwd: &Path) -> Decision {
         match self.sensitive(path, cwd) {
             Some(why) => Decision::Deny(why),
@@ -136,31 +206,207 @@ impl Policy {
         }
     }
 
-    fn script(&self, script: &str, cwd: &Path, depth: usize) -> Check {
+    /// Check a tool that writes (Write, Edit, MultiEdit, NotebookEdit)
+    /// `path`: secrets, system trees, devices and the files a shell or git
+    /// runs at start, like a shell command writing there.
+    pub fn check_write(&self, path: &str, cwd: &Path) -> Decision {
+        if let Some(why) = self.sensitive(path, cwd) {
+            return Decision::Deny(why);
+        }
+        let normal = self.expand_home(&path.replace('\\', "/"));
+        let abs = super::cwd::resolve(&normal, cwd);
+        match self.writable_path(&abs, path, cwd, "the tool writes") {
+            Ok(()) => Decision::Allow,
+            Err(why) => Decision::Deny(why),
+        }
+    }
+
+    /// Check `script` run in the shell `sh`; the shell after it.
+    fn script(
+        &self,
+        script: &str,
+        sh: &Shell,
+        fns: &mut Functions,
+        call: &Call,
+        depth: usize,
+    ) -> Result<Shell, String> {
         if depth > MAX_DEPTH {
             return Err(format!("commands nested more than {MAX_DEPTH} levels deep"));
         }
-        let cmds = match super::shell::parse(script) {
+        let parsed = match super::shell::parse(script) {
             Ok(p) => {
                 if let Some(f) = p.self_calling.first() {
                     return Err(format!(
                         "the function `{f}` calls itself (the shape of a fork bomb)"
                     ));
                 }
-                p.commands
+                p
             }
             Err(e) if self.config.strict => {
                 return Err(format!(
                     "the command cannot be parsed ({e}); strict mode denies what it cannot read"
                 ));
             }
-            Err(_) => return Ok(()),
+            Err(_) => return Ok(sh.clone()),
         };
-        self.pipelines(&cmds)?;
-        for c in &cmds {
-            self.command(c, cwd, depth)?;
+        self.pipelines(&parsed.commands)?;
+        Ok(self.run(&parsed.flow, sh.clone(), fns, call, depth)?.any())
+    }
+
+    /// Follow `flow` from the shell `sh`, checking each command in the
+    /// shell it runs in.
+    fn run(
+        &self,
+        flow: &Flow,
+        sh: Shell,
+        fns: &mut Functions,
+        call: &Call,
+        depth: usize,
+    ) -> Result<Outcome, String> {
+        Ok(match flow {
+            Flow::Run(c) => self.step(c, sh, fns, call, depth)?,
+            Flow::Seq(items) => {
+                let mut out = Outcome::both(sh);
+                for f in items {
+                    out = self.run(f, out.any(), fns, call, depth)?;
+                }
+                out
+            }
+            Flow::AndOr(first, rest) => {
+                let mut o = self.run(first, sh, fns, call, depth)?;
+                for (and, f) in rest {
+                    o = if *and {
+                        let p = self.run(f, o.ok.clone(), fns, call, depth)?;
+                        Outcome {
+                            fail: o.fail.union(&p.fail),
+                            ok: p.ok,
+                        }
+                    } else {
+                        let p = self.run(f, o.fail.clone(), fns, call, depth)?;
+                        Outcome {
+                            ok: o.ok.union(&p.ok),
+                            fail: p.fail,
+                        }
+                    };
+                }
+                o
+            }
+            Flow::Isolated(f) => {
+                self.run(f, sh.clone(), fns, call, depth)?;
+                Outcome::both(sh)
+            }
+            Flow::If(cond, then, otherwise) => {
+                let c = self.run(cond, sh, fns, call, depth)?;
+                let t = self.run(then, c.ok, fns, call, depth)?;
+                let e = self.run(otherwise, c.fail, fns, call, depth)?;
+                t.union(&e)
+            }
+            Flow::Either(arms) => {
+                let mut all = sh.clone();
+                for a in arms {
+                    all = all.union(&self.run(a, sh.clone(), fns, call, depth)?.any());
+                }
+                Outcome::both(all)
+            }
+            Flow::Loop(body) => Outcome::both(self.repeat(body, sh, fns, call, depth)?),
+            Flow::For(name, words, body) => {
+                let mut s = sh;
+                s.bind_loop(name, words.as_deref());
+                Outcome::both(self.repeat(body, s, fns, call, depth)?)
+            }
+            Flow::Function(name, body) => {
+                // Checked where it is defined too: a function can be run in
+                // ways the guard does not follow (`trap`, `export -f`).
+                self.run(body, sh.clone(), fns, call, depth)?;
+                fns.insert(name.clone(), (**body).clone());
+                Outcome::both(sh)
+            }
+        })
+    }
+
+    /// A loop body, run as many times as it takes for what it changes to
+    /// settle (twice is enough: the shell after one pass is merged in).
+    fn repeat(
+        &self,
+        body: &Flow,
+        sh: Shell,
+        fns: &mut Functions,
+        call: &Call,
+        depth: usize,
+    ) -> Result<Shell, String> {
+        let once = sh.union(&self.run(body, sh.clone(), fns, call, depth)?.any());
+        if once == sh {
+            return Ok(sh);
         }
-        Ok(())
+        let twice = self.run(body, once.clone(), fns, call, depth)?.any();
+        Ok(once.union(&twice))
+    }
+
+    /// One simple command: check it in `sh`, then what it changes in the shell.
+    fn step(
+        &self,
+        c: &SimpleCommand,
+        sh: Shell,
+        fns: &mut Functions,
+        call: &Call,
+        depth: usize,
+    ) -> Result<Outcome, String> {
+        let n = call.steps.get() + 1;
+        call.steps.set(n);
+        if n > MAX_STEPS {
+            return Err(format!(
+                "the command has more than {MAX_STEPS} commands to check (with its loops and functions followed)"
+            ));
+        }
+        let cx = Cx {
+            sh: &sh,
+            call,
+            depth,
+            env: &c.assignments,
+        };
+        self.command(c, cx, fns)?;
+        if c.argv.is_empty() {
+            let mut s = sh;
+            for (name, value) in &c.assignments {
+                s.assign(name, value);
+            }
+            return Ok(Outcome::both(s));
+        }
+        let mut out: Option<Outcome> = None;
+        for argv in sh.expand_argv(&c.argv) {
+            // `command cd x`, `builtin cd x`: the builtin itself.
+            let skip = argv
+                .iter()
+                .take_while(|a| matches!(a.text.as_str(), "command" | "builtin"))
+                .count();
+            let argv = &argv[skip..];
+            let name = argv.first().filter(|a| !a.dynamic).map(|a| a.text.as_str());
+            let o = match name {
+                Some(f) if fns.contains_key(f) => {
+                    if depth >= MAX_DEPTH {
+                        return Err(format!(
+                            "functions call each other more than {MAX_DEPTH} levels deep"
+                        ));
+                    }
+                    let body = fns[f].clone();
+                    self.run(&body, sh.clone(), fns, call, depth + 1)?
+                }
+                // `eval` runs in this shell: what it changes lasts.
+                Some("eval") if !argv.iter().any(|a| a.dynamic) => {
+                    let code: Vec<&str> = argv[1..].iter().map(|a| a.text.as_str()).collect();
+                    Outcome::both(self.script(&code.join(" "), &sh, fns, call, depth + 1)?)
+                }
+                _ => match sh.builtin(argv) {
+                    Some((ok, fail)) => Outcome { ok, fail },
+                    None => Outcome::both(sh.clone()),
+                },
+            };
+            out = Some(match out {
+                None => o,
+                Some(p) => p.union(&o),
+            });
+        }
+        Ok(out.unwrap_or_else(|| Outcome::both(sh)))
     }
 
     /// A download piped into an interpreter (`curl … | sh`); in strict mode,
@@ -198,10 +444,12 @@ impl Policy {
         Ok(())
     }
 
-    fn command(&self, c: &SimpleCommand, cwd: &Path, depth: usize) -> Check {
+    /// Check one simple command (its substitutions, redirects, words and
+    /// here-document) in the shell it runs in.
+    fn command(&self, c: &SimpleCommand, cx: Cx, fns: &mut Functions) -> Check {
         self.pipelines(&c.substituted)?;
-        for s in &c.substituted {
-            self.command(s, cwd, depth)?;
+        for f in &c.substituted_flows {
+            self.run(f, cx.sh.clone(), fns, cx.call, cx.depth)?;
         }
         let name = effective_name(&c.argv);
         if is_one_of(&name, INTERPRETERS) && any_download(&c.substituted) {
@@ -210,18 +458,63 @@ impl Policy {
             ));
         }
         for r in &c.redirects {
-            if r.write {
-                self.writable(&r.target, cwd, "redirects output to")?;
-            } else if let Some(why) = self.sensitive(&r.target.text, cwd) {
-                return Err(why);
+            for target in cx.sh.expand_word(&r.target) {
+                if r.write {
+                    self.writable(&target, cx, "redirects output to")?;
+                } else if let Some(why) = self.sensitive_in(&target.text, cx) {
+                    return Err(why);
+                }
             }
         }
-        self.argv(&c.argv, cwd, depth)
+        for argv in cx.sh.expand_argv(&c.argv) {
+            self.argv(&argv, cx)?;
+            if let Some(code) = &c.stdin {
+                self.stdin_program(&argv, code, cx)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A here-document or here-string given to an interpreter that reads
+    /// its program from stdin (`bash <<EOF`, `python3 - <<'EOF'`): the
+    /// program is checked like `bash -c` or `python3 -c` would be.
+    fn stdin_program(&self, argv: &[Arg], code: &Arg, cx: Cx) -> Check {
+        let name = effective_name(argv);
+        if !is_one_of(&name, INTERPRETERS)
+            || matches!(name.as_str(), "eval" | "source" | ".")
+            || !reads_program_from_stdin(argv)
+        {
+            return Ok(());
+        }
+        for code in cx.sh.expand_word(code) {
+            if is_one_of(&name, SHELLS) {
+                if code.dynamic && self.config.strict {
+                    return Err(format!(
+                        "`{name}` runs a here-string only known when it runs; strict mode denies it"
+                    ));
+                }
+                let child = cx.sh.child(cx.env);
+                self.script(
+                    &code.text,
+                    &child,
+                    &mut Functions::new(),
+                    cx.call,
+                    cx.depth + 1,
+                )?;
+            } else if let Some(lang) = interp::lang(&name) {
+                self.program(lang, &name, &code, cx)?;
+            } else if self.config.strict {
+                return Err(format!(
+                    "`{name}` runs a program from a here-document the guard does not read; strict mode denies it"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// One command line, then whatever it wraps.
-    fn argv(&self, argv: &[Arg], cwd: &Path, depth: usize) -> Check {
-        if depth > MAX_DEPTH {
+    fn argv(&self, argv: &[Arg], cx: Cx) -> Check {
+        if cx.depth > MAX_DEPTH {
             return Err(format!("commands nested more than {MAX_DEPTH} levels deep"));
         }
         let Some(first) = argv.first() else {
@@ -255,12 +548,18 @@ impl Policy {
             ));
         }
         for a in args {
-            if let Some(why) = self.sensitive(&a.text, cwd) {
+            if let Some(why) = self.sensitive_in(&a.text, cx) {
                 return Err(why);
             }
         }
-        self.rules(&name, args, cwd)?;
-        // Code given as text to a shell or to eval.
+        self.rules(&name, args, cx)?;
+        // A program given to an interpreter as text.
+        if let Some(lang) = interp::lang(&name) {
+            for code in interp::inline_programs(lang, args) {
+                self.program(lang, &name, &code, cx)?;
+            }
+        }
+        // Code given as text to a shell, to eval or to trap.
         if is_one_of(&name, SHELLS)
             && let Some(i) = args.iter().position(|a| is_c_flag(&a.text))
         {
@@ -268,19 +567,45 @@ impl Policy {
                 Some(code) if code.dynamic && self.config.strict => Err(format!(
                     "`{name} -c` runs code that is only known when it runs; strict mode denies it"
                 )),
-                Some(code) => self.script(&code.text, cwd, depth + 1),
+                Some(code) => {
+                    let child = cx.sh.child(cx.env);
+                    self.script(
+                        &code.text,
+                        &child,
+                        &mut Functions::new(),
+                        cx.call,
+                        cx.depth + 1,
+                    )
+                    .map(|_| ())
+                }
                 None => Ok(()),
             };
         }
-        if name == "eval" {
-            if args.iter().any(|a| a.dynamic) && self.config.strict {
-                return Err(
-                    "`eval` runs code that is only known when it runs; strict mode denies it"
-                        .into(),
-                );
+        if name == "eval" || name == "trap" {
+            let code: Vec<&Arg> = if name == "trap" {
+                // `trap CODE SIGNAL…`; `trap -p`, `trap -l`, `trap - SIG` run nothing.
+                args.iter()
+                    .take(1)
+                    .filter(|a| !a.text.starts_with('-') && args.len() > 1)
+                    .collect()
+            } else {
+                args.iter().collect()
+            };
+            if code.iter().any(|a| a.dynamic) && self.config.strict {
+                return Err(format!(
+                    "`{name}` runs code that is only known when it runs; strict mode denies it"
+                ));
             }
-            let code: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
-            return self.script(&code.join(" "), cwd, depth + 1);
+            let code: Vec<&str> = code.iter().map(|a| a.text.as_str()).collect();
+            return self
+                .script(
+                    &code.join(" "),
+                    cx.sh,
+                    &mut Functions::new(),
+                    cx.call,
+                    cx.depth + 1,
+                )
+                .map(|_| ());
         }
         if let Some(inner) = wrapped {
             // `env -S 'cmd args'` (also `-S'…'`, `--split-string=…`): the
@@ -294,12 +619,14 @@ impl Policy {
                 } else {
                     format!("{code} {}", rest.join(" "))
                 };
-                return self.script(&script, cwd, depth + 1);
+                return self
+                    .script(&script, cx.sh, &mut Functions::new(), cx.call, cx.depth + 1)
+                    .map(|_| ());
             }
             if inner.is_empty() {
                 return Ok(());
             }
-            return self.argv(&inner, cwd, depth + 1);
+            return self.argv(&inner, cx.deeper());
         }
         if name == "find" {
             let roots: Vec<&Arg> = args
@@ -308,10 +635,10 @@ impl Policy {
                 .collect();
             if args.iter().any(|a| a.text == "-delete") {
                 for r in &roots {
-                    if let Some(what) = self.catastrophic(r, cwd) {
-                        return Err(format!("`find -delete` over {what} would destroy it"));
+                    if let Some(d) = self.doom(r, cx, true) {
+                        return Err(d.says("`find -delete` over", r, "would destroy {}"));
                     }
-                    self.writable(r, cwd, "deletes in")?;
+                    self.writable(r, cx, "deletes in")?;
                 }
             }
             for inner in find_exec(args) {
@@ -322,22 +649,91 @@ impl Policy {
                 });
                 if deletes {
                     for r in &roots {
-                        if let Some(what) = self.catastrophic(r, cwd) {
-                            return Err(format!(
-                                "`find -exec {}` over {what} would destroy it",
-                                basename(&inner[0].text)
-                            ));
+                        if let Some(d) = self.doom(r, cx, true) {
+                            let act = format!("`find -exec {}` over", basename(&inner[0].text));
+                            return Err(d.says(&act, r, "would destroy {}"));
                         }
                     }
                 }
-                self.argv(&inner, cwd, depth + 1)?;
+                self.argv(&inner, cx.deeper())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A program given to an interpreter (`python3 -c CODE`, a
+    /// here-document): what it deletes, moves, writes and runs.
+    fn program(&self, lang: Lang, name: &str, code: &Arg, cx: Cx) -> Check {
+        let Some(text) = interp::program_text(code) else {
+            return if self.config.strict {
+                Err(format!(
+                    "`{name}` runs a program only known when it runs; strict mode denies it"
+                ))
+            } else {
+                Ok(())
+            };
+        };
+        for effect in interp::effects(lang, &text) {
+            match effect {
+                Effect::Delete {
+                    call,
+                    target,
+                    recursive,
+                } => {
+                    // A tree: an unknown target could be anything; a file or
+                    // an empty folder only matters when it is named.
+                    if let Some(d) = self.doom(&target, cx, recursive) {
+                        let act = format!("`{name}` code: `{call}` of");
+                        return Err(d.says(&act, &target, "would destroy {}"));
+                    }
+                    self.writable(&target, cx, &format!("`{name}` code: `{call}` deletes"))?;
+                }
+                Effect::Move { call, target } => {
+                    if let Some(d) = self.doom(&target, cx, false) {
+                        let act = format!("`{name}` code: `{call}` of");
+                        return Err(d.says(&act, &target, "would move {} away"));
+                    }
+                    self.writable(&target, cx, &format!("`{name}` code: `{call}` moves away"))?;
+                }
+                Effect::Write { call, target } => {
+                    self.writable(&target, cx, &format!("`{name}` code: `{call}` writes"))?;
+                }
+                Effect::Shell { call, script } => {
+                    if script.dynamic {
+                        if self.config.strict {
+                            return Err(format!(
+                                "`{name}` code: `{call}` runs a shell command only known when it runs; strict mode denies it"
+                            ));
+                        }
+                        continue;
+                    }
+                    let child = cx.sh.child(&[]);
+                    self.script(
+                        &script.text,
+                        &child,
+                        &mut Functions::new(),
+                        cx.call,
+                        cx.depth + 1,
+                    )?;
+                }
+                Effect::Exec { call, argv } => {
+                    if argv.first().is_none_or(|a| a.dynamic) {
+                        if self.config.strict {
+                            return Err(format!(
+                                "`{name}` code: `{call}` runs a command only known when it runs; strict mode denies it"
+                            ));
+                        }
+                        continue;
+                    }
+                    self.argv(&argv, cx.deeper())?;
+                }
             }
         }
         Ok(())
     }
 
     /// The built-in rules for one command.
-    fn rules(&self, name: &str, args: &[Arg], cwd: &Path) -> Check {
+    fn rules(&self, name: &str, args: &[Arg], cx: Cx) -> Check {
         let (flags, operands) = split_flags(args);
         match name {
             "rm" => {
@@ -349,10 +745,10 @@ impl Policy {
                     return Err("`rm --no-preserve-root` is never run".into());
                 }
                 for o in &operands {
-                    if recursive && let Some(what) = self.catastrophic(o, cwd) {
-                        return Err(format!("`rm -r` of {what} would destroy it"));
+                    if recursive && let Some(d) = self.doom(o, cx, true) {
+                        return Err(d.says("`rm -r` of", o, "would destroy {}"));
                     }
-                    self.writable(o, cwd, "deletes")?;
+                    self.writable(o, cx, "deletes")?;
                 }
             }
             "chmod" | "chown" | "chgrp" => {
@@ -362,33 +758,81 @@ impl Policy {
                 let (mode, targets) = operands
                     .split_first()
                     .map_or((None, &[][..]), |(m, t)| (Some(m), t));
-                if name == "chmod" && mode.is_some_and(|m| world_writable(&m.text)) {
+                if name == "chmod"
+                    && let Some(m) = mode.filter(|m| world_writable(&m.text))
+                {
                     return Err(format!(
                         "`chmod {}` makes files writable by everyone",
-                        mode.unwrap().text
+                        m.text
                     ));
                 }
                 for t in targets {
-                    if recursive && let Some(what) = self.catastrophic(t, cwd) {
-                        return Err(format!("`{name} -R` of {what}"));
+                    if recursive && let Some(d) = self.doom(t, cx, true) {
+                        let act = format!("`{name} -R` of");
+                        return Err(d.says(&act, t, "would change every file in {}"));
                     }
-                    self.writable(t, cwd, "changes the owner or mode of")?;
+                    self.writable(t, cx, "changes the owner or mode of")?;
                 }
             }
             "tee" | "touch" | "mkdir" | "rmdir" | "truncate" | "shred" | "unlink" => {
                 for o in &operands {
-                    self.writable(o, cwd, "writes")?;
+                    self.writable(o, cx, "writes")?;
                 }
             }
             "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
-                let target_dir = args
+                let mut target_dir = args
                     .windows(2)
                     .find(|w| w[0].text == "-t" || w[0].text == "--target-directory")
-                    .map(|w| &w[1]);
-                if let Some(dest) =
-                    target_dir.or(operands.last().copied().filter(|_| operands.len() > 1))
-                {
-                    self.writable(dest, cwd, "writes")?;
+                    .map(|w| w[1].clone());
+                if target_dir.is_none() {
+                    target_dir = args
+                        .iter()
+                        .find_map(|a| a.strip_prefix("--target-directory="));
+                }
+                let dest = target_dir.clone().or_else(|| {
+                    operands
+                        .last()
+                        .map(|a| (*a).clone())
+                        .filter(|_| operands.len() > 1)
+                });
+                if let Some(dest) = &dest {
+                    self.writable(dest, cx, "writes")?;
+                    // `rsync --delete` empties what the destination holds
+                    // that the source does not.
+                    if name == "rsync"
+                        && flags.iter().any(|f| f.starts_with("--delete"))
+                        && let Some(d) = self.doom(dest, cx, true)
+                    {
+                        return Err(d.says(
+                            "`rsync --delete` into",
+                            dest,
+                            "would delete what {} holds",
+                        ));
+                    }
+                }
+                // What `mv` moves is gone from where it was.
+                if name == "mv" {
+                    let sources: Vec<&Arg> = match &target_dir {
+                        Some(t) => {
+                            let mut seen = false;
+                            operands
+                                .iter()
+                                .copied()
+                                .filter(|o| {
+                                    let is_dir = !seen && o.text == t.text;
+                                    seen |= is_dir;
+                                    !is_dir
+                                })
+                                .collect()
+                        }
+                        None => operands[..operands.len().saturating_sub(1)].to_vec(),
+                    };
+                    for s in sources {
+                        if let Some(d) = self.doom(s, cx, false) {
+                            return Err(d.says("`mv` of", s, "would move {} away"));
+                        }
+                        self.writable(s, cx, "moves away")?;
+                    }
                 }
             }
             "sed" | "perl"
@@ -397,17 +841,13 @@ impl Policy {
                     .any(|f| f.starts_with("-i") || *f == "--in-place") =>
             {
                 for o in operands.iter().skip(1) {
-                    self.writable(o, cwd, "edits")?;
+                    self.writable(o, cx, "edits")?;
                 }
             }
             "dd" => {
                 for a in args {
-                    if let Some(out) = a.text.strip_prefix("of=") {
-                        let arg = Arg {
-                            text: out.into(),
-                            dynamic: a.dynamic,
-                        };
-                        self.writable(&arg, cwd, "writes")?;
+                    if let Some(out) = a.strip_prefix("of=") {
+                        self.writable(&out, cx, "writes")?;
                     }
                 }
             }
@@ -423,8 +863,10 @@ impl Policy {
             }
             "git" => {
                 let words: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
-                if words.first() == Some(&"config")
-                    && words
+                let sub = push::subcommand(&words).map(|(i, _)| &words[i..]);
+                if let Some(sub) = sub
+                    && sub.first() == Some(&"config")
+                    && sub
                         .iter()
                         .any(|w| *w == "core.hooksPath" || w.starts_with("alias."))
                 {
@@ -432,148 +874,13 @@ impl Policy {
                         "`git config` of hooks or aliases changes what later commands run".into(),
                     );
                 }
+                let dirs: Option<Vec<PathBuf>> =
+                    cx.sh.cwd.dirs().map(|d| d.iter().cloned().collect());
+                push::check(&words, dirs.as_deref(), &self.protected)?;
             }
             _ => {}
         }
         Ok(())
-    }
-
-    /// Refuse writes into system trees and to disk devices.
-    fn writable(&self, target: &Arg, cwd: &Path, verb: &str) -> Check {
-        let p = resolve(&self.expand_home(&target.text), cwd);
-        let s = p.to_string_lossy();
-        if s.starts_with("/dev/")
-            && !HARMLESS_DEVICES.contains(&s.as_ref())
-            && !s.starts_with("/dev/fd/")
-        {
-            return Err(format!("`{}` {verb} a device ({s})", target.text));
-        }
-        for root in PROTECTED {
-            if s == *root || s.starts_with(&format!("{root}/")) {
-                if *root == "/var" && (s.starts_with("/var/tmp") || s.starts_with("/var/folders")) {
-                    continue;
-                }
-                return Err(format!(
-                    "{verb} `{}` under {root}, a system directory",
-                    target.text
-                ));
-            }
-        }
-        if let Some(why) = self.sensitive(&target.text, cwd) {
-            return Err(why);
-        }
-        Ok(())
-    }
-
-    /// `/`, a top-level system directory, or a home directory (and globs of them).
-    fn catastrophic(&self, target: &Arg, cwd: &Path) -> Option<String> {
-        let raw = target.text.trim_end_matches('/');
-        let raw = raw.strip_suffix("/*").unwrap_or(raw);
-        if raw.is_empty() || raw == "*" && cwd == Path::new("/") {
-            return Some("/".into());
-        }
-        let expanded = self.expand_home(raw);
-        if matches!(raw, "~" | "$HOME") || self.home.as_deref() == Some(expanded.as_str()) {
-            return Some("the home directory".into());
-        }
-        let p = resolve(&expanded, cwd);
-        let s = p.to_string_lossy();
-        if s == "/" {
-            return Some("/".into());
-        }
-        if p.components().count() <= 2
-            || s.starts_with("/home/") && p.components().count() == 3
-            || s.starts_with("/Users/") && p.components().count() == 3
-        {
-            return Some(s.to_string());
-        }
-        if !target.dynamic
-            && raw == "."
-            && (cwd == Path::new("/") || self.home.as_deref().map(Path::new) == Some(cwd))
-        {
-            return Some(cwd.display().to_string());
-        }
-        None
-    }
-
-    fn expand_home(&self, text: &str) -> String {
-        let home = self.home.as_deref().unwrap_or("/root");
-        for prefix in ["~", "$HOME", "${HOME}"] {
-            if text == prefix {
-                return home.to_owned();
-            }
-            if let Some(rest) = text.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) {
-                return format!("{home}/{rest}");
-            }
-        }
-        text.to_owned()
-    }
-
-    /// Secrets: `.env` files, keys, credentials (and config.json's deny_paths).
-    fn sensitive(&self, path: &str, cwd: &Path) -> Option<String> {
-        let path = path.replace('\\', "/");
-        let abs = resolve(&self.expand_home(&path), cwd);
-        let rel = abs
-            .strip_prefix(cwd)
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|_| abs.clone());
-        if self.allow_globs.is_match(&abs) || self.allow_globs.is_match(&rel) {
-            return None;
-        }
-        if self.deny_globs.is_match(&abs) || self.deny_globs.is_match(&rel) {
-            return Some(format!(
-                "`{path}` matches config.json ralph.guard.deny_paths"
-            ));
-        }
-        let name = abs.file_name()?.to_string_lossy().to_lowercase();
-        let parent = abs
-            .parent()
-            .and_then(Path::file_name)
-            .map(|p| p.to_string_lossy().to_lowercase())
-            .unwrap_or_default();
-        let env_file = name == ".env"
-            || (name.starts_with(".env.")
-                && !matches!(
-                    &name[5..],
-                    "example" | "sample" | "template" | "dist" | "defaults"
-                ));
-        let key = [
-            ".pem",
-            ".key",
-            ".p12",
-            ".pfx",
-            ".jks",
-            ".keystore",
-            ".kdbx",
-            ".ppk",
-        ]
-        .iter()
-        .any(|e| name.ends_with(e));
-        let ssh = (name.starts_with("id_") && !name.ends_with(".pub"))
-            || parent == ".ssh"
-                && name != "known_hosts"
-                && name != "config"
-                && !name.ends_with(".pub");
-        let creds = matches!(
-            name.as_str(),
-            ".netrc"
-                | ".pgpass"
-                | ".git-credentials"
-                | "credentials"
-                | "credentials.json"
-                | ".npmrc"
-                | ".pypirc"
-                | "secrets.yml"
-                | "secrets.yaml"
-                | "secrets.json"
-                | "secrets.toml"
-                | ".htpasswd"
-        ) || parent == ".aws" && name == "config"
-            || parent == ".kube" && name == "config"
-            || parent == ".docker" && name == "config.json"
-            || parent == ".gnupg"
-            || matches!(name.as_str(), ".ssh" | ".gnupg" | ".aws");
-        (env_file || key || ssh || creds).then(|| format!("`{path}` holds secrets (keys, credentials or .env); the guard keeps agents away from it"))
     }
 }
 
@@ -813,25 +1120,4 @@ fn effective_name(argv: &[Arg]) -> String {
 fn any_download(cmds: &[SimpleCommand]) -> bool {
     cmds.iter()
         .any(|c| is_one_of(&effective_name(&c.argv), DOWNLOADERS) || any_download(&c.substituted))
-}
-
-/// `path` made absolute against `cwd`, with `.` and `..` folded away.
-fn resolve(path: &str, cwd: &Path) -> PathBuf {
-    let p = Path::new(path);
-    let joined = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        cwd.join(p)
-    };
-    let mut out = PathBuf::from("/");
-    for c in joined.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(n) => out.push(n),
-            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
-        }
-    }
-    out
 }

@@ -33,6 +33,25 @@ impl OutputFormat {
     pub fn is_json(self) -> bool {
         self != OutputFormat::Text
     }
+
+    /// Its name in the loop state.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::StreamJson => "stream-json",
+            OutputFormat::GeminiStreamJson => "gemini-stream-json",
+            OutputFormat::Text => "text",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<OutputFormat> {
+        [
+            OutputFormat::StreamJson,
+            OutputFormat::GeminiStreamJson,
+            OutputFormat::Text,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
 }
 
 /// The command to start, fully built.
@@ -121,6 +140,8 @@ pub fn run(
         }
     };
     let pgid = child.id() as i32;
+    // If gsd itself is killed, the watcher ends the agent's group.
+    let reaper = super::reaper::Reaper::watch(pgid);
     // The prompt goes in on its own thread: a large prompt and an agent that
     // writes before reading must not deadlock.
     let mut stdin = child.stdin.take();
@@ -146,10 +167,11 @@ pub fn run(
         let _ = tx.send(None);
     });
     let mut stderr = child.stderr.take().expect("piped");
-    let err_thread = std::thread::spawn(move || {
+    let (err_tx, err_rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = stderr.by_ref().take(4 * 1024 * 1024).read_to_end(&mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
+        let _ = err_tx.send(String::from_utf8_lossy(&buf).into_owned());
     });
     let mut limits = Limits {
         pgid,
@@ -159,7 +181,23 @@ pub fn run(
         signalled: None,
     };
     let mut text_out = String::new();
+    // When the agent itself has exited, what it left running in its group
+    // (a dev server, a `sleep &`) still holds its stdout: the group goes
+    // then, so the pipe closes once drained. A process that left the group
+    // (setsid) may hold it for ever: two seconds on, gsd stops reading.
+    let mut leader_gone: Option<Instant> = None;
     loop {
+        match leader_gone {
+            None => {
+                if let Ok(Some(_)) = child.try_wait() {
+                    // SAFETY: killpg on the agent's own group; it may be gone.
+                    unsafe { libc::killpg(pgid, libc::SIGKILL) };
+                    leader_gone = Some(Instant::now());
+                }
+            }
+            Some(at) if at.elapsed() > DRAIN_AFTER_EXIT => break,
+            Some(_) => {}
+        }
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(Some(line)) => {
                 if let Some(f) = logf.as_mut() {
@@ -193,8 +231,11 @@ pub fn run(
     // Whatever it left running in its group goes with it.
     // SAFETY: as above; the group may already be gone.
     unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    if let Some(r) = reaper {
+        r.release();
+    }
     out.exit_code = status.and_then(|s| s.code());
-    let err = err_thread.join().unwrap_or_default();
+    let err = err_rx.recv_timeout(DRAIN_AFTER_EXIT).unwrap_or_default();
     if let Some(f) = logf.as_mut()
         && !err.is_empty()
     {
@@ -206,6 +247,10 @@ pub fn run(
     }
     out
 }
+
+/// How long gsd goes on reading an agent's output after the agent exited
+/// and its group was ended (see [`run`]).
+const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
 
 /// The wall-clock limit and Ctrl+C, applied to the agent's process group:
 /// SIGINT on an interrupt (ends a turn cleanly), SIGTERM on a timeout, and

@@ -60,6 +60,46 @@ impl EventKind {
     }
 }
 
+impl EventKind {
+    /// The kind an `event` field names.
+    pub fn parse(name: &str) -> Option<EventKind> {
+        use EventKind::*;
+        [
+            Started,
+            Iteration,
+            Tool,
+            Commit,
+            TaskComplete,
+            Verification,
+            RateLimited,
+            UsageLimit,
+            IterationDone,
+            Stuck,
+            Complete,
+            Failed,
+            PlanSkipped,
+            PlanDone,
+            PhaseDone,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == name)
+    }
+}
+
+/// The events of a loop's `events.jsonl` log, skipping lines that are not
+/// events (a torn last line after a crash).
+pub fn read_log(path: &std::path::Path) -> Vec<RunEvent> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let fields: Value = serde_json::from_str(l).ok()?;
+            let kind = EventKind::parse(fields["event"].as_str()?)?;
+            Some(RunEvent { kind, fields })
+        })
+        .collect()
+}
+
 /// One event: its kind, and the whole object (schema, timestamp, loop and
 /// the event's own fields) as it is logged and streamed.
 #[derive(Debug, Clone)]

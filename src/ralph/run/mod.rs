@@ -16,6 +16,8 @@ pub mod phase;
 pub mod preflight;
 pub mod prepare;
 pub mod progress;
+pub mod reaper;
+pub mod settle;
 pub mod worktree;
 
 use std::path::{Path, PathBuf};
@@ -88,6 +90,40 @@ pub struct RunOptions {
     /// The project whose `.gsd/ralph/logs/` gets this run's logs (the run's
     /// own root when absent).
     pub log_root: Option<PathBuf>,
+}
+
+impl RunOptions {
+    /// The agent options, as the loop state keeps them for `--resume`.
+    pub fn agent_choice(&self) -> crate::ralph::state::AgentChoice {
+        crate::ralph::state::AgentChoice {
+            agent_cmd: self.agent_cmd.clone(),
+            agent_format: self.agent_format.name().into(),
+            agent: match self.agent {
+                AgentKind::Claude => "claude",
+                AgentKind::Gemini => "gemini",
+            }
+            .into(),
+            claude_bin: self.claude_bin.clone(),
+            gemini_bin: self.gemini_bin.clone(),
+            model: self.model.clone(),
+        }
+    }
+
+    /// The agent of a paused run, for a `--resume` that names none.
+    pub fn use_agent(&mut self, c: &crate::ralph::state::AgentChoice) {
+        self.agent_cmd = c.agent_cmd.clone();
+        self.agent_format = OutputFormat::from_name(&c.agent_format).unwrap_or(self.agent_format);
+        self.agent = if c.agent == "gemini" {
+            AgentKind::Gemini
+        } else {
+            AgentKind::Claude
+        };
+        self.claude_bin = c.claude_bin.clone();
+        self.gemini_bin = c.gemini_bin.clone();
+        if self.model.is_none() {
+            self.model = c.model.clone();
+        }
+    }
 }
 
 /// What the CLI resolved before the run.
@@ -317,12 +353,29 @@ impl Runner<'_> {
     }
 }
 
+/// Set once gsd is asked to stop — Ctrl+C (SIGINT), SIGTERM, or SIGHUP (the
+/// terminal closed) — and never cleared: one flag for the whole process, so
+/// a stop that lands while a plan's final checks run stops the phase too,
+/// not just that plan.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        for sig in [
+            signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGTERM,
+            signal_hook::consts::SIGHUP,
+        ] {
+            let _ = signal_hook::flag::register(sig, flag.clone());
+        }
+        flag
+    })
+    .clone()
+}
+
 /// Run the loop to its end; returns the process exit code.
 pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
-    let interrupt = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(sig, interrupt.clone());
-    }
+    let interrupt = interrupt_flag();
     let RunInput {
         root,
         plan,
@@ -364,6 +417,21 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
     state.runner = true;
     state.status = Status::Active;
     state.heartbeat_at = now();
+    state.pid = Some(std::process::id());
+    state.agent = Some(opts.agent_choice());
+    // What was changed before the run is not the run's work (a resumed run
+    // keeps the first start's record).
+    if state.dirty_at_start.is_none() {
+        match settle::changed_paths(root) {
+            Ok(b) => state.dirty_at_start = Some(b),
+            Err(e) => {
+                r.em.emit(EventKind::Failed,
+                    json!({ "reason": "preflight", "message": format!("cannot read the work tree's changes: {e}; nothing was run"), "exit_code": EXIT_FATAL, "problems": [e.to_string()] }),
+                );
+                return EXIT_FATAL;
+            }
+        }
+    }
     r.state = state;
     r.save();
     let by_task = progress::task_checks(&r.state.checks);
@@ -576,6 +644,28 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
                 json!({ "n": n, "passed": v.passed, "checks": checks }),
             );
             if v.passed {
+                // The work the agent left uncommitted goes into the plan's
+                // commit now, or the run stops saying where it is.
+                let baseline = r.state.dirty_at_start.clone().unwrap_or_default();
+                match settle::commit_work(root, &baseline, &r.state.plan) {
+                    Ok(Some(c)) => {
+                        r.em.emit(
+                            EventKind::Commit,
+                            json!({ "n": n, "hash": c.hash, "message": c.message, "by": "gsd", "files": c.files }),
+                        );
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        r.state.iteration = n;
+                        let msg = format!(
+                            "every check passed, but the work could not be committed ({}); it is in {}: {}; commit it, then `gsd ralph run --resume`",
+                            e.reason,
+                            root.display(),
+                            e.files.join(", ")
+                        );
+                        return r.failed("commit_failed", &msg, EXIT_FATAL, Status::Paused);
+                    }
+                }
                 r.state.iteration = n;
                 r.state.history.push(Iteration {
                     n,

@@ -91,6 +91,9 @@ pub struct PhaseRequest<'a> {
     /// At most this many plans of one wave at once, each in its own
     /// worktree (1: one after another, in place).
     pub parallel: usize,
+    /// The command that runs this selection again, for messages that say
+    /// how to go on (`gsd ralph run --phase 13 --parallel 2`).
+    pub rerun: String,
 }
 
 /// One plan to run: its file, ID, wave and the files of the selected plans
@@ -256,6 +259,23 @@ fn record(root: &Path, path: &Path, observed: &Observed, out: &mut PlanOutcome) 
         out.warnings
             .push(format!("roadmap progress not updated: {e}"));
     }
+    // The phase's last plan: its checklist entry is ticked like `gsd phase
+    // complete` ticks it; then STATE.md's progress is what the disk says.
+    if let Err(e) = ops::run_chosen(root, opts, Scope::Full, |ws| {
+        let id = find(ws, path)
+            .and_then(|(ph, _)| ph.id.clone())
+            .ok_or_else(|| ops::OpError::invalid(format!("{} is gone", path.display()), None))?;
+        ops::phase::tick_if_done(ws, &id)
+    }) {
+        out.warnings
+            .push(format!("roadmap checklist not ticked: {e}"));
+    }
+    if let Err(e) = ops::run_chosen(root, opts, Scope::Full, |ws| {
+        ops::state::fields(ws, "sync", crate::edit::state::sync)
+    }) {
+        out.warnings
+            .push(format!("STATE.md progress not synced: {e}"));
+    }
 }
 
 /// A fresh outcome for `item`.
@@ -365,13 +385,13 @@ fn finish(root: &Path, item: &Item, code: i32, events: &[RunEvent], out: &mut Pl
 }
 
 /// The loop state of `root` when it is a `gsd ralph run` of `plan` paused
-/// by Ctrl+C (to resume it).
+/// by Ctrl+C, or left active by a gsd that was killed (to resume it).
 fn paused_run(root: &Path, plan: &Path) -> Option<crate::ralph::state::LoopState> {
     crate::ralph::state::LoopState::load(root)
         .and_then(Result::ok)
         .filter(|s| {
             s.runner
-                && s.status == crate::ralph::state::Status::Paused
+                && (s.status == crate::ralph::state::Status::Paused || s.runner_gone())
                 && root.join(&s.plan_path) == plan
         })
 }
@@ -411,8 +431,75 @@ fn run_in_place(
     Ok(out)
 }
 
+/// The events of the run that finished plan `id` in its worktree `wt`
+/// (whose loop state says it completed), from the run's log in `root`.
+fn finished_run(root: &Path, wt: &worktree::Worktree) -> Option<Vec<RunEvent>> {
+    let st = crate::ralph::state::LoopState::load(&wt.path)?.ok()?;
+    if !(st.runner && st.status == crate::ralph::state::Status::Complete) {
+        return None;
+    }
+    let log = root
+        .join(".gsd/ralph/logs")
+        .join(&st.loop_id)
+        .join("events.jsonl");
+    Some(super::events::read_log(&log))
+}
+
+/// Merge a completed plan's branch back, record it and remove its
+/// worktree; a conflict keeps the branch and the worktree and says how to
+/// go on.
+fn merge_back(
+    req: &PhaseRequest<'_>,
+    root: &Path,
+    item: &Item,
+    wt: &worktree::Worktree,
+    events: &[RunEvent],
+    out: &mut PlanOutcome,
+) {
+    match worktree::merge(
+        root,
+        wt,
+        &format!("Merge plan {} (gsd ralph run --parallel)", item.id),
+    ) {
+        Ok(how) => {
+            out.merged = Some(match how {
+                worktree::Merged::UpToDate => "up-to-date",
+                worktree::Merged::FastForward => "fast-forward",
+                worktree::Merged::Commit => "merge-commit",
+            });
+            if let Err(e) = worktree::remove(root, wt) {
+                out.warnings.push(format!("worktree not removed: {e}"));
+            }
+            finish(root, item, EXIT_COMPLETE, events, out);
+        }
+        Err(e) => {
+            out.exit_code = Some(MERGE_CONFLICT);
+            out.result = "failed";
+            let wt_rel = wt.path.strip_prefix(root).unwrap_or(&wt.path);
+            out.reason = Some(match &e {
+                worktree::WorktreeError::Conflict { files, .. } => format!(
+                    "its checks passed, but merging it conflicts in {}; the work is kept on branch {} (worktree {}). To go on: `git merge {}`, resolve and commit; then `{}` records the plan without running it again",
+                    files.join(", "),
+                    wt.branch,
+                    wt_rel.display(),
+                    wt.branch,
+                    req.rerun
+                ),
+                other => format!(
+                    "its checks passed, but the merge failed: {other}; the work is kept on branch {} (worktree {}); `{}` tries the merge again",
+                    wt.branch,
+                    wt_rel.display(),
+                    req.rerun
+                ),
+            });
+        }
+    }
+}
+
 /// Run a batch side by side, each plan in its own worktree, then merge each
-/// completed plan back (in the batch's order) and record it.
+/// completed plan back (in the batch's order) and record it. A plan whose
+/// worktree holds a completed run (its merge failed before) is merged, not
+/// run again.
 fn run_side_by_side(
     req: &PhaseRequest<'_>,
     root: &Path,
@@ -420,14 +507,37 @@ fn run_side_by_side(
     shared: &Rc<Sink>,
 ) -> Vec<PlanOutcome> {
     let mut outs: Vec<PlanOutcome> = batch.iter().map(|it| outcome(it)).collect();
+    // The merges land in this work tree: it must hold nothing a merge could
+    // overwrite or sweep in (the check a sequential run makes per plan).
+    if !req.opts.allow_dirty
+        && let Some(problem) = super::preflight::dirty(root)
+    {
+        for o in &mut outs {
+            o.result = "failed";
+            o.exit_code = Some(super::EXIT_FATAL);
+            o.reason = Some(format!("pre-flight: {problem}"));
+        }
+        return outs;
+    }
     let mut trees: Vec<Option<worktree::Worktree>> = Vec::new();
+    let mut done: Vec<Option<Vec<RunEvent>>> = Vec::new();
     for (k, item) in batch.iter().enumerate() {
+        let finished = worktree::existing(root, &item.id)
+            .and_then(|w| finished_run(root, &w).map(|ev| (w, ev)));
+        if let Some((w, ev)) = finished {
+            trees.push(Some(w));
+            done.push(Some(ev));
+            continue;
+        }
+        done.push(None);
         match worktree::create(root, &item.id) {
             Ok(w) => trees.push(Some(w)),
             Err(e) => {
                 outs[k].result = "failed";
+                outs[k].exit_code = Some(super::EXIT_FATAL);
                 outs[k].reason = Some(format!(
-                    "no worktree: {e} (one from an earlier run? `git worktree list`)"
+                    "no worktree for it: {e}; nothing was left behind, so `{}` tries again once that is fixed",
+                    req.rerun
                 ));
                 trees.push(None);
             }
@@ -444,11 +554,15 @@ fn run_side_by_side(
         let handles: Vec<_> = batch
             .iter()
             .zip(&trees)
+            .zip(&done)
             .enumerate()
-            .map(|(k, (item, wt))| {
+            .map(|(k, ((item, wt), finished))| {
                 let tx = tx.clone();
                 let opts = &opts;
-                let wt = wt.as_ref().map(|w| w.path.clone());
+                let wt = wt
+                    .as_ref()
+                    .filter(|_| finished.is_none())
+                    .map(|w| w.path.clone());
                 let rel = item
                     .path
                     .strip_prefix(root)
@@ -497,6 +611,10 @@ fn run_side_by_side(
     });
     for (k, item) in batch.iter().enumerate() {
         let Some(wt) = &trees[k] else { continue };
+        if let Some(events) = &done[k] {
+            merge_back(req, root, item, wt, events, &mut outs[k]);
+            continue;
+        }
         let Some(code) = codes[k] else {
             outs[k].result = "failed";
             outs[k].reason = Some("the plan could not be prepared in its worktree".into());
@@ -509,36 +627,7 @@ fn run_side_by_side(
                 .push(format!("its worktree is kept at {}", wt.path.display()));
             continue;
         }
-        match worktree::merge(
-            root,
-            wt,
-            &format!("Merge plan {} (gsd ralph run --parallel)", item.id),
-        ) {
-            Ok(how) => {
-                outs[k].merged = Some(match how {
-                    worktree::Merged::UpToDate => "up-to-date",
-                    worktree::Merged::FastForward => "fast-forward",
-                    worktree::Merged::Commit => "merge-commit",
-                });
-                if let Err(e) = worktree::remove(root, wt) {
-                    outs[k].warnings.push(format!("worktree not removed: {e}"));
-                }
-                finish(root, item, code, &seen[k], &mut outs[k]);
-            }
-            Err(e) => {
-                outs[k].exit_code = Some(MERGE_CONFLICT);
-                outs[k].result = "failed";
-                outs[k].reason = Some(match &e {
-                    worktree::WorktreeError::Conflict { files, .. } => format!(
-                        "merge conflict in {}; the work is on branch {} in {}",
-                        files.join(", "),
-                        wt.branch,
-                        wt.path.display()
-                    ),
-                    other => format!("merge failed: {other}"),
-                });
-            }
-        }
+        merge_back(req, root, item, wt, &seen[k], &mut outs[k]);
     }
     outs
 }
@@ -549,6 +638,8 @@ pub const MERGE_CONFLICT: i32 = 5;
 /// Run the selected plans; returns the exit code and each plan's outcome.
 /// Every event goes to `sink` with the plan it belongs to.
 pub fn run_phase(req: PhaseRequest<'_>, sink: Sink) -> Result<(i32, Vec<PlanOutcome>), PhaseError> {
+    // From here on a stop is gsd's to handle (and to pass to the agents).
+    let _ = super::interrupt_flag();
     let ws = Workspace::discover(req.cwd)?;
     let root = ws.root.clone();
     let items = select(&ws, req.cwd, &req.selection)?;
@@ -590,7 +681,7 @@ pub fn run_phase(req: PhaseRequest<'_>, sink: Sink) -> Result<(i32, Vec<PlanOutc
         for batch in batches(&ready, &items, req.parallel.max(1)) {
             let outs = if interrupted {
                 batch.iter().map(|&k| outcome(&items[k])).collect()
-            } else if batch.len() == 1 {
+            } else if batch.len() == 1 && worktree::existing(&root, &items[batch[0]].id).is_none() {
                 vec![run_in_place(&req, &root, &items[batch[0]], &shared)?]
             } else {
                 let refs: Vec<&Item> = batch.iter().map(|&k| &items[k]).collect();
@@ -612,6 +703,14 @@ pub fn run_phase(req: PhaseRequest<'_>, sink: Sink) -> Result<(i32, Vec<PlanOutc
                 }
                 outcomes[k] = Some(out);
             }
+            // A stop that came while a plan's final checks ran let that
+            // plan finish; the phase stops here all the same.
+            if !interrupted && super::interrupt_flag().load(std::sync::atomic::Ordering::SeqCst) {
+                interrupted = true;
+                if code == EXIT_COMPLETE {
+                    code = EXIT_INTERRUPTED;
+                }
+            }
         }
         start = end;
     }
@@ -623,6 +722,7 @@ pub fn run_phase(req: PhaseRequest<'_>, sink: Sink) -> Result<(i32, Vec<PlanOutc
             "plans": outcomes.len(), "complete": count("complete"), "done": count("done"),
             "failed": count("failed"), "skipped": count("skipped"), "not_run": count("not_run"),
             "exit_code": code, "outcomes": outcomes,
+            "next": (interrupted && count("not_run") > 0).then(|| format!("`{}` goes on with the plans not run", req.rerun)),
         }),
     );
     Ok((code, outcomes))

@@ -1,7 +1,8 @@
 //! Pre-flight: everything that would make the first iteration pointless,
 //! found before it and reported together (the agent CLI, the work tree,
 //! hook settings). The plan's lint and an active loop are checked by the
-//! caller, which has the workspace.
+//! caller, which has the workspace. Checks that are not commands are
+//! reported too ([`check_report`]), as a note rather than a problem.
 
 use std::path::Path;
 use std::time::Duration;
@@ -20,29 +21,43 @@ pub fn check(root: &Path, opts: &RunOptions, resumed: bool) -> Vec<String> {
             "{} is not in a git repository: the runner reads commits and changed files from git",
             root.display()
         )),
-        Ok(repo) if !opts.allow_dirty && !resumed => {
-            let mut o = git2::StatusOptions::new();
-            o.include_untracked(true).include_ignored(false);
-            if let Ok(st) = repo.statuses(Some(&mut o))
-                && !st.is_empty()
-            {
-                let names: Vec<String> = st
-                    .iter()
-                    .filter_map(|e| e.path().ok().map(str::to_owned))
-                    .take(5)
-                    .collect();
-                problems.push(format!(
-                    "the work tree has {} uncommitted change(s) ({}{}); commit or stash them, or pass --allow-dirty",
-                    st.len(),
-                    names.join(", "),
-                    if st.len() > 5 { ", …" } else { "" }
-                ));
-            }
-        }
+        Ok(_) if !opts.allow_dirty && !resumed => problems.extend(dirty(root)),
         Ok(_) => {}
     }
     problems.extend(hook_conflicts(root));
     problems
+}
+
+/// The work tree's uncommitted changes, said as a pre-flight problem
+/// (a run would take them for its own work, a merge could overwrite them).
+pub fn dirty(root: &Path) -> Option<String> {
+    let repo = git2::Repository::discover(root).ok()?;
+    let mut o = git2::StatusOptions::new();
+    o.include_untracked(true).include_ignored(false);
+    let st = repo.statuses(Some(&mut o)).ok()?;
+    if st.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = st
+        .iter()
+        .filter_map(|e| e.path().ok().map(str::to_owned))
+        .take(5)
+        .collect();
+    Some(format!(
+        "the work tree has {} uncommitted change(s) ({}{}); commit or stash them, or pass --allow-dirty",
+        st.len(),
+        names.join(", "),
+        if st.len() > 5 { ", …" } else { "" }
+    ))
+}
+
+/// The plan's checks that are not commands, and what gsd does with each
+/// instead (a file or content check, or the agent's own verification).
+/// Reported before the first iteration but not a problem: such a run can
+/// still end, when the promise is claimed and the checks gsd runs pass.
+pub fn check_report(checks: &[Check]) -> Option<String> {
+    crate::ralph::start::not_runnable_report(checks)
+        .map(|r| format!("gsd ralph run: pre-flight: {r}"))
 }
 
 /// Whether the agent command can start at all.
@@ -61,11 +76,7 @@ fn agent_problem(root: &Path, opts: &RunOptions) -> Option<String> {
             };
             let cmd = format!("{} --version", shell_words::quote(bin));
             let r = run(
-                &Check {
-                    command: cmd,
-                    source: "pre-flight".into(),
-                    expect: None,
-                },
+                &Check::command(cmd, "pre-flight"),
                 root,
                 Duration::from_secs(30),
             );

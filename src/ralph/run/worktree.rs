@@ -23,6 +23,17 @@ pub enum WorktreeError {
     Git(#[from] git2::Error),
     #[error("merging {branch} conflicts in {}", files.join(", "))]
     Conflict { branch: String, files: Vec<String> },
+    #[error("cannot make {}: {source}", path.display())]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A branch of the plan's name holds commits the current branch lacks
+    /// and has no worktree: somebody's work, never replaced.
+    #[error(
+        "branch {branch} already exists with commits of its own; merge it (`git merge {branch}`) or delete it (`git branch -D {branch}`)"
+    )]
+    Unmerged { branch: String },
 }
 
 /// A name git accepts for a branch and a folder: `[A-Za-z0-9._-]`.
@@ -38,24 +49,84 @@ fn slug(id: &str) -> String {
         .collect()
 }
 
+/// The names a plan's worktree goes by: git's worktree name, the branch and
+/// the folder.
+fn names(root: &Path, id: &str) -> (String, String, PathBuf) {
+    (
+        format!("gsd-ralph-{}", slug(id)),
+        format!("gsd/ralph/{}", slug(id)),
+        root.join(".gsd").join(format!("wt-{}", slug(id))),
+    )
+}
+
+/// The worktree an earlier run left for plan `id`, when its folder is
+/// still a checkout.
+pub fn existing(root: &Path, id: &str) -> Option<Worktree> {
+    let repo = Repository::open(root).ok()?;
+    let (name, branch, path) = names(root, id);
+    (repo.find_worktree(&name).is_ok() && path.join(".git").exists()).then_some(Worktree {
+        path,
+        branch,
+        name,
+    })
+}
+
 /// The worktree for plan `id`: the one an earlier run left (its plan was
-/// interrupted or failed; its work and paused loop are there), else a new
-/// one at the current HEAD.
+/// interrupted, failed or could not be merged; its work and loop are
+/// there), else a new one at the current HEAD. A creation that fails part
+/// way removes what it made (the branch, git's record of the worktree), so
+/// the next attempt starts clean; a branch of that name that an older run
+/// left holding no work of its own is replaced.
 pub fn create(root: &Path, id: &str) -> Result<Worktree, WorktreeError> {
-    let repo = Repository::open(root)?;
-    let name = format!("gsd-ralph-{}", slug(id));
-    let branch = format!("gsd/ralph/{}", slug(id));
-    let path = root.join(".gsd").join(format!("wt-{}", slug(id)));
-    if repo.find_worktree(&name).is_ok() && path.join(".git").exists() {
-        return Ok(Worktree { path, branch, name });
+    if let Some(w) = existing(root, id) {
+        return Ok(w);
     }
+    let repo = Repository::open(root)?;
+    let (name, branch, path) = names(root, id);
+    // `.gsd/` is git-ignored, so a fresh clone has none; git does not make
+    // a worktree's parent folder.
+    crate::store::lock::ensure_gsd_dir(root).map_err(|source| WorktreeError::Folder {
+        path: root.join(".gsd"),
+        source,
+    })?;
+    forget_stale_record(&repo, &name);
     let head = repo.head()?.peel_to_commit()?;
+    if let Ok(old) = repo.find_branch(&branch, BranchType::Local) {
+        let tip = old.get().peel_to_commit()?.id();
+        if tip == head.id() || repo.graph_descendant_of(head.id(), tip)? {
+            old.into_reference().delete()?;
+        } else {
+            return Err(WorktreeError::Unmerged {
+                branch: branch.clone(),
+            });
+        }
+    }
     let b = repo.branch(&branch, &head, false)?;
     let r = b.into_reference();
     let mut opts = WorktreeAddOptions::new();
     opts.reference(Some(&r));
-    repo.worktree(&name, &path, Some(&opts))?;
+    if let Err(e) = repo.worktree(&name, &path, Some(&opts)) {
+        forget_stale_record(&repo, &name);
+        let _ = std::fs::remove_dir(&path);
+        if let Ok(mut b) = repo.find_branch(&branch, BranchType::Local) {
+            let _ = b.delete();
+        }
+        return Err(e.into());
+    }
     Ok(Worktree { path, branch, name })
+}
+
+/// Drop git's record of worktree `name` when its folder is not a checkout
+/// (a crash between the two, or a failed creation).
+fn forget_stale_record(repo: &Repository, name: &str) {
+    let record = repo.path().join("worktrees").join(name);
+    let checkout_gone = std::fs::read_to_string(record.join("gitdir"))
+        .ok()
+        .map(|g| PathBuf::from(g.trim()))
+        .is_none_or(|g| !g.exists());
+    if record.exists() && checkout_gone {
+        let _ = std::fs::remove_dir_all(&record);
+    }
 }
 
 /// Remove a worktree whose work is merged: its folder, its git records and
