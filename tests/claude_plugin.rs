@@ -317,4 +317,41 @@ fn the_plugin_manifest_matches_the_crate() {
             serde_json::json!(["ralph", "hook", sub, "--via", "plugin"])
         );
     }
+    // The guard, for the same tools `ralph install-hooks --guard` covers.
+    let g = &hooks["hooks"]["PreToolUse"][0];
+    assert_eq!(g["matcher"], gsd::ralph::settings::GUARD_MATCHER);
+    assert_eq!(g["hooks"][0]["args"], serde_json::json!(["ralph", "guard"]));
+}
+
+/// Installed as a plugin, the guard stands in front of every session: the
+/// scripted model's `sudo` is denied and Claude sees why.
+#[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
+fn the_plugin_guard_denies_sudo_and_claude_sees_why() {
+    let claude = claude_bin();
+    let s = Setup::new();
+    s.install_plugin(&claude);
+    let mock = MockModel::start(|req| match assistant_turns(req) {
+        0 => Reply::bash("cd /tmp && sudo rm -rf /var/cache/app"),
+        _ => Reply::text("The guard refused sudo, so I stopped."),
+    });
+    let mut c =
+        common::claude_cli::claude_command(&claude, s.project.path(), s.home.path(), &mock.url);
+    c.env("PATH", &s.path);
+    let o = common::claude_cli::run_prompt(c, "Clean the app cache.", LIMIT);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let reqs = mock.requests();
+    assert_eq!(reqs.len(), 2, "one turn for the call, one after the denial");
+    let result = last_user_text(&reqs[1]);
+    assert!(
+        result.contains("gsd guard: `sudo` escalates privileges"),
+        "{result}"
+    );
+    assert!(
+        !s.project.path().join(".claude").exists(),
+        "no project settings written"
+    );
 }

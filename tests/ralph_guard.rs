@@ -488,3 +488,47 @@ fn install_hooks_guard_adds_pre_tool_use_and_start_ralph_keeps_it() {
     assert_eq!(o.status.code(), Some(0));
     assert!(!t.path().join(".claude/settings.json").exists());
 }
+
+/// A table the guard's author did not write: 189 commands and file-tool
+/// calls by a helper who never saw the guard's code, for a project with
+/// HOME=/root (`tests/guard-independent.jsonl`: tool, command or path,
+/// expect, class). Its first run against the guard: 187 of 189 agreed
+/// (the two: an unknown variable before a top-level name, and `echo / |
+/// xargs rm -rf`); both classes are handled since.
+#[test]
+fn a_table_written_by_someone_else_agrees() {
+    let t = repo_of("clean");
+    let table = include_str!("guard-independent.jsonl");
+    let mut wrong = Vec::new();
+    let mut n = 0;
+    for line in table.lines().filter(|l| !l.trim().is_empty()) {
+        let row: Value = serde_json::from_str(line).unwrap();
+        let tool = row["tool"].as_str().unwrap();
+        let input = if tool == "Bash" {
+            json!({ "command": row["command"] })
+        } else {
+            json!({ "file_path": row["path"], "path": row["path"], "content": "x" })
+        };
+        let call = json!({ "session_id": "s", "hook_event_name": "PreToolUse", "cwd": t.path().join("app"), "tool_name": tool, "tool_input": input });
+        let mut c = gsd_cmd(t.path(), &["ralph", "guard"]);
+        c.env("HOME", "/root").env_remove("CLAUDE_PROJECT_DIR");
+        let o = with_stdin(c, call.to_string().as_bytes());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let got = if stdout(&o).trim().is_empty() {
+            "allow"
+        } else {
+            "deny"
+        };
+        n += 1;
+        if got != row["expect"] {
+            wrong.push(format!("{} {}: {line}", row["class"], got));
+        }
+    }
+    assert!(n >= 180, "{n} rows");
+    assert!(
+        wrong.is_empty(),
+        "{} of {n} disagree:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

@@ -462,6 +462,71 @@ fn a_background_child_holding_stdout_does_not_hold_the_iteration() {
     assert!(left.is_empty(), "the agent's child outlived it: {left:?}");
 }
 
+/// Writing the same bytes again is not progress: the file's modification
+/// time changes, its content does not.
+#[test]
+fn rewriting_the_same_bytes_is_stuck() {
+    let t = step_project();
+    let agent = agent_script(
+        "cat > /dev/null; mkdir -p work; echo wrong > work/step1.txt\n\
+         echo '{\"type\":\"result\",\"result\":\"still on it\"}'\n",
+    );
+    let (o, ev) = run_plan(
+        t.path(),
+        &[
+            "--agent-cmd",
+            &agent,
+            "--stuck-threshold",
+            "2",
+            "--max-iterations",
+            "6",
+        ],
+    );
+    let progress: Vec<bool> = ev
+        .iter()
+        .filter(|e| e["event"] == "iteration_done")
+        .map(|e| e["progress"].as_bool().unwrap())
+        .collect();
+    // The first write is a change; the two after it are not.
+    assert_eq!(progress, [true, false, false], "{}", stdout(&o));
+    assert_eq!(last(&ev)["event"], "stuck", "{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(1));
+}
+
+/// Files that keep changing while the same checks keep failing: stuck, as
+/// the Stop hook judges it, not a loop that runs to its cap.
+#[test]
+fn the_same_failing_checks_with_changing_files_are_stuck() {
+    let t = step_project();
+    let agent = agent_script(
+        "cat > /dev/null; mkdir -p work; date +%s%N >> work/scratch.txt\n\
+         echo '{\"type\":\"result\",\"result\":\"done <promise>DONE</promise>\"}'\n",
+    );
+    let (o, ev) = run_plan(
+        t.path(),
+        &[
+            "--agent-cmd",
+            &agent,
+            "--stuck-threshold",
+            "2",
+            "--max-iterations",
+            "6",
+            "--allow-dirty",
+        ],
+    );
+    let stuck = last(&ev);
+    assert_eq!(stuck["event"], "stuck", "{}", stdout(&o));
+    assert!(
+        stuck["reason"]
+            .as_str()
+            .unwrap()
+            .contains("the same checks failing each time"),
+        "{stuck}"
+    );
+    // Iteration 1 changed files and failed; 2 and 3 failed the same way.
+    assert_eq!(stuck["n"], 3, "{stuck}");
+}
+
 #[test]
 fn a_question_ends_the_run_for_a_human() {
     let t = step_project();

@@ -91,6 +91,7 @@ mod tests {
         std::fs::OpenOptions::new()
             .write(true)
             .create(true)
+            .truncate(true)
             .mode(0o666)
             .open(&p)
             .unwrap();

@@ -38,41 +38,6 @@ const PROTECTED: &[&str] = &[
 /// Of [`PROTECTED`], the trees people also keep projects in: a project
 /// there may write inside itself.
 const PROJECT_TREES: &[&str] = &["/root", "/var", "/opt"];
-/// Top-level folders whose loss breaks the machine. Any top-level folder
-/// named outright is protected from `rm -r`; one that is only a guess (an
-/// unknown variable that could be empty: `"$X/build"` → `/build`) only when
-/// it is one of these.
-const SYSTEM_TOP: &[&str] = &[
-    "bin",
-    "boot",
-    "dev",
-    "etc",
-    "home",
-    "lib",
-    "lib32",
-    "lib64",
-    "libx32",
-    "media",
-    "mnt",
-    "nix",
-    "opt",
-    "proc",
-    "root",
-    "run",
-    "sbin",
-    "snap",
-    "srv",
-    "sys",
-    "tmp",
-    "usr",
-    "var",
-    "Applications",
-    "Library",
-    "System",
-    "Users",
-    "Volumes",
-    "private",
-];
 /// Files under `$HOME` that a shell, ssh, git or the desktop runs or reads
 /// at start: writing them changes what every later session does.
 const HOME_STARTUP: &[&str] = &[
@@ -184,7 +149,7 @@ impl Policy {
     pub(super) fn doom(&self, target: &Arg, cx: Cx, guesses: bool) -> Option<Doom> {
         let guesses = guesses && self.config.strict;
         for (abs, guessed) in self.places(target, cx, guesses, true) {
-            let Some(what) = self.doomed(&abs, guessed) else {
+            let Some(what) = self.doomed(&abs) else {
                 continue;
             };
             let guess = guessed.then(|| {
@@ -209,7 +174,7 @@ impl Policy {
         None
     }
 
-    fn doomed(&self, abs: &Path, guessed: bool) -> Option<String> {
+    fn doomed(&self, abs: &Path) -> Option<String> {
         if abs == Path::new("/") {
             return Some("/".into());
         }
@@ -222,8 +187,9 @@ impl Policy {
             }
         }
         let n = abs.components().count();
-        let name = abs.file_name().map(|n| n.to_string_lossy().into_owned());
-        if n == 2 && (!guessed || name.is_some_and(|n| SYSTEM_TOP.contains(&n.as_str()))) {
+        // A guess at the top level is doomed too: with its variable unset,
+        // `$BUILD_ROOT/build` is `/build`, and the variable could be anything.
+        if n == 2 {
             return Some(abs.display().to_string());
         }
         if n == 3 && (abs.starts_with("/home") || abs.starts_with("/Users")) {

@@ -23,7 +23,7 @@ use serde::Deserialize;
 use super::cwd::Shell;
 use super::interp::{self, Effect, Lang};
 use super::push::{self, Protected};
-use super::shell::{Arg, Flow, SimpleCommand};
+use super::shell::{Arg, Flow, Part, SimpleCommand};
 
 /// How deep `bash -c` / `eval` / wrapper chains are followed.
 const MAX_DEPTH: usize = 8;
@@ -625,6 +625,16 @@ impl Policy {
             }
             if inner.is_empty() {
                 return Ok(());
+            }
+            // `xargs CMD` appends words read from stdin: CMD's last
+            // operands are only known when it runs (`echo / | xargs rm -rf`).
+            let mut inner = inner;
+            if name == "xargs" {
+                inner.push(Arg {
+                    text: "<words from stdin>".into(),
+                    dynamic: true,
+                    parts: vec![Part::Opaque("xargs' input".into())],
+                });
             }
             return self.argv(&inner, cx.deeper());
         }

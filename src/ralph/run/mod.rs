@@ -698,6 +698,15 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
             text.push_str("Fix them before claiming the promise again.");
             feedback = text;
         }
+        // Changed files with the same checks failing as last time are no
+        // progress (the Stop hook's rule): only a commit or a task whose
+        // checks came to pass moves such a loop on.
+        let same_failure = !failed_checks.is_empty()
+            && r.state
+                .history
+                .last()
+                .is_some_and(|it| it.failed_checks == failed_checks);
+        let moved = !commits.is_empty() || !newly.is_empty() || (progressed && !same_failure);
         r.state.iteration = n;
         r.state.heartbeat_at = now();
         r.state.history.push(Iteration {
@@ -744,11 +753,17 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
             let msg = format!("spent ${:.4} of the ${b:.2} budget", r.state.cost_usd);
             return r.failed("budget", &msg, EXIT_FATAL, Status::Failed);
         }
-        idle = if progressed { 0 } else { idle + 1 };
+        idle = if moved { 0 } else { idle + 1 };
         if idle >= r.state.stuck_threshold {
-            let reason = format!(
-                "{idle} iterations in a row without a completed task, a commit or a changed file"
-            );
+            let reason = if same_failure {
+                format!(
+                    "{idle} iterations in a row without a completed task or a commit, the same checks failing each time"
+                )
+            } else {
+                format!(
+                    "{idle} iterations in a row without a completed task, a commit or a changed file"
+                )
+            };
             r.em.emit(
                 EventKind::Stuck,
                 json!({ "n": n, "reason": reason, "iterations_without_progress": idle }),

@@ -13,8 +13,10 @@ use crate::ralph::verify::{Check, verify};
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Snapshot {
     pub head: Option<String>,
-    /// A fingerprint of every changed or untracked file (path, status,
-    /// size, modification time): equal snapshots mean nothing was touched.
+    /// A fingerprint of every changed or untracked file (path, status and
+    /// content): equal snapshots mean no file holds other bytes than before.
+    /// Content, not modification time: an agent that writes the same wrong
+    /// bytes again has changed nothing.
     pub tree: u64,
     pub changed_files: usize,
 }
@@ -40,11 +42,8 @@ pub fn snapshot(root: &Path) -> Snapshot {
             changed += 1;
             p.hash(&mut h);
             e.status().bits().hash(&mut h);
-            if let Some(wd) = repo.workdir()
-                && let Ok(m) = std::fs::metadata(wd.join(p))
-            {
-                m.len().hash(&mut h);
-                m.modified().ok().hash(&mut h);
+            if let Some(wd) = repo.workdir() {
+                content_fingerprint(&wd.join(p)).hash(&mut h);
             }
         }
     }
@@ -54,6 +53,23 @@ pub fn snapshot(root: &Path) -> Snapshot {
         tree: h.finish(),
         changed_files: changed,
     }
+}
+
+/// Files larger than this are fingerprinted by size and modification time
+/// (a build artefact the agent left is not read whole every iteration).
+const HASHED_UP_TO: u64 = 8 * 1024 * 1024;
+
+/// What a changed file holds: its bytes' hash, or (size, mtime) when large,
+/// or nothing when it is gone or unreadable.
+fn content_fingerprint(path: &Path) -> Option<(u64, Option<std::time::SystemTime>)> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    if m.is_file() && m.len() <= HASHED_UP_TO {
+        let bytes = std::fs::read(path).ok()?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        bytes.hash(&mut h);
+        return Some((h.finish(), None));
+    }
+    Some((m.len(), m.modified().ok()))
 }
 
 /// Commits reachable from `new` but not from `old`, oldest first.
