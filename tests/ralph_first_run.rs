@@ -469,3 +469,134 @@ fn claude_that_never_commits_loses_nothing() {
         assert_eq!(leftovers(t.path()), (String::new(), String::new()));
     }
 }
+
+/// What a crash leaves is found by `ralph doctor` and cleared by `ralph
+/// clean`, which removes only what holds no work. The leftovers come from a
+/// real run (two plans side by side whose agents write and never finish),
+/// then a crash is played: one worktree's folder is gone; a branch with a
+/// commit of its own and an empty `.gsd/wt-*` folder lie about.
+#[test]
+fn doctor_finds_what_a_crash_left_and_clean_removes_only_what_holds_no_work() {
+    let t = first_use();
+    let d = t.path();
+    let scratch = tempfile::tempdir().unwrap();
+    // Writes its file, never claims the promise.
+    let lazy = scratch.path().join("lazy.sh");
+    std::fs::write(
+        &lazy,
+        "cat > /dev/null\ncase $GSD_PLAN in 01-01) f=a.txt ;; *) f=b.txt ;; esac\n\
+         mkdir -p work; echo \"$GSD_PLAN\" > work/$f\n\
+         echo '{\"type\":\"result\",\"result\":\"working on it\"}'\n",
+    )
+    .unwrap();
+    let lazy = format!("sh {}", lazy.display());
+    let (o, _) = ralph(d, &lazy, &["--parallel", "2"], &[]);
+    assert_ne!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(d.join(".gsd/wt-01-01").is_dir() && d.join(".gsd/wt-01-02").is_dir());
+    // The crash: 01-01's folder is gone, its record and branch stay.
+    std::fs::remove_dir_all(d.join(".gsd/wt-01-01")).unwrap();
+    git(d, &["branch", "gsd/ralph/09-09"]);
+    git(d, &["checkout", "-q", "gsd/ralph/09-09"]);
+    std::fs::write(d.join("mine.txt"), "a commit of its own\n").unwrap();
+    git(d, &["add", "mine.txt"]);
+    git(d, &["commit", "-qm", "work on 09-09"]);
+    git(d, &["checkout", "-q", "main"]);
+    std::fs::create_dir_all(d.join(".gsd/wt-zz")).unwrap();
+
+    let o = gsd(d, &["ralph", "doctor", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let report = json(&o);
+    let mut kinds: Vec<(String, String, bool)> = report["leftovers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["kind"].as_str().unwrap().to_owned(),
+                l["name"].as_str().unwrap().to_owned(),
+                l["removable"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    kinds.sort();
+    assert_eq!(
+        kinds,
+        [
+            ("merged_branch".into(), "gsd/ralph/01-01".into(), true),
+            ("stale_record".into(), "gsd-ralph-01-01".into(), true),
+            ("stray_folder".into(), "wt-zz".into(), true),
+            ("unmerged_branch".into(), "gsd/ralph/09-09".into(), false),
+            ("worktree".into(), "gsd-ralph-01-02".into(), false),
+        ]
+    );
+    let human = stdout(&gsd(d, &["ralph", "doctor"]));
+    assert!(
+        human.contains("kept: worktree on gsd/ralph/01-02: plan 01-02's run stopped here")
+            && human.contains("uncommitted file(s)")
+            && human.contains("`gsd ralph clean` removes it"),
+        "{human}"
+    );
+
+    let o = gsd(d, &["ralph", "clean"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = stdout(&o);
+    assert_eq!(said.matches("removed: ").count(), 3, "{said}");
+    assert_eq!(said.matches("kept: ").count(), 2, "{said}");
+    assert!(!d.join(".git/worktrees/gsd-ralph-01-01").exists());
+    assert!(!d.join(".gsd/wt-zz").exists());
+    let branches = git(d, &["branch", "--list", "gsd/*"]);
+    assert!(
+        !branches.contains("01-01") && branches.contains("09-09") && branches.contains("01-02"),
+        "{branches}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join(".gsd/wt-01-02/work/b.txt")).unwrap(),
+        "01-02\n",
+        "the kept worktree's uncommitted work"
+    );
+    // Nothing more to remove; the re-run finishes the phase.
+    let again = stdout(&gsd(d, &["ralph", "clean"]));
+    assert!(!again.contains("removed"), "{again}");
+    let log = scratch.path().join("calls");
+    let (o, _) = ralph(d, &agent(scratch.path(), &log), &["--parallel", "2"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let after = json(&gsd(d, &["ralph", "doctor", "--json"]));
+    let left: Vec<&str> = after["leftovers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        left,
+        ["gsd/ralph/09-09"],
+        "only the user's own branch is left"
+    );
+}
+
+/// `--start-ralph` writes its hooks to `.claude/settings.json`, which a user
+/// may never commit; a headless run after it is not refused for that.
+#[test]
+fn hooks_from_start_ralph_do_not_block_a_later_run() {
+    let t = first_use();
+    let d = t.path();
+    let o = gsd(d, &["plan", "01-01", "--start-ralph"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(d.join(".claude/settings.json").is_file());
+    assert!(git(d, &["status", "--porcelain"]).contains(".claude/"));
+    let o = gsd(d, &["ralph", "stop"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let scratch = tempfile::tempdir().unwrap();
+    let a = agent(scratch.path(), &scratch.path().join("calls"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(d)
+        .args(["ralph", "run", "01-01", "--headless", "--agent-cmd", &a]);
+    let o = wait_limited(c, Duration::from_secs(120));
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    // The run's commit holds its work, not the user's hooks file.
+    let shown = git(d, &["log", "--name-only", "--format=%s", "-20"]);
+    assert!(shown.contains("work/a.txt"), "{shown}");
+    assert!(!shown.contains(".claude/settings.json"), "{shown}");
+    assert!(git(d, &["status", "--porcelain"]).contains(".claude/"));
+}

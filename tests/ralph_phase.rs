@@ -692,7 +692,7 @@ fn claude_conflicting_and_failing_plans_are_reported() {
         result("13-02")["reason"]
             .as_str()
             .unwrap()
-            .contains("merge conflict in work/shared.txt")
+            .contains("conflicts in work/shared.txt")
     );
     assert_eq!(result("13-03")["result"], "skipped");
     assert!(

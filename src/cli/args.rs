@@ -167,6 +167,13 @@ pub enum RalphCommand {
         #[command(flatten)]
         json: JsonFlag,
     },
+    /// Remove what plan runs left that holds no work (a worktree record whose
+    /// folder is gone, a merged `gsd/ralph/*` branch, an empty `.gsd/wt-*`
+    /// folder); say what is kept and why.
+    Clean {
+        #[command(flatten)]
+        json: JsonFlag,
+    },
     /// Merge gsd's Stop, SubagentStop and SessionStart hooks into .claude/settings.json.
     InstallHooks {
         /// Use .claude/settings.local.json.

@@ -79,6 +79,7 @@ pub fn run(cwd: &Path, cmd: RalphCommand) -> Result<Output, CliError> {
         RalphCommand::Guard => Ok(guard(cwd)),
         RalphCommand::Run(args) => run_loop(cwd, *args),
         RalphCommand::Doctor { json } => doctor(cwd, json.json),
+        RalphCommand::Clean { json } => clean(cwd, json.json),
         RalphCommand::Report { json } => report(cwd, json.json),
         RalphCommand::InstallHooks { local, guard } => {
             let root = project_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
@@ -286,11 +287,44 @@ fn doctor(cwd: &Path, json: bool) -> Result<Output, CliError> {
             }
         );
     }
+    for l in report.leftovers.iter().filter(|l| !l.removable) {
+        let _ = writeln!(s, "kept: {}", l.note);
+    }
     if report.healthy() {
         s.push_str("ok: every hook runs this gsd\n");
     }
     for p in &report.problems {
         let _ = writeln!(s, "problem: {p}");
+    }
+    Ok(Output::ok(s).with_code(code))
+}
+
+/// `gsd ralph clean`: remove what runs left that holds no work.
+fn clean(cwd: &Path, json: bool) -> Result<Output, CliError> {
+    use crate::ralph::run::leftovers;
+    let root = find_root(cwd)?;
+    let (removed, kept, failed) = leftovers::clean(&root);
+    let code = if failed.is_empty() { 0 } else { 2 };
+    if json {
+        let v = serde_json::json!({
+            "removed": removed,
+            "kept": kept,
+            "failed": failed.iter().map(|f| serde_json::json!({"name": f.name, "reason": f.reason})).collect::<Vec<_>>(),
+        });
+        return Ok(Output::json(&v).with_code(code));
+    }
+    let mut s = String::new();
+    for l in &removed {
+        let _ = writeln!(s, "removed: {}", l.note);
+    }
+    for l in &kept {
+        let _ = writeln!(s, "kept: {}", l.note);
+    }
+    for f in &failed {
+        let _ = writeln!(s, "failed: {f}");
+    }
+    if removed.is_empty() && kept.is_empty() && failed.is_empty() {
+        s.push_str("nothing left by a run\n");
     }
     Ok(Output::ok(s).with_code(code))
 }
@@ -589,6 +623,7 @@ fn run_options(
         max_wait: std::time::Duration::from_secs(args.max_wait),
         backoff: std::time::Duration::from_millis(args.backoff_ms),
         allow_dirty: args.allow_dirty,
+        own_worktree: false,
         force: args.force,
         notify: args.notify.clone(),
         record_history: true,

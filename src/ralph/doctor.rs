@@ -28,6 +28,8 @@ pub struct CheckedRegistration {
 pub struct Report {
     pub version: String,
     pub registrations: Vec<CheckedRegistration>,
+    /// What plan runs left: worktrees, their records and branches.
+    pub leftovers: Vec<super::run::leftovers::Leftover>,
     pub problems: Vec<String>,
 }
 
@@ -107,9 +109,16 @@ pub fn diagnose(root: &Path, home: Option<&Path>, path_var: Option<&OsStr>) -> R
             ));
         }
     }
+    // What a crash left that holds no work is a problem `ralph clean`
+    // solves; a worktree or branch with work is reported, not a problem.
+    let leftovers = super::run::leftovers::find(root);
+    for l in leftovers.iter().filter(|l| l.removable) {
+        problems.push(format!("{} (`gsd ralph clean` removes it)", l.note));
+    }
     Report {
         version,
         registrations: checked,
+        leftovers,
         problems,
     }
 }

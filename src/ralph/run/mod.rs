@@ -11,6 +11,7 @@
 pub mod agent;
 pub mod board;
 pub mod events;
+pub mod leftovers;
 pub mod observed;
 pub mod phase;
 pub mod preflight;
@@ -79,6 +80,10 @@ pub struct RunOptions {
     /// The first retry's delay; each next one doubles, plus jitter.
     pub backoff: Duration,
     pub allow_dirty: bool,
+    /// The work tree is this plan's own worktree (`--parallel`): every
+    /// change in it is the plan's work, an earlier attempt's included, so
+    /// it is neither refused as dirty nor left out of the plan's commit.
+    pub own_worktree: bool,
     pub force: bool,
     /// `--notify CMD`: run on complete, failed, stuck and question, with
     /// the event's JSON on stdin.
@@ -421,6 +426,9 @@ pub fn run(input: RunInput<'_>, opts: &RunOptions, sink: Sink) -> i32 {
     state.agent = Some(opts.agent_choice());
     // What was changed before the run is not the run's work (a resumed run
     // keeps the first start's record).
+    if state.dirty_at_start.is_none() && opts.own_worktree {
+        state.dirty_at_start = Some(Default::default());
+    }
     if state.dirty_at_start.is_none() {
         match settle::changed_paths(root) {
             Ok(b) => state.dirty_at_start = Some(b),

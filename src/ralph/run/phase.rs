@@ -546,6 +546,7 @@ fn run_side_by_side(
     let opts = RunOptions {
         record_history: false,
         log_root: Some(root.to_path_buf()),
+        own_worktree: true,
         ..req.opts.clone()
     };
     let (tx, rx) = std::sync::mpsc::channel::<(usize, RunEvent)>();

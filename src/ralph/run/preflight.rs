@@ -21,7 +21,9 @@ pub fn check(root: &Path, opts: &RunOptions, resumed: bool) -> Vec<String> {
             "{} is not in a git repository: the runner reads commits and changed files from git",
             root.display()
         )),
-        Ok(_) if !opts.allow_dirty && !resumed => problems.extend(dirty(root)),
+        Ok(_) if !opts.allow_dirty && !opts.own_worktree && !resumed => {
+            problems.extend(dirty(root))
+        }
         Ok(_) => {}
     }
     problems.extend(hook_conflicts(root));
@@ -30,24 +32,28 @@ pub fn check(root: &Path, opts: &RunOptions, resumed: bool) -> Vec<String> {
 
 /// The work tree's uncommitted changes, said as a pre-flight problem
 /// (a run would take them for its own work, a merge could overwrite them).
+/// Claude Code's own folder is not counted: `--start-ralph` and `ralph
+/// install-hooks` write their hooks to `.claude/settings*.json`, which the
+/// user may never commit, and no plan's work lives there (a run leaves
+/// what was changed before it out of its commit in any case).
 pub fn dirty(root: &Path) -> Option<String> {
     let repo = git2::Repository::discover(root).ok()?;
     let mut o = git2::StatusOptions::new();
     o.include_untracked(true).include_ignored(false);
     let st = repo.statuses(Some(&mut o)).ok()?;
-    if st.is_empty() {
-        return None;
-    }
     let names: Vec<String> = st
         .iter()
         .filter_map(|e| e.path().ok().map(str::to_owned))
-        .take(5)
+        .filter(|p| !p.starts_with(".claude/"))
         .collect();
+    if names.is_empty() {
+        return None;
+    }
     Some(format!(
         "the work tree has {} uncommitted change(s) ({}{}); commit or stash them, or pass --allow-dirty",
-        st.len(),
-        names.join(", "),
-        if st.len() > 5 { ", …" } else { "" }
+        names.len(),
+        names.iter().take(5).cloned().collect::<Vec<_>>().join(", "),
+        if names.len() > 5 { ", …" } else { "" }
     ))
 }
 
