@@ -252,6 +252,14 @@ const TABLE: &[(Origin, &str, CheckKind)] = &[
     (S, "export interface", Identifier),
     (S, "from eclaim_core.logging import LogStreamer", Identifier),
     (S, ".week-switcher .tab-btn.active", Identifier),
+    // Found by a blind helper's labels (2026-11-27): a script whose first
+    // line is a comment, with paths sh cannot parse.
+    (
+        A,
+        "# Verifica badge\ntest -f components/ui/badge.tsx && echo ok\ngrep -q x app/(dashboard)/events/page.tsx && echo ok",
+        SyntaxError,
+    ),
+    (A, "# lint first\nnpm run lint", Command),
 ];
 
 #[test]

@@ -18,35 +18,7 @@ use serde_json::Value;
 
 /// Plan `01-NN` writing `work/FILE` (the task's check reads it).
 fn plan(n: &str, wave: u32, deps: &str, file: &str) -> String {
-    format!(
-        r#"---
-phase: 01-foundation
-plan: "{n}"
-type: execute
-wave: {wave}
-depends_on: {deps}
-files_modified: [work/{file}]
-autonomous: true
-requirements: []
-must_haves:
-  truths: ["work/{file} is written"]
----
-
-<objective>
-Write work/{file}.
-</objective>
-
-<tasks>
-<task type="auto">
-  <name>Task 1: Write {file}</name>
-  <files>work/{file}</files>
-  <action>Create work/{file}.</action>
-  <verify><automated>test -s work/{file}</automated></verify>
-  <done>work/{file} exists</done>
-</task>
-</tasks>
-"#
-    )
+    work_plan("01-foundation", n, wave, deps, file, "[]", None)
 }
 
 /// `git init`, `gsd init`, then three plans of phase 1 committed by hand:

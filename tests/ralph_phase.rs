@@ -15,35 +15,7 @@ use serde_json::Value;
 
 /// A plan of phase 13 whose one task writes `file` and checks it.
 fn plan(n: &str, wave: u32, deps: &str, file: &str) -> String {
-    format!(
-        r#"---
-phase: 13-work
-plan: {n}
-type: execute
-wave: {wave}
-depends_on: {deps}
-files_modified: [work/{file}]
-autonomous: true
-requirements: [API-01]
-must_haves:
-  truths: ["work/{file} is written"]
----
-
-<objective>
-Write work/{file}.
-</objective>
-
-<tasks>
-<task type="auto">
-  <name>Task 1: Write {file}</name>
-  <files>work/{file}</files>
-  <action>Create work/{file}.</action>
-  <verify><automated>test -s work/{file}</automated></verify>
-  <done>work/{file} exists</done>
-</task>
-</tasks>
-"#
-    )
+    work_plan("13-work", n, wave, deps, file, "[API-01]", None)
 }
 
 /// The clean fixture with phase 13 "Work" (after 12A): 13-01 and 13-02 in wave 1, 13-03

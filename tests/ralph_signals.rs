@@ -15,35 +15,8 @@ use common::*;
 
 /// Plan `01-NN` writing `work/FILE`; its check takes 0.3 s.
 fn plan(n: &str, file: &str) -> String {
-    format!(
-        r#"---
-phase: 01-foundation
-plan: "{n}"
-type: execute
-wave: 1
-depends_on: []
-files_modified: [work/{file}]
-autonomous: true
-requirements: []
-must_haves:
-  truths: ["work/{file} is written"]
----
-
-<objective>
-Write work/{file}.
-</objective>
-
-<tasks>
-<task type="auto">
-  <name>Task 1: Write {file}</name>
-  <files>work/{file}</files>
-  <action>Create work/{file}.</action>
-  <verify><automated>sleep 0.3 && test -s work/{file}</automated></verify>
-  <done>work/{file} exists</done>
-</task>
-</tasks>
-"#
-    )
+    let check = format!("sleep 0.3 && test -s work/{file}");
+    work_plan("01-foundation", n, 1, "[]", file, "[]", Some(&check))
 }
 
 fn project() -> tempfile::TempDir {

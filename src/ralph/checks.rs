@@ -662,7 +662,13 @@ fn not_command(command_line: bool, why: impl Into<String>) -> Result<String, Not
 
 /// `Ok(why)` when `s` is a command, with the evidence.
 fn command(s: &str, origin: Origin, env: &Env) -> Result<String, NotCommand> {
-    let first_word = s.split_whitespace().next().unwrap_or("");
+    // A script's comment lines say nothing of what it runs.
+    let first_word = s
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or("");
     let cmds = match shell::simple_commands(s) {
         Ok(c) => c,
         Err(e) => {

@@ -341,3 +341,47 @@ pub fn quick_release() -> [(&'static str, std::ffi::OsString); 5] {
         ("CARGO_PROFILE_RELEASE_INCREMENTAL", "true".into()),
     ]
 }
+
+/// The plan the Ralph tests share: plan `n` of phase folder `phase`, in
+/// `wave` after `deps`, whose one task writes `work/FILE` and is checked by
+/// `verify` (`test -s work/FILE` when None).
+pub fn work_plan(
+    phase: &str,
+    n: &str,
+    wave: u32,
+    deps: &str,
+    file: &str,
+    requirements: &str,
+    verify: Option<&str>,
+) -> String {
+    let verify = verify.map_or_else(|| format!("test -s work/{file}"), str::to_owned);
+    format!(
+        r#"---
+phase: {phase}
+plan: "{n}"
+type: execute
+wave: {wave}
+depends_on: {deps}
+files_modified: [work/{file}]
+autonomous: true
+requirements: {requirements}
+must_haves:
+  truths: ["work/{file} is written"]
+---
+
+<objective>
+Write work/{file}.
+</objective>
+
+<tasks>
+<task type="auto">
+  <name>Task 1: Write {file}</name>
+  <files>work/{file}</files>
+  <action>Create work/{file}.</action>
+  <verify><automated>{verify}</automated></verify>
+  <done>work/{file} exists</done>
+</task>
+</tasks>
+"#
+    )
+}
