@@ -49,6 +49,14 @@ const ALLOWED: &[(&str, &str)] = &[
         "the exported site, refused inside .planning/",
     ),
     ("sdk/shim.rs", "the gsd-sdk link in a bin folder on PATH"),
+    (
+        "ralph/run/worktree.rs",
+        "a failed plan worktree's empty folder and git's stale record of it",
+    ),
+    (
+        "ralph/run/leftovers.rs",
+        "an empty .gsd/wt-* folder no worktree uses (`gsd ralph clean`)",
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

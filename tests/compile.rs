@@ -385,7 +385,7 @@ fn remaining_template_snapshots() {
             serde_json::json!({
                 "plan": { "id": "05-07", "path": ".planning/phases/05-x/05-07-PLAN.md", "objective": "Create the runner." },
                 "tasks": [ { "name": "Task 1: Verifier", "files": "src/verify.rs", "done": "checks run" }, { "name": "Task 2: Runner", "files": "", "done": "" } ],
-                "truncated": true, "must_haves": ["Checks really run"], "checks": ["cargo test verify"], "promise": "DONE",
+                "truncated": true, "must_haves": ["Checks really run"], "checks": ["cargo test verify"], "own_checks": ["`GET /api/users` returns the users"], "promise": "DONE",
             }),
         )
         .unwrap();

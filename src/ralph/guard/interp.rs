@@ -279,7 +279,7 @@ fn patterns(lang: Lang) -> &'static [Pattern] {
     static RUBY: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         compile(&[
             (
-                r"\b(?:rm_rf|rm_r|rmtree|remove_dir|remove_entry_secure|remove_entry)\b",
+                r"\b(?:rm_rf|rm_r|rmtree|remove_(?:dir|entry_secure|entry))\b",
                 Kind::DeleteTree,
             ),
             (
