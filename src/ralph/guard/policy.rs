@@ -493,14 +493,7 @@ impl Policy {
                         "`{name}` runs a here-string only known when it runs; strict mode denies it"
                     ));
                 }
-                let child = cx.sh.child(cx.env);
-                self.script(
-                    &code.text,
-                    &child,
-                    &mut Functions::new(),
-                    cx.call,
-                    cx.depth + 1,
-                )?;
+                self.child_script(&code.text, cx)?;
             } else if let Some(lang) = interp::lang(&name) {
                 self.program(lang, &name, &code, cx)?;
             } else if self.config.strict {
@@ -567,17 +560,7 @@ impl Policy {
                 Some(code) if code.dynamic && self.config.strict => Err(format!(
                     "`{name} -c` runs code that is only known when it runs; strict mode denies it"
                 )),
-                Some(code) => {
-                    let child = cx.sh.child(cx.env);
-                    self.script(
-                        &code.text,
-                        &child,
-                        &mut Functions::new(),
-                        cx.call,
-                        cx.depth + 1,
-                    )
-                    .map(|_| ())
-                }
+                Some(code) => self.child_script(&code.text, cx),
                 None => Ok(()),
             };
         }
@@ -669,6 +652,15 @@ impl Policy {
             }
         }
         Ok(())
+    }
+
+    /// Code a shell runs in a child of this one (`bash -c CODE`, `sh <<<
+    /// CODE`): it starts with the exported variables and the working
+    /// directory, and nothing it sets comes back.
+    fn child_script(&self, code: &str, cx: Cx) -> Check {
+        let child = cx.sh.child(cx.env);
+        self.script(code, &child, &mut Functions::new(), cx.call, cx.depth + 1)
+            .map(|_| ())
     }
 
     /// A program given to an interpreter (`python3 -c CODE`, a
