@@ -300,6 +300,35 @@ fn dangerous_and_bypass_commands_are_denied_and_ordinary_ones_pass() {
     );
 }
 
+/// A project kept in a RAM disk under /dev (/dev/shm, a tmpfs) writes and
+/// cleans its own files; the disks and the other devices stay denied.
+#[test]
+fn a_project_under_dev_shm_writes_its_own_files_and_no_device() {
+    let shm = std::path::Path::new("/dev/shm");
+    assert!(shm.is_dir(), "this machine has a /dev/shm tmpfs");
+    let t = repo_of_in("clean", shm);
+    let own = t.path().join("app/src/main.rs").display().to_string();
+    assert_eq!(file(t.path(), "Write", &own), None, "Write {own}");
+    for cmd in [
+        "echo hi > src/main.rs",
+        "rm -rf build",
+        "cd build && rm -rf *",
+        "tee /dev/shm/scratch.txt < notes.md",
+    ] {
+        assert_eq!(bash(t.path(), cmd), None, "{cmd}");
+    }
+    for (cmd, why) in [
+        ("dd if=/dev/zero of=/dev/sda", "device"),
+        ("echo x > /dev/mem", "device"),
+    ] {
+        let r = bash(t.path(), cmd);
+        assert!(
+            r.as_deref().is_some_and(|r| r.contains(why)),
+            "{cmd}: {r:?}"
+        );
+    }
+}
+
 /// Where HOME is a top-level folder (`/root`), its subfolders are still
 /// the agent's to clean, and HOME itself is still protected.
 #[test]
@@ -497,7 +526,9 @@ fn install_hooks_guard_adds_pre_tool_use_and_start_ralph_keeps_it() {
 /// xargs rm -rf`); both classes are handled since.
 #[test]
 fn a_table_written_by_someone_else_agrees() {
-    let t = repo_of("clean");
+    // The rows assume the project at /tmp/NAME/app (`cd ../../..` is /),
+    // wherever TMPDIR points.
+    let t = repo_of_in("clean", std::path::Path::new("/tmp"));
     let table = include_str!("guard-independent.jsonl");
     let mut wrong = Vec::new();
     let mut n = 0;

@@ -967,6 +967,29 @@ fn refusal(
 }
 
 fn repo_copy(tree: &Path, to: &Path) {
+    BASE.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.as_ref().is_none_or(|(of, _)| of != tree) {
+            *b = Some((tree.to_path_buf(), base_repo(tree)));
+        }
+        let (_, base) = b.as_ref().expect("the base was just made");
+        copy_dir(base.path(), to);
+    });
+}
+
+thread_local! {
+    /// The committed git copy of the tree this worker checks ([`base_repo`]).
+    static BASE: std::cell::RefCell<Option<(PathBuf, tempfile::TempDir)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `tree` copied, made writable and committed in a new repository, once per
+/// tree: every check's copies are plain copies of it, .git and all. Why:
+/// `git add -A` of a whole tree for each of a tree's dozens of copies was
+/// most of this harness's time (sampled: 6 in 10 of its processes).
+fn base_repo(tree: &Path) -> tempfile::TempDir {
+    let base = tempfile::tempdir().expect("tmp");
+    let to = base.path();
     copy_dir(tree, to);
     // ../shared is read-only, and gsd refuses to write a read-only file.
     let ok = Command::new("chmod")
@@ -993,6 +1016,7 @@ fn repo_copy(tree: &Path, to: &Path) {
             "--no-verify",
         ],
     );
+    base
 }
 
 /// Two git copies of `tree` in a new temp folder, gsd-sdk's and gsd's, for

@@ -73,10 +73,19 @@ impl Style {
     }
 
     /// Error reports on stderr follow the same decision.
+    /// Messages are wrapped to the terminal's width only on a terminal: in
+    /// a pipe or a CI log a wrapped line breaks a path or a phrase someone
+    /// greps for, at a column that depends on how long the path was.
     pub fn install_error_handler(self) {
         let color = self.stderr_color;
+        let wrap = std::io::stderr().is_terminal();
         let _ = miette::set_hook(Box::new(move |_| {
-            Box::new(miette::MietteHandlerOpts::new().color(color).build())
+            Box::new(
+                miette::MietteHandlerOpts::new()
+                    .color(color)
+                    .wrap_lines(wrap)
+                    .build(),
+            )
         }));
     }
 }

@@ -119,7 +119,14 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 
 /// A writable copy of a fixture tree in a fresh repository with one commit.
 pub fn repo_of(name: &str) -> tempfile::TempDir {
-    let t = tree(name);
+    repo_of_in(name, &std::env::temp_dir())
+}
+
+/// [`repo_of`] in a new folder of `parent`, for a test whose inputs assume
+/// how deep the project lies (`cd ../../..` reaching `/`).
+pub fn repo_of_in(name: &str, parent: &Path) -> tempfile::TempDir {
+    let t = tempfile::tempdir_in(parent).unwrap();
+    copy_dir(&fixture(name), t.path());
     git(t.path(), &["init", "-q", "-b", "main"]);
     git(t.path(), &["config", "user.email", "test@example.com"]);
     git(t.path(), &["config", "user.name", "Test"]);

@@ -216,9 +216,13 @@ impl Policy {
     /// inside itself.
     pub(super) fn writable_path(&self, p: &Path, shown: &str, project: &Path, verb: &str) -> Check {
         let s = p.to_string_lossy();
+        // /dev/shm is a tmpfs folder like /tmp, and a project kept under
+        // /dev (a RAM disk's checkout) writes its own files, not devices.
         if s.starts_with("/dev/")
             && !HARMLESS_DEVICES.contains(&s.as_ref())
             && !s.starts_with("/dev/fd/")
+            && !s.starts_with("/dev/shm/")
+            && !p.starts_with(project)
         {
             return Err(format!("{verb} a device (`{shown}` is {s})"));
         }
