@@ -181,3 +181,30 @@ fn quiet_prints_only_errors_and_keeps_the_exit_code() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("NoSuchField"), "{}", stderr(&o));
 }
+
+/// A reader that quit early (`gsd … 2>&1 | head -1`, a hook runner that
+/// closed its pipes) costs gsd its messages, never its exit code: an error
+/// still exits 2 and a lint with findings 1, not 101 (a panic).
+#[test]
+fn closed_stdout_and_stderr_keep_the_exit_code() {
+    let t = tree("all-rules");
+    // Both pipes' read ends are closed before gsd writes anything.
+    let closed = |args: &[&str]| {
+        let mut c = Command::new(bin())
+            .arg("-C")
+            .arg(t.path())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(c.stdout.take());
+        drop(c.stderr.take());
+        c.wait().unwrap().code()
+    };
+    assert_eq!(closed(&["fm", "get", "no-such-file.md", "wave"]), Some(2));
+    assert_eq!(closed(&["lint"]), Some(1));
+    assert_eq!(closed(&["lint", "--format", "json"]), Some(1));
+    assert_eq!(closed(&["roadmap", "--json"]), Some(0));
+}

@@ -242,3 +242,47 @@ fn links_pipes_and_dangling_links_are_reported_not_waited_on() {
         );
     }
 }
+
+/// Findings far into one enormous line (3,000 tasks on line 11, 114 KB):
+/// human lint exits 1, not 101 (miette pads with `{:width$}`, which panics
+/// past column 65,535); each finding shows the lines around it clipped,
+/// with the file's own line and column; the output grows with the number
+/// of findings, not with findings × file size.
+#[test]
+fn findings_past_column_65535_are_shown_clipped_with_their_column() {
+    let t = tree("clean");
+    let task = "<task type=\"auto\"><name>T</name></task>";
+    let plan = format!(
+        "---\nphase: 02-api\nplan: 09\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: []\nautonomous: true\nmust_haves: {{}}\n---\n{}\n",
+        task.repeat(3000)
+    );
+    write(
+        t.path(),
+        ".planning/phases/02-api/02-09-PLAN.md",
+        plan.as_bytes(),
+    );
+    let o = gsd_capped(t.path(), &["--color", "never", "lint"], 2 << 30);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = 2999 * task.len() + 1;
+    assert!(
+        out.contains(&format!("02-09-PLAN.md:11:{last}]")),
+        "the last task's finding names its column {last}"
+    );
+    let findings = out.matches("02-09-PLAN.md:11:").count();
+    assert!(findings >= 3000, "{findings} findings on line 11");
+    assert!(
+        out.len() < findings * 2_000,
+        "{} bytes for {findings} findings",
+        out.len()
+    );
+    // The error path of `fm get` shows a clipped line too.
+    let fm = format!("---\nwave: [1, {}\n---\n", "2, ".repeat(30_000));
+    write(t.path(), "long-fm.md", fm.as_bytes());
+    let o = gsd(
+        t.path(),
+        &["--color", "never", "fm", "get", "long-fm.md", "wave"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).len() < 4_000, "{}", stderr(&o).len());
+}

@@ -67,6 +67,27 @@ fn state_set_changes_only_its_lines_and_commits_only_its_file() {
     git(t.path(), &["fsck", "--strict"]);
 }
 
+/// A CRLF roadmap with a few bare-LF lines (a tool appended them): the
+/// lines `phase add` inserts end as most lines do, in CRLF.
+#[test]
+fn inserted_lines_take_the_ending_most_lines_have() {
+    let t = repo();
+    let p = t.path().join(".planning/ROADMAP.md");
+    let lf = std::fs::read_to_string(&p).unwrap();
+    let mut mixed = lf.replace('\n', "\r\n");
+    mixed.push_str("<!-- appended by a tool -->\n\n");
+    std::fs::write(&p, &mixed).unwrap();
+    git(t.path(), &["commit", "-qam", "mixed endings"]);
+    let before_lf = mixed.matches('\n').count() - mixed.matches("\r\n").count();
+    let o = gsd(t.path(), &["phase", "add", "Line endings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = std::fs::read_to_string(&p).unwrap();
+    assert!(after.contains("Line endings"), "{after}");
+    let after_lf = after.matches('\n').count() - after.matches("\r\n").count();
+    assert_eq!(after_lf, before_lf, "no new bare-LF line: {after:?}");
+    assert!(after.matches("\r\n").count() > mixed.matches("\r\n").count());
+}
+
 #[test]
 fn crlf_comments_and_placeholders_survive() {
     let t = repo();
@@ -620,4 +641,26 @@ fn an_interrupted_change_is_finished_first_and_never_over_an_edit() {
         "{words}"
     );
     assert_eq!(std::fs::read_to_string(&state_md).unwrap(), edited);
+}
+
+/// A value that starts with `-` is a value, not an unknown flag, for `fm
+/// set` and `state set`; the flags after it still count.
+#[test]
+fn values_starting_with_a_dash_are_values() {
+    let t = repo();
+    let plan = ".planning/phases/02-api/02-01-PLAN.md";
+    let o = gsd(t.path(), &["fm", "set", plan, "wave", "-1", "--dry-run"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("+wave: -1"), "{}", stdout(&o));
+    let o = gsd(
+        t.path(),
+        &["state", "set", "status", "- pending", "--dry-run"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("- pending"), "{}", stdout(&o));
+    assert_eq!(
+        git(t.path(), &["status", "--porcelain"]),
+        "",
+        "dry runs change nothing"
+    );
 }

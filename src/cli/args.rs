@@ -653,6 +653,8 @@ pub enum StateCommand {
     /// Set a field everywhere STATE.md shows it: `gsd state set currentPhase 5`.
     Set {
         field: String,
+        /// A value may start with `-` (`-` as a placeholder, `- item`).
+        #[arg(allow_hyphen_values = true)]
         value: String,
         #[command(flatten)]
         write: WriteFlags,
@@ -733,6 +735,8 @@ pub enum FmCommand {
     Set {
         file: PathBuf,
         key: String,
+        /// A value may start with `-` (`- a`, a block list; `-1`).
+        #[arg(allow_hyphen_values = true)]
         value: String,
         #[command(flatten)]
         write: WriteFlags,

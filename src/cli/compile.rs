@@ -25,12 +25,15 @@ impl From<RenderError> for CliError {
                     .take(line - 1)
                     .map(str::len)
                     .sum();
+                let (src, at) = crate::doc::excerpt::Excerpt::around(
+                    path.display().to_string(),
+                    &e.source_text,
+                    offset,
+                    0,
+                );
                 (
-                    Some(miette::NamedSource::new(
-                        path.display().to_string(),
-                        e.source_text.clone(),
-                    )),
-                    Some((offset, 0).into()),
+                    Some(src),
+                    Some(at),
                     Some(format!(
                         "fix {} or delete it to use the built-in template",
                         path.display()
@@ -374,7 +377,7 @@ pub fn prd(
     for b in &broken {
         let _ = writeln!(warn, "warning: reference link is not an http(s) URL: {b}");
     }
-    eprint!("{warn}");
+    err!("{warn}");
     match out {
         Some(path) => {
             let path = if path.is_absolute() {

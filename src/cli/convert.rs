@@ -189,6 +189,6 @@ fn report_lost(lost: &[String], to: Format, strict: bool) -> Result<(), CliError
             at: None,
         });
     }
-    eprintln!("warning: {} cannot carry: {}", to.name(), lost.join(", "));
+    errln!("warning: {} cannot carry: {}", to.name(), lost.join(", "));
     Ok(())
 }

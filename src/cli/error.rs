@@ -62,8 +62,9 @@ pub enum CliError {
         message: String,
         #[help]
         help: Option<String>,
+        /// The lines around `at` ([`Excerpt`]: a few lines, clipped).
         #[source_code]
-        src: Option<miette::NamedSource<String>>,
+        src: Option<crate::doc::excerpt::Excerpt>,
         #[label("here")]
         at: Option<miette::SourceSpan>,
     },

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::doc::Source;
+use crate::doc::excerpt::Excerpt;
 use crate::model::document::{Document, Frontmatter};
 use crate::model::workspace::Scope;
 use crate::ops;
@@ -24,14 +25,12 @@ fn absolute(cwd: &Path, file: &Path) -> std::path::PathBuf {
 }
 
 fn bad_fm(doc: &Document, message: String, offset: usize, help: &str) -> CliError {
+    let (src, at) = Excerpt::around(doc.rel_path.display().to_string(), doc.text(), offset, 0);
     CliError::BadInput {
         message,
         help: Some(help.to_owned()),
-        src: Some(miette::NamedSource::new(
-            doc.rel_path.display().to_string(),
-            doc.text().to_owned(),
-        )),
-        at: Some((offset, 0).into()),
+        src: Some(src),
+        at: Some(at),
     }
 }
 

@@ -86,14 +86,14 @@ pub fn main() -> i32 {
             Err(e) => {
                 let e = CliError::from(e);
                 let code = e.exit_code();
-                eprintln!("{:?}", miette::Report::new(e));
+                errln!("{:?}", miette::Report::new(e));
                 return code;
             }
         }
     }
     if !style.quiet {
         for n in &notes {
-            eprintln!("gsd: {n}");
+            errln!("gsd: {n}");
         }
     }
     if let Command::Sdk {
@@ -196,17 +196,17 @@ fn finish(result: Result<Output, CliError>, style: style::Style) -> i32 {
                 let mut stdout = std::io::stdout().lock();
                 let _ = stdout.write_all(output.text.as_bytes());
                 for n in &output.notes {
-                    eprintln!("gsd: {n}");
+                    errln!("gsd: {n}");
                 }
                 for w in &output.warnings {
-                    eprintln!("warning: {w}");
+                    errln!("warning: {w}");
                 }
             }
             output.code
         }
         Err(e) => {
             let code = e.exit_code();
-            eprintln!("{:?}", miette::Report::new(e));
+            errln!("{:?}", miette::Report::new(e));
             code
         }
     }

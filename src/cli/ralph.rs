@@ -562,7 +562,7 @@ fn run_loop(cwd: &Path, args: super::args::RunArgs) -> Result<Output, CliError> 
         }
     };
     if let Some(report) = run::preflight::check_report(&state.checks) {
-        eprint!("{report}");
+        err!("{report}");
     }
     let mut opts = run_options(&args, state.max_iterations, state.stuck_threshold);
     // `--resume` alone runs the agent the paused run had.

@@ -15,7 +15,7 @@ use super::output::Output;
 fn print(a: &sdk::Answer) -> i32 {
     let _ = std::io::stdout().lock().write_all(a.stdout.as_bytes());
     for l in &a.stderr {
-        eprintln!("{l}");
+        errln!("{l}");
     }
     a.exit
 }
@@ -46,7 +46,7 @@ pub fn multicall(args: &[String]) -> i32 {
                 .and_then(|s| s.code())
                 .unwrap_or(1),
             None => {
-                eprintln!(
+                errln!(
                     "Error: gsd answers `gsd-sdk query …`; `gsd-sdk {}` needs the real gsd-sdk (npm install -g get-shit-done-cc)",
                     args.join(" ")
                 );

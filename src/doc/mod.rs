@@ -3,6 +3,7 @@
 
 pub mod conflict;
 pub mod elements;
+pub mod excerpt;
 pub mod frontmatter;
 pub mod markdown;
 pub mod source;

@@ -23,24 +23,11 @@ pub enum NewlineStyle {
 }
 
 impl NewlineStyle {
-    /// The line break to use when inserting a new line into this file.
-    pub fn preferred(&self) -> &'static str {
-        match self {
-            NewlineStyle::Crlf => "\r\n",
-            _ => "\n",
-        }
+    pub fn detect(text: &[u8]) -> Self {
+        Self::of_counts(newline_counts(text))
     }
 
-    pub fn detect(text: &[u8]) -> Self {
-        let mut crlf = 0usize;
-        let mut lf = 0usize;
-        for pos in memchr::memchr_iter(b'\n', text) {
-            if pos > 0 && text[pos - 1] == b'\r' {
-                crlf += 1;
-            } else {
-                lf += 1;
-            }
-        }
+    fn of_counts((crlf, lf): (usize, usize)) -> Self {
         match (crlf, lf) {
             (0, 0) => NewlineStyle::None,
             (0, _) => NewlineStyle::Lf,
@@ -48,6 +35,20 @@ impl NewlineStyle {
             _ => NewlineStyle::Mixed,
         }
     }
+}
+
+/// How many lines end in CRLF and how many in a bare LF.
+fn newline_counts(text: &[u8]) -> (usize, usize) {
+    let mut crlf = 0usize;
+    let mut lf = 0usize;
+    for pos in memchr::memchr_iter(b'\n', text) {
+        if pos > 0 && text[pos - 1] == b'\r' {
+            crlf += 1;
+        } else {
+            lf += 1;
+        }
+    }
+    (crlf, lf)
 }
 
 /// The content of a file: text when it is valid UTF-8, raw bytes otherwise.
@@ -67,6 +68,8 @@ pub struct Source {
     path: PathBuf,
     content: Content,
     newline: NewlineStyle,
+    /// The line break a new line gets ([`Source::eol`]).
+    eol: &'static str,
     bom: bool,
     line_starts: Vec<usize>,
 }
@@ -76,7 +79,9 @@ pub const BOM: &str = "\u{feff}";
 impl Source {
     /// Build a source from raw bytes (the path is used for messages only).
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Self {
-        let newline = NewlineStyle::detect(&bytes);
+        let counts = newline_counts(&bytes);
+        let newline = NewlineStyle::of_counts(counts);
+        let eol = if counts.0 > counts.1 { "\r\n" } else { "\n" };
         let line_starts = line_starts(&bytes);
         let bom = bytes.starts_with(BOM.as_bytes());
         let content = match String::from_utf8(bytes) {
@@ -93,6 +98,7 @@ impl Source {
             path: path.into(),
             content,
             newline,
+            eol,
             bom,
             line_starts,
         }
@@ -148,6 +154,13 @@ impl Source {
 
     pub fn newline(&self) -> NewlineStyle {
         self.newline
+    }
+
+    /// The line break for a line gsd inserts: the one most of the file's
+    /// lines end with, so that a CRLF file with a stray LF line (a tool
+    /// appended it) still gets CRLF lines, and LF on a tie or no break.
+    pub fn eol(&self) -> &'static str {
+        self.eol
     }
 
     pub fn has_bom(&self) -> bool {
@@ -231,6 +244,16 @@ mod tests {
         assert_eq!(NewlineStyle::detect(b"a\r\nb\r\n"), NewlineStyle::Crlf);
         assert_eq!(NewlineStyle::detect(b"a\r\nb\n"), NewlineStyle::Mixed);
         assert_eq!(NewlineStyle::detect(b"abc"), NewlineStyle::None);
+    }
+
+    #[test]
+    fn a_new_line_takes_the_ending_most_lines_have() {
+        let eol = |t: &str| Source::from_text("x.md", t).eol();
+        assert_eq!(eol("a\r\nb\r\nc\n"), "\r\n");
+        assert_eq!(eol("a\r\nb\nc\n"), "\n");
+        assert_eq!(eol("a\r\nb\n"), "\n");
+        assert_eq!(eol("a\r\n"), "\r\n");
+        assert_eq!(eol("abc"), "\n");
     }
 
     #[test]

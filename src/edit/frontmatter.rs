@@ -44,7 +44,7 @@ pub fn json_text(value: &serde_json::Value, old: Option<&Node>) -> String {
 }
 
 fn nl(doc: &Document) -> &'static str {
-    doc.source.newline().preferred()
+    doc.source.eol()
 }
 
 /// Start of the line containing `offset`, and its indentation width.

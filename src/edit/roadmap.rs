@@ -30,7 +30,7 @@ pub fn editable(ws: &Workspace) -> Result<&Roadmap, EditError> {
 }
 
 fn nl(rm: &Roadmap) -> &'static str {
-    rm.doc.source.newline().preferred()
+    rm.doc.source.eol()
 }
 
 /// (plans with summaries, plans) on disk for a phase.

@@ -486,7 +486,7 @@ pub fn add_list_entry(
             value: entry.to_owned(),
         });
     }
-    let nl = state.doc.source.newline().preferred();
+    let nl = state.doc.source.eol();
     let md = &state.md;
     let item = format!("- {entry}");
     let Some((i, heading)) = md.find_heading(text, |t| section(&t.to_ascii_lowercase())) else {
@@ -877,7 +877,7 @@ pub fn add_metric_row(state: &State, row: &str) -> Option<FieldChange> {
     let rest = &body[rows_start..];
     let kept = rest[..rest.find("\n##").unwrap_or(rest.len())].trim_end();
     let kept_end = rows_start + kept.len();
-    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let eol = state.doc.source.eol();
     let (from, to, new) = if kept.trim().is_empty() {
         (rows_start, rows_start, format!("{row}{eol}"))
     } else if kept.contains("None yet") {
@@ -918,7 +918,7 @@ pub fn set_section(state: &State, heading: &str, body: &str) -> Result<Vec<Edit>
         });
     }
     check_conflicts(&file_name(state), text)?;
-    let nl = state.doc.source.newline().preferred();
+    let nl = state.doc.source.eol();
     let title = heading.trim_start_matches('#').trim();
     let block = |lead: &str| {
         let mut s = format!("{lead}{heading}{nl}{nl}");

@@ -34,7 +34,7 @@ pub fn into_plan(
     })?;
     // The tasks take the plan's line ending: a CRLF plan stays CRLF.
     let mut tasks_text = gsd_xml::write(tasks, xml_strict);
-    let nl = doc.source.newline().preferred();
+    let nl = doc.source.eol();
     if nl != "\n" {
         tasks_text = tasks_text.replace('\n', nl);
     }

@@ -3,15 +3,17 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 
+use crate::doc::excerpt::Excerpt;
 use crate::lint::{Diagnostic, Severity, counts};
 use crate::model::Document;
 
 #[derive(Debug)]
 struct Report<'a> {
     d: &'a Diagnostic,
-    src: Option<NamedSource<String>>,
+    /// The lines around the finding, and its span in them.
+    src: Option<(Excerpt, SourceSpan)>,
 }
 
 impl std::fmt::Display for Report<'_> {
@@ -44,15 +46,14 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.src.as_ref().map(|s| s as &dyn miette::SourceCode)
+        self.src.as_ref().map(|(s, _)| s as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let span = self.d.span?;
-        self.src.as_ref()?;
+        let (_, span) = self.src.as_ref()?;
         Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
             Some(self.d.code.to_owned()),
-            span,
+            *span,
         ))))
     }
 }
@@ -72,9 +73,11 @@ pub fn render(
     let mut out = String::new();
     for d in diags {
         let src = match (d.span, docs.get(d.file.as_path())) {
-            (Some(_), Some(doc)) if doc.source.text().is_some() => Some(NamedSource::new(
+            (Some(span), Some(doc)) if doc.source.text().is_some() => Some(Excerpt::around(
                 d.file.display().to_string(),
-                doc.text().to_owned(),
+                doc.text(),
+                span.start,
+                span.len(),
             )),
             _ => None,
         };

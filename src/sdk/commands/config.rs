@@ -263,11 +263,11 @@ pub fn agent_skills(call: &Call) -> Result<Reply, SdkError> {
         let target = call.project.join(&entry);
         let resolved = std::fs::canonicalize(&target).unwrap_or(target.clone());
         if !resolved.starts_with(&project) {
-            eprintln!("[agent-skills] WARNING: Skipping unsafe path \"{entry}\"");
+            errln!("[agent-skills] WARNING: Skipping unsafe path \"{entry}\"");
             continue;
         }
         if !target.join("SKILL.md").is_file() {
-            eprintln!("[agent-skills] WARNING: Skill not found at \"{entry}/SKILL.md\" — skipping");
+            errln!("[agent-skills] WARNING: Skill not found at \"{entry}/SKILL.md\" — skipping");
             continue;
         }
         refs.push(format!("{entry}/SKILL.md"));
@@ -289,7 +289,7 @@ fn global_skill(name: &str) -> Option<String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
-        eprintln!("[agent-skills] WARNING: Invalid global skill name \"{name}\" — skipping");
+        errln!("[agent-skills] WARNING: Invalid global skill name \"{name}\" — skipping");
         return None;
     }
     let base = std::env::var_os("CLAUDE_CONFIG_DIR")
@@ -298,7 +298,7 @@ fn global_skill(name: &str) -> Option<String> {
         .join("skills");
     let md = base.join(name).join("SKILL.md");
     if !md.is_file() {
-        eprintln!(
+        errln!(
             "[agent-skills] WARNING: Global skill not found at \"~/.claude/skills/{name}/SKILL.md\" — skipping"
         );
         return None;
