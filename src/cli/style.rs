@@ -73,6 +73,7 @@ impl Style {
     }
 
     /// Error reports on stderr follow the same decision.
+    ///
     /// Messages are wrapped to the terminal's width only on a terminal: in
     /// a pipe or a CI log a wrapped line breaks a path or a phrase someone
     /// greps for, at a column that depends on how long the path was.
