@@ -661,3 +661,164 @@ mod evidence {
         assert_eq!(current(&roadmap(t.path())), None);
     }
 }
+
+/// A project started the way a user starts one: `git init`, `gsd init`.
+fn initialised(phases: &[&str]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    common::git(t.path(), &["init", "-q", "-b", "main"]);
+    common::git(t.path(), &["config", "user.email", "t@example.com"]);
+    common::git(t.path(), &["config", "user.name", "T"]);
+    let mut args = vec!["init", "-y", "-q", "--name", "Shop"];
+    for p in phases {
+        args.extend(["--phase", p]);
+    }
+    let o = common::gsd(t.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    t
+}
+
+fn current(v: &Value) -> Option<String> {
+    v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["current"] == true)
+        .map(|m| m["version"].as_str().unwrap_or_default().to_owned())
+}
+
+/// After a milestone ships GSD removes ROADMAP.md; while the next one
+/// defines its requirements, STATE.md says where the work stands. The
+/// reading answers from it; with neither file, the command still refuses.
+#[test]
+fn no_roadmap_reads_the_milestone_state_names() {
+    let t = initialised(&["Catalog"]);
+    let root = t.path();
+    std::fs::remove_file(root.join(".planning/ROADMAP.md")).unwrap();
+    write(
+        root,
+        ".planning/STATE.md",
+        "# Project State\n\n## Current Position\n\nMilestone: v4.2 Test Framework\nPhase: Not started (defining requirements)\nStatus: Defining requirements\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v4.2"), "{v}");
+    assert!(active(&v).is_empty(), "{v}");
+    assert_eq!(v["current_phase"], Value::Null);
+    assert_eq!(v["next_phase"], Value::Null);
+    // The phase folder `gsd init` made is not this milestone's.
+    assert_eq!(v["total_plans"], 0);
+
+    std::fs::remove_file(root.join(".planning/STATE.md")).unwrap();
+    let o = common::gsd(root, &["roadmap", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::stderr(&o).contains("ROADMAP.md does not exist"));
+}
+
+/// A milestone STATE.md still names, that MILESTONES.md records as shipped,
+/// is done: the project is between milestones. Without the record the same
+/// STATE.md keeps it current.
+#[test]
+fn a_milestone_milestones_md_records_as_shipped_is_not_current() {
+    let t = initialised(&["Catalog"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\nShipped as milestone `v1.1` on 2026-04-04.\n",
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        "---\nmilestone: v1.1\nmilestone_name: cloud-first\nstatus: archived\n---\n\n# Project State\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.1"), "{v}");
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.1 Cloud-First (Shipped: 2026-04-04)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    assert_eq!(v["milestones"][0]["status"], "shipped", "{v}");
+}
+
+/// STATE.md's table of finished milestones marks the one the roadmap
+/// describes (unmarked) as done: between milestones. A row marked in
+/// progress, or a table that is not of finished milestones, says nothing.
+#[test]
+fn a_state_table_of_finished_milestones_ships_an_unmarked_one() {
+    let t = initialised(&["Verify UI", "Tour"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap — Shop v1.1 Onboarding\n\n**Milestone:** v1.1 — Onboarding\n\n## Фазы\n\n### Phase 1: Verify UI\n\n### Phase 2: Tour\n",
+    );
+    let state = |rows: &str, heading: &str| {
+        format!("# State\n\n## {heading}\n\n| Milestone | Статус |\n|---|---|\n{rows}\n")
+    };
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("| v1.1 — Onboarding | 🚧 В работе |", "Milestones"),
+    );
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v1.1"));
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("| v1.1 — Onboarding | 2026-03-18 |", "Notes"),
+    );
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v1.1"));
+    write(
+        root,
+        ".planning/STATE.md",
+        &state(
+            "| v1.0 — MVP | ✅ Завершён |\n| v1.1 — Onboarding | ✅ Завершён |",
+            "Milestones",
+        ),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    assert!(active(&v).is_empty(), "{v}");
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("| v1.1 — Onboarding | 2026-03-18 |", "Shipped Milestones"),
+    );
+    assert_eq!(current(&roadmap(root)), None);
+}
+
+/// STATE.md names the position twice — a stale `Phase:` line of a phase
+/// that has since finished beside the live one: the reading takes the one
+/// still to do, not the first unfinished phase on disk.
+#[test]
+fn a_stale_position_line_gives_way_to_the_live_one() {
+    let t = initialised(&["Foundation", "Discovery", "Scheduling", "Reliability"]);
+    let root = t.path();
+    let dirs: Vec<String> = std::fs::read_dir(root.join(".planning/phases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let dir = |n: &str| dirs.iter().find(|d| d.starts_with(n)).unwrap().clone();
+    for (phase, plans, done) in [("01", 1, 1), ("02", 2, 1), ("03", 1, 1)] {
+        for i in 1..=plans {
+            let f = format!(".planning/phases/{}/{phase}-0{i}-PLAN.md", dir(phase));
+            write(root, &f, &plan(phase, &format!("0{i}"), "R-1"));
+            if i <= done {
+                write(root, &f.replace("PLAN", "SUMMARY"), "# done\n");
+            }
+        }
+    }
+    let body = "# Project State\n\n**Phase:** 4\n**Status:** Ready to plan\n\n## Current Position\n\nPhase: 03 (scheduling) — EXECUTING\n";
+    write(root, ".planning/STATE.md", body);
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], "4", "{v}");
+    // With only the stale line, the first unfinished phase is the position.
+    write(
+        root,
+        ".planning/STATE.md",
+        &body.replace("**Phase:** 4\n", ""),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], "2", "{v}");
+}

@@ -172,6 +172,23 @@ const PLANNED_WORDS: &[&str] = &[
     "计划",
 ];
 
+/// Whether a heading names what follows as finished milestones
+/// (`## Shipped Milestones`, `## Completed Milestones`, `## Завершённые
+/// milestone'ы`): a shipped word opens one of its words, and it speaks of
+/// milestones, versions or releases.
+pub fn names_shipped(heading: &str) -> bool {
+    let words = clean_words(heading);
+    let about = ["milestone", "version", "release"]
+        .iter()
+        .any(|w| words.contains(w));
+    about
+        && words.split(' ').any(|w| {
+            SHIPPED_WORDS
+                .iter()
+                .any(|s| !s.contains(' ') && w.starts_with(s))
+        })
+}
+
 /// A line cut into the parts where a status may be written: the title,
 /// then each bracketed, parenthesized, dash- or colon-led part.
 fn status_parts(s: &str) -> Vec<String> {

@@ -15,6 +15,7 @@ pub mod project;
 pub mod reading;
 pub mod requirements;
 pub mod roadmap;
+pub mod shipped;
 pub mod state;
 pub mod summary;
 pub mod task;

@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::Workspace;
 use super::ids::{PhaseId, PhaseKey};
-use super::milestone::{Milestone, MilestoneStatus, same_version, version_order};
+use super::milestone::{Milestone, MilestoneSource, MilestoneStatus, same_version, version_order};
 use super::roadmap::{ChecklistEntry, PhaseDetail, ProgressRow};
+use super::shipped::ShippedRecords;
 use super::workspace::{Phase, PhaseLocation};
 
 /// A phase as the roadmap and the disk together show it.
@@ -124,18 +125,37 @@ impl RoadmapReading {
             .unwrap_or_default();
         // A roadmap that names no milestone works on the one STATE.md names,
         // when it names a real one (not GSD's `v1.0` / `milestone` default).
-        let from_state = owned.is_empty() && ws.roadmap.is_some();
+        // With no ROADMAP.md at all (GSD removes it when a milestone ships,
+        // and the next one is still defining requirements) it is the same.
+        let from_state = owned.is_empty();
         let from_state = from_state.then(|| state_milestone(ws)).flatten().map(|m| {
             owned.push(m);
             owned.len() - 1
         });
+        // A milestone the roadmap leaves unmarked (or STATE.md still names)
+        // that MILESTONES.md, an archive or STATE.md's table records as
+        // shipped has shipped.
+        let records = ShippedRecords::of(ws);
+        for i in 0..owned.len() {
+            let Some(v) = owned[i].version.clone() else {
+                continue;
+            };
+            let unmarked = owned[i].status == MilestoneStatus::Unknown
+                || owned[i].source == MilestoneSource::State;
+            let alone = owned
+                .iter()
+                .filter(|m| m.version.as_deref().is_some_and(|w| same_version(w, &v)))
+                .count()
+                == 1;
+            if unmarked && alone && records.says_shipped(&v) {
+                owned[i].status = MilestoneStatus::Shipped;
+            }
+        }
+        let from_state = from_state.filter(|&i| !owned[i].is_shipped());
         let milestones: &[Milestone] = &owned;
         let current = match from_state.or(forced) {
             Some(i) => Some(i),
-            None => ws
-                .roadmap
-                .as_ref()
-                .and_then(|r| r.current_milestone(state_version.as_deref())),
+            None => super::milestone::current(milestones, state_version.as_deref()),
         };
         let folders = Folders::new(ws);
 
@@ -320,7 +340,7 @@ impl RoadmapReading {
         // is between milestones, and nothing is live.
         let mut current = current;
         let mut shipped_now = None;
-        if between_milestones(ws, &phases, current.map(|i| &milestones[i])) {
+        if between_milestones(&records, &phases, current.map(|i| &milestones[i])) {
             shipped_now = current.take();
             for p in phases.iter_mut().filter(|p| p.active) {
                 p.active = false;
@@ -332,11 +352,15 @@ impl RoadmapReading {
         let completed_phases = active.iter().filter(|p| p.status == "complete").count();
         // STATE.md's position wins when it names an active phase that is
         // not finished; else the first phase planned or under way.
+        // Of every place STATE.md names a phase (a stale `Phase:` line may
+        // sit beside the current one), the first naming one still to do.
         let state_position = ws
             .state
             .as_ref()
-            .and_then(super::state::State::current_phase)
-            .and_then(|pos| {
+            .map(super::state::State::positions)
+            .unwrap_or_default()
+            .into_iter()
+            .find_map(|pos| {
                 active
                     .iter()
                     .find(|p| p.phase_id.same(&pos.phase) && p.status != "complete")
@@ -359,7 +383,7 @@ impl RoadmapReading {
             .map(|p| p.number.clone());
         let phase_count = active.len();
 
-        let archives = archive_files(ws);
+        let archives = &records.archives;
         let milestone_readings = milestones
             .iter()
             .enumerate()
@@ -428,9 +452,11 @@ fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
     stem.is_empty() || PhaseId::parse(stem).is_some_and(|p| p.same(id))
 }
 
-/// The milestone STATE.md's frontmatter names (`milestone: v1.0`,
+/// The milestone STATE.md names: its frontmatter (`milestone: v1.0`,
 /// `milestone_name: Lançamento público`), unless it is GSD's default
-/// (`milestone_name: milestone`, or no name at all).
+/// (`milestone_name: milestone`, or no name at all); else, in a STATE.md
+/// without those keys, a body line that names a version (`Milestone: v4.2
+/// Test Framework`).
 fn state_milestone(ws: &Workspace) -> Option<Milestone> {
     let st = ws.state.as_ref()?;
     let text = |k: &str| {
@@ -438,22 +464,36 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
             .and_then(|(_, n)| n.as_str().map(|s| s.trim().to_owned()))
             .filter(|s| !s.is_empty())
     };
-    let version = text("milestone")?;
-    let name = text("milestone_name")?;
     let placeholder = |s: &str| {
         let l = s.to_lowercase();
         l == "milestone" || l == "none" || l.starts_with('(') || l.contains("multiple")
     };
-    if placeholder(&name) || placeholder(&version) {
-        return None;
-    }
-    let version = super::milestone::find_milestone_id(&version).unwrap_or(version);
+    let (version, name, line) = match st.fm_field("milestone") {
+        Some((_, node)) => {
+            let version = text("milestone")?;
+            let name = text("milestone_name")?;
+            if placeholder(&name) || placeholder(&version) {
+                return None;
+            }
+            let version = super::milestone::find_milestone_id(&version).unwrap_or(version);
+            (version, name, st.doc.line_of(node.span.start))
+        }
+        None => {
+            let f = st.body_field("milestone")?;
+            let version = super::milestone::find_version(&f.value)?;
+            let name = f.value.replacen(&version, "", 1);
+            let name = name
+                .trim_matches(|c: char| c.is_whitespace() || "-—–:()".contains(c))
+                .to_owned();
+            (version, name, f.line)
+        }
+    };
     Some(Milestone {
         title: super::milestone::label(Some(&version), &name),
         version: Some(version),
         status: MilestoneStatus::InProgress,
-        line: st.doc.line_of(st.fm_field("milestone")?.1.span.start),
-        source: super::milestone::MilestoneSource::State,
+        line,
+        source: MilestoneSource::State,
         phase_range: None,
         range: Default::default(),
     })
@@ -462,11 +502,10 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
 /// Whether the live work has all shipped: every live phase complete, and
 /// MILESTONES.md — which GSD writes when a milestone ships — has an entry
 /// for the current milestone (for any, when the roadmap names none), or
-/// the milestone's archive exists (`milestones/vX.Y-ROADMAP.md`). STATE.md
-/// saying "complete" is not enough: a finished milestone is still current
-/// until it is archived.
+/// another record says it shipped. STATE.md saying "complete" is not
+/// enough: a finished milestone is still current until it is recorded.
 fn between_milestones(
-    ws: &Workspace,
+    records: &ShippedRecords,
     phases: &[PhaseReading],
     current: Option<&Milestone>,
 ) -> bool {
@@ -474,34 +513,10 @@ fn between_milestones(
     if live.peek().is_none() || !live.all(|p| p.status == "complete") {
         return false;
     }
-    let mut shipped = shipped_in_milestones_file(ws);
-    shipped.extend(archive_files(ws).into_iter().map(|(v, _)| v));
     match current.and_then(|m| m.version.as_deref()) {
-        Some(v) => shipped.iter().any(|s| same_version(s, v)),
-        None => current.is_none() && !shipped.is_empty(),
+        Some(v) => records.mentions(v),
+        None => current.is_none() && records.any(),
     }
-}
-
-/// The milestones MILESTONES.md records as shipped: each heading that
-/// names one (`## v1.0 MVP (Shipped: 2026-01-02)`).
-///
-/// A workstream reads its own and the project's (shared context: many
-/// trees keep one MILESTONES.md at the root for every track).
-fn shipped_in_milestones_file(ws: &Workspace) -> Vec<String> {
-    let mut files = vec![ws.planning.join("MILESTONES.md")];
-    if ws.workstream.is_some() {
-        files.push(ws.root.join(".planning").join("MILESTONES.md"));
-    }
-    files
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(f).ok())
-        .flat_map(|text| {
-            text.lines()
-                .filter(|l| l.starts_with("## ") || l.starts_with("### "))
-                .filter_map(super::milestone::find_milestone_id)
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 /// Position of milestone `i` when milestones are ordered by version (the
@@ -510,32 +525,6 @@ fn milestone_rank(ms: &[Milestone], i: usize) -> usize {
     let mut idx: Vec<usize> = (0..ms.len()).collect();
     idx.sort_by(|&a, &b| version_order(&ms[a], &ms[b]).then(a.cmp(&b)));
     idx.iter().position(|&j| j == i).unwrap_or(i)
-}
-
-/// `milestones/vX.Y-ROADMAP.md`, `-REQUIREMENTS.md`, `-phases/` … by version.
-fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    // Listed from disk: read commands load only the core documents.
-    let dir = ws.planning.join("milestones");
-    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.file_type().is_ok_and(|t| t.is_file())
-            && let Some((v, _)) = name.split_once('-')
-            && v.starts_with('v')
-        {
-            out.push((v.to_owned(), format!("milestones/{name}")));
-        }
-    }
-    for ph in &ws.phases {
-        if let PhaseLocation::Archived(v) = &ph.location {
-            let dir = format!("milestones/{v}-phases/");
-            if !out.iter().any(|(_, f)| f == &dir) {
-                out.push((v.clone(), dir));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Phase folders by key: `phases/` and each `milestones/vX.Y-phases/`.

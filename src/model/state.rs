@@ -167,6 +167,30 @@ impl State {
         parse_position(raw)
     }
 
+    /// Every phase STATE.md names as the position, in the order they
+    /// count: `Current Position` lines, other `Phase:` lines, then the
+    /// frontmatter `current_phase`. A stale line may sit beside the live
+    /// one; the reading takes the first that names work still to do.
+    pub fn positions(&self) -> Vec<PhasePosition> {
+        let mut lines: Vec<&BodyField> = self.body_fields("currentPhase").collect();
+        lines.sort_by_key(|f| {
+            !f.section
+                .as_deref()
+                .is_some_and(|s| s.eq_ignore_ascii_case("Current Position"))
+        });
+        let mut out: Vec<PhasePosition> = lines
+            .iter()
+            .filter_map(|f| parse_position(&f.value))
+            .collect();
+        if let Some(p) = self
+            .fm_field("current_phase")
+            .and_then(|(_, n)| n.as_str().and_then(parse_position))
+        {
+            out.push(p);
+        }
+        out
+    }
+
     pub fn status(&self) -> Option<String> {
         self.body_field("status")
             .map(|f| f.value.clone())

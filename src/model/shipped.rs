@@ -1,0 +1,170 @@
+//! What the tree records as shipped outside ROADMAP.md: MILESTONES.md's
+//! entries, `milestones/` archives, and STATE.md's table of finished
+//! milestones.
+//!
+//! GSD writes each of these when a milestone ships (MILESTONES.md and the
+//! archive by `complete-milestone`; many STATE.md files keep a "Shipped
+//! Milestones" table by hand), so each is evidence that a milestone the
+//! roadmap leaves unmarked — or that STATE.md still names — is done.
+//! A workstream reads its own records and the project's: many trees keep
+//! one MILESTONES.md and one `milestones/` folder at the root for every
+//! track.
+
+use std::path::PathBuf;
+
+use crate::doc::markdown::Markdown;
+
+use super::Workspace;
+use super::milestone::{MilestoneStatus, find_milestone_id, names_shipped, same_version};
+use super::workspace::PhaseLocation;
+
+/// The milestones the tree records as shipped, by version.
+#[derive(Debug, Clone, Default)]
+pub struct ShippedRecords {
+    /// Versions a record says shipped in so many words: a MILESTONES.md
+    /// heading with a shipped status, an archive file, a STATE.md row.
+    pub certain: Vec<String>,
+    /// Every version MILESTONES.md has a heading for, whatever its status
+    /// says: GSD adds the entry when the milestone ships, so with all its
+    /// phases done it settles the question.
+    pub listed: Vec<String>,
+    /// `milestones/vX.Y-ROADMAP.md`, `-REQUIREMENTS.md`, `-phases/` … by
+    /// version, relative to the planning folder read.
+    pub archives: Vec<(String, String)>,
+}
+
+impl ShippedRecords {
+    pub fn of(ws: &Workspace) -> ShippedRecords {
+        let mut out = ShippedRecords {
+            archives: archive_files(ws),
+            ..Default::default()
+        };
+        for text in planning_dirs(ws)
+            .iter()
+            .filter_map(|d| std::fs::read_to_string(d.join("MILESTONES.md")).ok())
+        {
+            for line in text
+                .lines()
+                .filter(|l| l.starts_with("## ") || l.starts_with("### "))
+            {
+                let Some(v) = find_milestone_id(line) else {
+                    continue;
+                };
+                if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
+                    out.certain.push(v.clone());
+                }
+                out.listed.push(v);
+            }
+        }
+        for d in planning_dirs(ws).iter().skip(1) {
+            out.certain.extend(archive_versions(d));
+        }
+        out.certain
+            .extend(out.archives.iter().map(|(v, _)| v.clone()));
+        if let Some(st) = &ws.state {
+            out.certain.extend(state_table_shipped(st));
+        }
+        out
+    }
+
+    /// A record says this version shipped in so many words.
+    pub fn says_shipped(&self, version: &str) -> bool {
+        self.certain.iter().any(|s| same_version(s, version))
+    }
+
+    /// MILESTONES.md has an entry for it, or a record says it shipped.
+    pub fn mentions(&self, version: &str) -> bool {
+        self.says_shipped(version) || self.listed.iter().any(|s| same_version(s, version))
+    }
+
+    /// Any record of a shipped milestone at all.
+    pub fn any(&self) -> bool {
+        !self.certain.is_empty() || !self.listed.is_empty()
+    }
+}
+
+/// The planning folder read, then (in a workstream) the project's.
+fn planning_dirs(ws: &Workspace) -> Vec<PathBuf> {
+    let mut dirs = vec![ws.planning.clone()];
+    if ws.workstream.is_some() {
+        dirs.push(ws.root.join(".planning"));
+    }
+    dirs
+}
+
+/// Versions of the archive files in `dir/milestones/`.
+fn archive_versions(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir.join("milestones"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let (v, _) = name.split_once('-')?;
+            (v.starts_with('v') && v.len() > 1).then(|| v.to_owned())
+        })
+        .collect()
+}
+
+/// `milestones/vX.Y-ROADMAP.md`, `-REQUIREMENTS.md`, `-phases/` … of the
+/// planning folder read, by version.
+fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    // Listed from disk: read commands load only the core documents.
+    let dir = ws.planning.join("milestones");
+    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().is_ok_and(|t| t.is_file())
+            && let Some((v, _)) = name.split_once('-')
+            && v.starts_with('v')
+        {
+            out.push((v.to_owned(), format!("milestones/{name}")));
+        }
+    }
+    for ph in &ws.phases {
+        if let PhaseLocation::Archived(v) = &ph.location {
+            let dir = format!("milestones/{v}-phases/");
+            if !out.iter().any(|(_, f)| f == &dir) {
+                out.push((v.clone(), dir));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Milestones a STATE.md table records as finished: a row whose first cell
+/// names a milestone and whose status cell says shipped (`| v1.1 — Onboarding
+/// | ✅ Завершён |`), or any such row under a heading that names the table
+/// as the shipped ones (`## Shipped Milestones`, `## Completed Milestones`).
+fn state_table_shipped(st: &super::state::State) -> Vec<String> {
+    let text = st.doc.text();
+    let md: &Markdown = &st.md;
+    let mut out = Vec::new();
+    for row in md.table_rows.iter().filter(|r| !r.separator) {
+        let Some(first) = row.cells.first() else {
+            continue;
+        };
+        let Some(v) = find_milestone_id(first.slice(text)) else {
+            continue;
+        };
+        let said: Vec<MilestoneStatus> = row.cells[1..]
+            .iter()
+            .map(|c| MilestoneStatus::of_value(c.slice(text)))
+            .filter(|s| *s != MilestoneStatus::Unknown)
+            .collect();
+        if said.iter().any(|s| *s != MilestoneStatus::Shipped) {
+            continue;
+        }
+        let marked = !said.is_empty();
+        let under = md
+            .headings
+            .iter()
+            .rfind(|h| h.line.span.start < row.line.span.start)
+            .is_some_and(|h| names_shipped(h.text.slice(text)));
+        if marked || under {
+            out.push(v);
+        }
+    }
+    out
+}
