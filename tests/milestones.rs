@@ -740,6 +740,11 @@ fn a_milestone_milestones_md_records_as_shipped_is_not_current() {
     let v = roadmap(root);
     assert_eq!(current(&v), None, "{v}");
     assert_eq!(v["milestones"][0]["status"], "shipped", "{v}");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(
+        why.contains("has shipped: MILESTONES.md marks it shipped; STATE.md still names it"),
+        "{why}"
+    );
 }
 
 /// STATE.md's table of finished milestones marks the one the roadmap
@@ -813,6 +818,32 @@ fn a_stale_position_line_gives_way_to_the_live_one() {
     write(root, ".planning/STATE.md", body);
     let v = roadmap(root);
     assert_eq!(v["current_phase"], "4", "{v}");
+    assert!(v.get("explain").is_none(), "explain only when asked: {v}");
+    // `--explain` says which source won, in JSON and for people.
+    let o = common::gsd(root, &["roadmap", "--json", "--explain"]);
+    let why: Vec<String> = serde_json::from_slice::<Value>(&o.stdout).unwrap()["explain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        why.iter()
+            .any(|l| l == "the phase to work on is 4: STATE.md names it and it is not complete"),
+        "{why:?}"
+    );
+    assert!(
+        why.iter()
+            .any(|l| l == "phase 2 is partial: 1 of 2 plans have a summary on disk"),
+        "{why:?}"
+    );
+    let o = common::gsd(root, &["roadmap", "--explain"]);
+    let text = common::stdout(&o);
+    assert!(text.contains("\nwhy:\n  "), "{text}");
+    assert!(
+        text.contains("phase 3 is complete: 1 of 1 plans have a summary on disk"),
+        "{text}"
+    );
     // With only the stale line, the first unfinished phase is the position.
     write(
         root,
@@ -821,4 +852,59 @@ fn a_stale_position_line_gives_way_to_the_live_one() {
     );
     let v = roadmap(root);
     assert_eq!(v["current_phase"], "2", "{v}");
+}
+
+/// A phase's `**Status:**` line in its detail section is a status written
+/// where a status is written: `Complete (2026-02-07)` and `Code Complete`
+/// finish the phase, `Not Started` does not, and `--explain` names it.
+#[test]
+fn a_status_line_in_a_phase_section_is_completion_evidence() {
+    let t = initialised(&["Catalog", "Cart", "Checkout"]);
+    let root = t.path();
+    let rm = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&rm).unwrap();
+    let text = text
+        .replacen(
+            "**Plans**: TBD",
+            "**Plans**: TBD\n**Status:** Complete (2026-02-07)",
+            1,
+        )
+        .replacen(
+            "### Phase 2: Cart\n",
+            "### Phase 2: Cart\n**Status:** Code Complete 2026-04-20; scope reduced\n",
+            1,
+        )
+        .replacen(
+            "### Phase 3: Checkout\n",
+            "### Phase 3: Checkout\n**Status:** Not Started\n",
+            1,
+        );
+    std::fs::write(&rm, text).unwrap();
+    let v = roadmap(root);
+    let status: Vec<(String, String)> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["number"].as_str().unwrap().to_owned(),
+                p["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("1".to_owned(), "complete".to_owned()),
+            ("2".to_owned(), "complete".to_owned()),
+            ("3".to_owned(), "empty".to_owned())
+        ],
+        "{v}"
+    );
+    assert_eq!(v["next_phase"], "3");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(
+        why.contains("phase 1 is complete: its **Status:** line says done"),
+        "{why}"
+    );
 }

@@ -446,6 +446,10 @@ pub enum Command {
     Roadmap {
         #[command(subcommand)]
         command: Option<RoadmapCommand>,
+        /// Say which evidence settled each answer: the current milestone,
+        /// each phase's status, the phase to work on
+        #[arg(long)]
+        explain: bool,
         #[command(flatten)]
         json: JsonFlag,
     },

@@ -144,7 +144,8 @@ pub fn main() -> i32 {
         Command::Roadmap {
             command: None,
             json,
-        } => roadmap::show(&cwd, json.json),
+            explain,
+        } => roadmap::show(&cwd, json.json, explain),
         Command::Roadmap {
             command: Some(args::RoadmapCommand::UpdateProgress { write }),
             ..

@@ -12,7 +12,7 @@ use super::error::CliError;
 use super::output::{Output, stored};
 use super::table;
 
-pub fn show(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
+pub fn show(cwd: &Path, json_out: bool, explain: bool) -> Result<Output, CliError> {
     let ws = Workspace::discover_with(cwd, Scope::Index)?;
     match &ws.roadmap {
         // GSD removes ROADMAP.md when a milestone ships; until the next one
@@ -32,11 +32,23 @@ pub fn show(cwd: &Path, json_out: bool) -> Result<Output, CliError> {
     }
     let reading = RoadmapReading::new(&ws);
     if json_out {
-        return Ok(Output::json(
-            &serde_json::to_value(&reading).expect("a reading serializes"),
-        ));
+        let mut v = serde_json::to_value(&reading).expect("a reading serializes");
+        if explain {
+            v["explain"] = serde_json::json!(reading.explain);
+        }
+        return Ok(Output::json(&v));
     }
-    Ok(Output::ok(table::roadmap_text(&reading)))
+    let mut text = table::roadmap_text(&reading);
+    if explain {
+        text.push_str(
+            "
+why:\n",
+        );
+        for line in &reading.explain {
+            text.push_str(&format!("  {line}\n"));
+        }
+    }
+    Ok(Output::ok(text))
 }
 
 /// `gsd roadmap update-progress`.

@@ -138,10 +138,25 @@ impl<'a> Ctx<'a> {
         top.join("BRIEF.md").is_file() && !top.join("PROJECT.md").is_file()
     }
 
-    /// `rule` unless the tree uses GSD's first layout, where a missing core
-    /// file is a note.
+    /// A `.planning/` that GSD has only mapped (`/gsd:map-codebase` writes
+    /// `codebase/` before `new-project` is run): its map and no core file
+    /// or phase yet, so nothing is missing — the project is not started.
+    /// (An empty `.planning/` is not this: its core files are missing.)
+    pub fn not_started(&self) -> bool {
+        let ws = self.ws;
+        ws.planning.join("codebase").is_dir()
+            && ws.roadmap.is_none()
+            && ws.state.is_none()
+            && ws.project.is_none()
+            && ws.config.is_none()
+            && ws.phases.is_empty()
+            && ws.workstream.is_none()
+    }
+
+    /// `rule` unless the tree uses GSD's first layout, or is not started,
+    /// where a missing core file is a note.
     pub fn weigh_layout(&self, rule: super::diagnostic::Severity) -> super::diagnostic::Severity {
-        if self.legacy_layout() {
+        if self.legacy_layout() || self.not_started() {
             super::diagnostic::Severity::Info
         } else {
             rule
@@ -169,6 +184,20 @@ impl<'a> Ctx<'a> {
         self.reading
             .phase(id)
             .is_some_and(|p| p.active && p.status != "complete")
+    }
+
+    /// Whether the work has moved past phase `id`: a later live phase has
+    /// run plans, or every live phase is complete (the milestone's work is
+    /// done). What `id`'s records still lack is then history, not drift.
+    pub fn moved_past(&self, id: &crate::model::PhaseId) -> bool {
+        let live = || {
+            self.reading
+                .phases
+                .iter()
+                .filter(|p| p.active && !p.backlog)
+        };
+        live().any(|p| p.phase_id > *id && p.summaries > 0)
+            || (live().next().is_some() && live().all(|p| p.status == "complete"))
     }
 
     /// The severity for a finding about phase `id`: the rule's own while

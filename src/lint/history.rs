@@ -50,6 +50,21 @@ const EXECUTION_RULES: &[&str] = &[
     "orphan-summary",
 ];
 
+/// A folder that keeps work put aside, in any of the schemes real trees
+/// use: `archive/`, `_archived/`, `.archive`, `archives`, `history/`,
+/// `phases-archive/`, `milestones/`, `old/`, `superseded/`.
+pub fn is_archive_folder(name: &str) -> bool {
+    let c = name.to_lowercase();
+    let c = c.trim_start_matches(['_', '.', '-']);
+    c.starts_with("archive")
+        || c.ends_with("-archive")
+        || c.ends_with("_archive")
+        || matches!(
+            c,
+            "history" | "milestones" | "old" | "superseded" | "deprecated" | "abandoned"
+        )
+}
+
 /// The files whose execution findings are history.
 pub struct History {
     files: HashSet<PathBuf>,
@@ -77,7 +92,15 @@ impl History {
                     r.active && r.summaries > 0 && r.phase_id > *id && !r.phase_id.is_backlog()
                 })
             });
-            let shipped = shipped || overtaken;
+            // A phase folder kept under `phases/_archived/` (or any archive
+            // folder) was put aside, whatever its number says.
+            let put_aside = ph
+                .dir
+                .strip_prefix(&ws.planning)
+                .unwrap_or(&ph.dir)
+                .components()
+                .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()));
+            let shipped = shipped || overtaken || put_aside;
             // Every numbered plan ran: the rest of the folder (a bare
             // `PLAN.md` overview, a `-FIX` variant) belongs to finished work.
             let numbered: Vec<&crate::model::Plan> =
@@ -96,10 +119,11 @@ impl History {
         // Archives in schemes of their own (`archive/v1.1/phases/…`,
         // `history/`, `phases-archive/`): history by where they sit.
         for plan in &ws.loose_plans {
-            let archived = plan.doc.rel_path.components().any(|c| {
-                let c = c.as_os_str().to_string_lossy().to_lowercase();
-                c == "archive" || c == "history" || c.ends_with("-archive") || c == "milestones"
-            });
+            let archived = plan
+                .doc
+                .rel_path
+                .components()
+                .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()));
             if archived {
                 files.insert(plan.doc.rel_path.clone());
             }

@@ -107,6 +107,8 @@ pub fn says_dropped(s: &str) -> bool {
 /// Status phrases by meaning, in the languages of real roadmaps.
 const SHIPPED_WORDS: &[&str] = &[
     "shipped",
+    "code complete",
+    "code-complete",
     "complete",
     "completed",
     "done",

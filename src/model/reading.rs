@@ -33,6 +33,9 @@ pub struct PhaseReading {
     /// entry makes it `complete`).
     pub status: &'static str,
     pub checked: Option<bool>,
+    /// What settled its status (`gsd roadmap --explain`).
+    #[serde(skip)]
+    pub because: String,
     pub plans: usize,
     pub summaries: usize,
     pub has_dir: bool,
@@ -86,6 +89,10 @@ pub struct RoadmapReading {
     /// First active phase not yet planned (may come before the current one,
     /// as in gsd-tools).
     pub next_phase: Option<String>,
+    /// Which evidence settled each answer where sources could disagree
+    /// (`gsd roadmap --explain`).
+    #[serde(skip)]
+    pub explain: Vec<String>,
 }
 
 impl RoadmapReading {
@@ -136,6 +143,7 @@ impl RoadmapReading {
         // that MILESTONES.md, an archive or STATE.md's table records as
         // shipped has shipped.
         let records = ShippedRecords::of(ws);
+        let mut explain: Vec<String> = Vec::new();
         for i in 0..owned.len() {
             let Some(v) = owned[i].version.clone() else {
                 continue;
@@ -147,8 +155,17 @@ impl RoadmapReading {
                 .filter(|m| m.version.as_deref().is_some_and(|w| same_version(w, &v)))
                 .count()
                 == 1;
-            if unmarked && alone && records.says_shipped(&v) {
+            if unmarked
+                && alone
+                && let Some(why) = records.says_shipped(&v)
+            {
                 owned[i].status = MilestoneStatus::Shipped;
+                let though = if owned[i].source == MilestoneSource::State {
+                    "STATE.md still names it"
+                } else {
+                    "the roadmap does not mark it"
+                };
+                explain.push(format!("{} has shipped: {why}; {though}", owned[i].label()));
             }
         }
         let from_state = from_state.filter(|&i| !owned[i].is_shipped());
@@ -157,6 +174,13 @@ impl RoadmapReading {
             Some(i) => Some(i),
             None => super::milestone::current(milestones, state_version.as_deref()),
         };
+        explain.push(why_current(
+            milestones,
+            current,
+            from_state,
+            forced,
+            state_version.as_deref(),
+        ));
         let folders = Folders::new(ws);
 
         // Every (milestone, phase) the roadmap names, in file order of first
@@ -274,24 +298,50 @@ impl RoadmapReading {
                 .copied();
             // The tree says the phase is done: a ticked entry, a done
             // status cell, a status in its heading (`✅`, `(Complete)`).
-            let said_done = entry.is_some_and(|e| e.checked)
-                || row.is_some_and(|r| {
-                    MilestoneStatus::of_value(&r.status) == MilestoneStatus::Shipped
-                })
-                || detail
-                    .is_some_and(|d| MilestoneStatus::of_text(&d.name) == MilestoneStatus::Shipped);
-            let status = match disk {
-                _ if said_done => "complete",
+            let ticked = entry.is_some_and(|e| e.checked);
+            let row_done = row
+                .is_some_and(|r| MilestoneStatus::of_value(&r.status) == MilestoneStatus::Shipped);
+            let heading_done = detail
+                .is_some_and(|d| MilestoneStatus::of_text(&d.name) == MilestoneStatus::Shipped);
+            // `**Status:** Complete (2026-02-07)` in its detail section.
+            let line_done = detail.is_some_and(|d| {
+                d.status_label
+                    .as_deref()
+                    .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped)
+            });
+            let said_done = ticked || row_done || heading_done || line_done;
+            let said_where = if ticked {
+                "its checklist entry is ticked"
+            } else if row_done {
+                "its progress row's status says done"
+            } else if line_done {
+                "its **Status:** line says done"
+            } else {
+                "its heading says done"
+            };
+            let (status, because) = match disk {
+                _ if said_done => ("complete", said_where.to_owned()),
                 // Summaries and no plan files: it ran (plans since removed).
-                Some(d) if d.plan_count() == 0 && !d.summary_files.is_empty() => "complete",
+                Some(d) if d.plan_count() == 0 && !d.summary_files.is_empty() => (
+                    "complete",
+                    "its folder has summaries and no plan files".to_owned(),
+                ),
                 // A summary of the whole phase (`SUMMARY.md`, `39-SUMMARY.md`,
                 // the older one-per-phase form): it ran.
-                Some(d) if d.summary_files.iter().any(|f| phase_level_summary(f, &id)) => {
-                    "complete"
-                }
-                Some(d) => d.disk_status(),
-                None if archived => "complete",
-                None => "no_directory",
+                Some(d) if d.summary_files.iter().any(|f| phase_level_summary(f, &id)) => (
+                    "complete",
+                    "a summary of the whole phase is in its folder".to_owned(),
+                ),
+                Some(d) => (
+                    d.disk_status(),
+                    format!(
+                        "{} of {} plans have a summary on disk",
+                        d.completed_plans(),
+                        d.plan_count()
+                    ),
+                ),
+                None if archived => ("complete", "its milestone has shipped".to_owned()),
+                None => ("no_directory", "it has no folder yet".to_owned()),
             };
             phases.push(PhaseReading {
                 id: id.normalized(),
@@ -305,6 +355,7 @@ impl RoadmapReading {
                 requirements: detail.map(|d| d.requirements.clone()).unwrap_or_default(),
                 status,
                 checked: entry.map(|e| e.checked),
+                because,
                 plans: np,
                 summaries: ns,
                 has_dir: disk.is_some(),
@@ -342,6 +393,10 @@ impl RoadmapReading {
         let mut shipped_now = None;
         if between_milestones(&records, &phases, current.map(|i| &milestones[i])) {
             shipped_now = current.take();
+            explain.push(format!(
+                "between milestones: every phase of {} is complete and MILESTONES.md or an archive records it",
+                shipped_now.map_or("the roadmap".to_owned(), |i| milestones[i].label())
+            ));
             for p in phases.iter_mut().filter(|p| p.active) {
                 p.active = false;
             }
@@ -366,12 +421,21 @@ impl RoadmapReading {
                     .find(|p| p.phase_id.same(&pos.phase) && p.status != "complete")
             })
             .map(|p| p.number.clone());
-        let current_phase = state_position.or_else(|| {
-            active
-                .iter()
-                .find(|p| matches!(p.status, "planned" | "partial"))
-                .map(|p| p.number.clone())
+        let first_planned = active
+            .iter()
+            .find(|p| matches!(p.status, "planned" | "partial"))
+            .map(|p| p.number.clone());
+        explain.push(match (&state_position, &first_planned) {
+            (Some(n), _) => format!("the phase to work on is {n}: STATE.md names it and it is not complete"),
+            (None, Some(n)) => format!(
+                "the phase to work on is {n}: the first with plans still to run (STATE.md names no unfinished phase of this milestone)"
+            ),
+            (None, None) => "no phase is under way: none has plans still to run".to_owned(),
         });
+        for p in phases.iter().filter(|p| p.active) {
+            explain.push(format!("phase {} is {}: {}", p.number, p.status, p.because));
+        }
+        let current_phase = state_position.or(first_planned);
         let next_phase = active
             .iter()
             .find(|p| {
@@ -429,6 +493,7 @@ impl RoadmapReading {
             current_phase,
             next_phase,
             phases,
+            explain,
         }
     }
 
@@ -440,6 +505,38 @@ impl RoadmapReading {
         found.sort_by_key(|p| (!p.active, p.archived));
         found.into_iter().next()
     }
+}
+
+/// Why the current milestone is the one it is (or why there is none).
+fn why_current(
+    ms: &[Milestone],
+    current: Option<usize>,
+    from_state: Option<usize>,
+    forced: Option<usize>,
+    state_version: Option<&str>,
+) -> String {
+    let Some(c) = current else {
+        return if ms.is_empty() {
+            "no current milestone: the roadmap and STATE.md name none".to_owned()
+        } else {
+            "no current milestone: every milestone named has shipped".to_owned()
+        };
+    };
+    let m = &ms[c];
+    let why = if from_state == Some(c) {
+        "STATE.md names it and the roadmap names no milestone of its own"
+    } else if forced == Some(c) {
+        "every phase of the milestone before it is complete"
+    } else if state_version
+        .is_some_and(|v| m.version.as_deref().is_some_and(|w| same_version(v, w)))
+    {
+        "STATE.md's `milestone:` names it and it has not shipped"
+    } else if m.status == MilestoneStatus::InProgress {
+        "the roadmap marks it in progress"
+    } else {
+        "it is the first milestone not marked shipped"
+    };
+    format!("current milestone {} (line {}): {why}", m.label(), m.line)
 }
 
 /// `SUMMARY.md` or `NN-SUMMARY.md`: a summary of a whole phase, not of

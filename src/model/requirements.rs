@@ -123,8 +123,8 @@ impl Requirements {
                 _ if shipped => Scope::Shipped,
                 // `## v1.2+ Requirements`: this version and later.
                 Some(t)
-                    if super::milestone::find_version(&t)
-                        .is_some_and(|v| t.contains(&format!("{v}+"))) =>
+                    if super::milestone::find_milestone_id(&t)
+                        .is_some_and(|v| t.contains(&format!("{}+", v.to_lowercase()))) =>
                 {
                     Scope::V2
                 }

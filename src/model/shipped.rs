@@ -23,7 +23,7 @@ use super::workspace::PhaseLocation;
 pub struct ShippedRecords {
     /// Versions a record says shipped in so many words: a MILESTONES.md
     /// heading with a shipped status, an archive file, a STATE.md row.
-    pub certain: Vec<String>,
+    pub certain: Vec<(String, &'static str)>,
     /// Every version MILESTONES.md has a heading for, whatever its status
     /// says: GSD adds the entry when the milestone ships, so with all its
     /// phases done it settles the question.
@@ -51,30 +51,40 @@ impl ShippedRecords {
                     continue;
                 };
                 if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
-                    out.certain.push(v.clone());
+                    out.certain
+                        .push((v.clone(), "MILESTONES.md marks it shipped"));
                 }
                 out.listed.push(v);
             }
         }
+        let archived = "its archive is in milestones/";
         for d in planning_dirs(ws).iter().skip(1) {
-            out.certain.extend(archive_versions(d));
+            out.certain
+                .extend(archive_versions(d).into_iter().map(|v| (v, archived)));
         }
         out.certain
-            .extend(out.archives.iter().map(|(v, _)| v.clone()));
+            .extend(out.archives.iter().map(|(v, _)| (v.clone(), archived)));
         if let Some(st) = &ws.state {
-            out.certain.extend(state_table_shipped(st));
+            out.certain.extend(
+                state_table_shipped(st)
+                    .into_iter()
+                    .map(|v| (v, "STATE.md's table of milestones marks it done")),
+            );
         }
         out
     }
 
-    /// A record says this version shipped in so many words.
-    pub fn says_shipped(&self, version: &str) -> bool {
-        self.certain.iter().any(|s| same_version(s, version))
+    /// The record that says this version shipped in so many words.
+    pub fn says_shipped(&self, version: &str) -> Option<&'static str> {
+        self.certain
+            .iter()
+            .find(|(s, _)| same_version(s, version))
+            .map(|(_, why)| *why)
     }
 
     /// MILESTONES.md has an entry for it, or a record says it shipped.
     pub fn mentions(&self, version: &str) -> bool {
-        self.says_shipped(version) || self.listed.iter().any(|s| same_version(s, version))
+        self.says_shipped(version).is_some() || self.listed.iter().any(|s| same_version(s, version))
     }
 
     /// Any record of a shipped milestone at all.

@@ -20,7 +20,8 @@ pub fn project_missing(cx: &Ctx, s: &mut Sink) {
             return;
         }
         // Shared by every workstream: reported where it belongs, once.
-        s.file(
+        s.file_severity(
+            cx.weigh_layout(s.severity()),
             std::path::PathBuf::from(".planning/PROJECT.md"),
             "PROJECT.md not found",
             "create it (`gsd init` writes one) with What This Is, Core Value and Requirements",
@@ -89,12 +90,34 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
     // live phase promises is untraced (another rule), deferred, or of
     // another milestone; one whose phase has no plans yet is only not
     // planned yet.
+    // The phase STATE.md says is being planned has not all its plans yet:
+    // coverage is checked once planning is done.
+    let planning_now = cx
+        .ws
+        .state
+        .as_ref()
+        .filter(|st| {
+            // `status: planning`, `Status: Ready to plan` — in the body or
+            // the frontmatter, which GSD's tools keep apart.
+            let body = st.body_field("status").map(|f| f.value.to_lowercase());
+            let fm = st
+                .fm_field("status")
+                .and_then(|(_, n)| n.as_str().map(str::to_lowercase));
+            [body, fm]
+                .into_iter()
+                .flatten()
+                .any(|s| s.contains("planning") || s.contains("to plan"))
+        })
+        .and_then(|st| st.current_phase());
     let promised_by_planned_phase = |id: &str| {
         cx.ws.roadmap.as_ref().is_some_and(|rm| {
             rm.phases.iter().any(|p| {
                 p.requirements.iter().any(|r| r == id)
                     && cx.live(&p.id)
                     && cx.phases.folder(&p.id).is_some_and(|d| d.plan_count() > 0)
+                    && !planning_now
+                        .as_ref()
+                        .is_some_and(|pos| pos.phase.same(&p.id))
             })
         })
     };
@@ -156,12 +179,18 @@ pub fn requirement_untraced(cx: &Ctx, s: &mut Sink) {
     if req.traceability.is_empty() {
         return;
     }
-    // A ticked requirement is delivered: tracing it now is history.
-    for r in req
-        .items
+    // A ticked requirement is delivered: tracing it now is history. So is
+    // one a complete phase's `**Requirements**:` line names.
+    let delivered: HashSet<&str> = cx
+        .reading
+        .phases
         .iter()
-        .filter(|r| r.scope == Scope::V1 && r.checked != Some(true))
-    {
+        .filter(|p| p.status == "complete")
+        .flat_map(|p| p.requirements.iter().map(String::as_str))
+        .collect();
+    for r in req.items.iter().filter(|r| {
+        r.scope == Scope::V1 && r.checked != Some(true) && !delivered.contains(r.id.as_str())
+    }) {
         if !req.traceability.iter().any(|t| t.id == r.id) {
             s.at_line(
                 &req.doc,

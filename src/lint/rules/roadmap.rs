@@ -199,7 +199,24 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
             } else {
                 format!("phases {first}–{last} are")
             };
-            s.file(
+            // A gap before a phase that has run is settled: the numbers
+            // after it are already in use. (A folder the roadmap does not
+            // know, with work still to run, is not: that is live drift.)
+            let settled = cx
+                .ws
+                .current_phases()
+                .find(|p| &p.dir == w[1].1)
+                .and_then(|p| p.id.as_ref())
+                .and_then(|id| cx.reading.phase(id))
+                .is_some_and(|r| {
+                    r.archived || r.checked == Some(true) || (r.plans > 0 && r.summaries >= r.plans)
+                });
+            s.file_severity(
+                if settled {
+                    crate::lint::Severity::Info
+                } else {
+                    s.severity()
+                },
                 w[1].1.clone(),
                 format!(
                     "gap in phase numbering: {} → {}; {which} neither a folder nor in ROADMAP.md",
@@ -221,7 +238,13 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
                     o.dir_name != ph.dir_name && !o.slug.is_empty() && o.id.as_ref() == Some(id)
                 })
             });
+            // A finished phase's folder is history whatever its name.
+            let finished = ph
+                .id
+                .as_ref()
+                .is_some_and(|id| cx.reading.phase(id).is_some() && !cx.live(id));
             let put_aside = stray
+                || finished
                 || ph.dir_name.starts_with(['_', '.'])
                 || ph.dir_name.to_lowercase().contains("archive");
             s.file_severity(
@@ -283,6 +306,15 @@ pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
         let Some((_, on_disk)) = disk_counts(cx, &p.id) else {
             continue;
         };
+        // Fix plans (`11-01-FIX-PLAN.md`, written by GSD's plan-fix after
+        // UAT) come on top of the plans a roadmap lists.
+        let fixes = cx.phases.current(&p.id).map_or(0, |ph| {
+            ph.plan_files
+                .iter()
+                .filter(|f| f.to_ascii_uppercase().contains("-FIX"))
+                .count()
+        });
+        let on_disk = on_disk.saturating_sub(fixes);
         let l = label.trim();
         // "2 plans" or "1/2 plans executed": the total is the last number before "plan".
         let before = l.split("plan").next().unwrap_or("");
@@ -321,7 +353,11 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
         if (done as usize, total as usize) != (d, t) && t > 0 {
             // A stale row of a finished or shipped phase is history; a
             // live phase's, or a complete phase whose row lags, is drift.
-            let live = !row.archived && cx.reading.phase(id).is_some_and(|p| p.active);
+            // A row ahead of the disk (it says more ran than has a summary)
+            // of a phase the work has moved past is a finished phase's
+            // record, as for a ticked box.
+            let ahead = done as usize >= d && cx.moved_past(id);
+            let live = !row.archived && !ahead && cx.reading.phase(id).is_some_and(|p| p.active);
             let sev = if live {
                 s.severity()
             } else {
@@ -339,7 +375,11 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
             continue;
         };
         if done < total {
-            let live = cx.reading.phase(&c.phase).is_some_and(|p| p.active);
+            // Ticked too early is drift while it is the work at hand; once
+            // later work has run (or the milestone's phases are all done)
+            // the missing summaries are records of finished work.
+            let live =
+                cx.reading.phase(&c.phase).is_some_and(|p| p.active) && !cx.moved_past(&c.phase);
             s.at_line_severity(
                 if live {
                     s.severity()

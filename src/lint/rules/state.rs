@@ -48,7 +48,21 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
             .current_phases()
             .filter_map(|p| p.id.as_ref().map(PhaseId::unpadded))
             .collect();
-        s.at_line(
+        // Between milestones (every milestone named has shipped) the
+        // position is a record of finished work.
+        let between = cx.reading.current_milestone.is_none()
+            && !cx.reading.milestones.is_empty()
+            && cx
+                .reading
+                .milestones
+                .iter()
+                .all(|m| m.status == crate::model::milestone::MilestoneStatus::Shipped);
+        s.at_line_severity(
+            if between {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            },
             &st.doc,
             line,
             format!(

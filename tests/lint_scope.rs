@@ -1,0 +1,334 @@
+//! What each rule may flag: live work, at the severity the finding earns.
+//! Each test starts from what a user has (`git init`, `gsd init`), makes
+//! one shape real trees hold, and shows the rule still firing on live work
+//! and saying only info (or nothing) about finished, archived or deferred
+//! work, or a tree GSD has not started yet.
+
+mod common;
+
+use std::path::Path;
+
+use common::{gsd, stderr};
+use serde_json::Value;
+
+/// `git init` + `gsd init` with these phases and requirements.
+fn project(phases: &[&str], reqs: &[&str]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    common::git(t.path(), &["init", "-q", "-b", "main"]);
+    let mut args = vec!["init", "-y", "-q", "--name", "Shop"];
+    for p in phases {
+        args.extend(["--phase", p]);
+    }
+    for r in reqs {
+        args.extend(["--requirement", r]);
+    }
+    let o = gsd(t.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    t
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn edit(root: &Path, rel: &str, from: &str, to: &str) {
+    let p = root.join(rel);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{rel} has no {from:?}");
+    std::fs::write(p, text.replacen(from, to, 1)).unwrap();
+}
+
+/// A plan in GSD's current format (`reqs` its requirement IDs).
+fn plan(phase: &str, n: &str, reqs: &str) -> String {
+    format!(
+        "---\nphase: {phase}\nplan: {n}\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [src/{phase}-{n}.txt]\nautonomous: true\nrequirements: [{reqs}]\nmust_haves:\n  artifacts:\n    - path: src/{phase}-{n}.txt\n---\n<tasks>\n<task type=\"auto\">\n<name>T</name>\n<files>src/{phase}-{n}.txt</files>\n<action>a</action>\n<verify>true</verify>\n<done>d</done>\n</task>\n</tasks>\n"
+    )
+}
+
+/// Plans `NN-01..NN-count` in the phase folder, the first `ran` of them
+/// with a SUMMARY.
+fn plans(root: &Path, dir: &str, count: usize, ran: usize, reqs: &str) {
+    let phase = &dir[..2];
+    for i in 1..=count {
+        let f = format!(".planning/phases/{dir}/{phase}-0{i}-PLAN.md");
+        write(root, &f, &plan(phase, &format!("0{i}"), reqs));
+        if i <= ran {
+            write(root, &f.replace("PLAN", "SUMMARY"), "# Summary\n\nDone.\n");
+        }
+    }
+}
+
+/// Severities of the findings of `code` (errors and warnings fail CI).
+fn severities(root: &Path, code: &str) -> Vec<String> {
+    let o = gsd(root, &["lint", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).expect("lint --format json");
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| d["severity"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn plans_put_aside_under_phases_archived_are_history() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let old = "---\nphase: 19-polish\nplan: 01\ntype: execute\n---\n<tasks>\n<task type=\"auto\"><name>T</name><action>a</action><verify>v</verify><done>d</done></task>\n</tasks>\n";
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &old.replace("19-polish", "01-catalog"),
+    );
+    assert_eq!(severities(root, "plan-missing-field"), ["error"]);
+    std::fs::remove_file(root.join(".planning/phases/01-catalog/01-01-PLAN.md")).unwrap();
+    write(
+        root,
+        ".planning/phases/_archived/19-polish/19-01-PLAN.md",
+        old,
+    );
+    assert_eq!(severities(root, "plan-missing-field"), ["info"]);
+}
+
+#[test]
+fn a_numbering_gap_before_finished_work_is_settled() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    let from = ".planning/phases/03-checkout";
+    std::fs::rename(root.join(from), root.join(".planning/phases/05-checkout")).unwrap();
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "Phase 3: Checkout**",
+        "Phase 5: Checkout**",
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "### Phase 3: Checkout",
+        "### Phase 5: Checkout",
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 3. Checkout |",
+        "| 5. Checkout |",
+    );
+    // Phase 5 is live work: renumbering it is still cheap.
+    assert_eq!(severities(root, "phase-numbering-gap"), ["warning"]);
+    plans(root, "05-checkout", 1, 1, "");
+    assert_eq!(severities(root, "phase-numbering-gap"), ["info"]);
+}
+
+#[test]
+fn a_box_ticked_early_is_drift_until_later_work_has_run() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 2, 1, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1",
+        "- [x] **Phase 1",
+    );
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["warning"]
+    );
+    plans(root, "02-cart", 1, 1, "");
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["info"]
+    );
+}
+
+#[test]
+fn a_progress_row_lagging_the_disk_is_drift_and_one_ahead_of_finished_work_is_not() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 2, 2, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 0/0 |",
+        "| 1. Catalog | 0/2 |",
+    );
+    // The row says nothing ran; both plans did: `update-progress` fixes it.
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 0/2 |",
+        "| 1. Catalog | 2/2 |",
+    );
+    std::fs::remove_file(root.join(".planning/phases/01-catalog/01-02-SUMMARY.md")).unwrap();
+    // Ahead of the disk while phase 1 is the work at hand: drift.
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+    plans(root, "02-cart", 1, 1, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 2. Cart | 0/0 |",
+        "| 2. Cart | 1/1 |",
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["info"]);
+}
+
+#[test]
+fn requirements_deferred_to_a_later_version_or_delivered_need_no_trace() {
+    let t = project(&["Catalog", "Cart"], &["CAT-01: list", "CART-01: add"]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "## v2 Requirements\n\nNone yet.",
+        "## v12+ Requirements — 다음 마일스톤으로 미루기\n\n- [ ] **EXUI-02**: later\n\n## v2 Requirements\n\nNone yet.",
+    );
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "| CAT-01 | TBD | Pending |\n",
+        "",
+    );
+    // CAT-01 is live and untraced; EXUI-02 is deferred.
+    assert_eq!(severities(root, "requirement-untraced"), ["warning"]);
+    // Phase 1 delivers CAT-01 and is complete: tracing it now is history.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Requirements**: TBD",
+        "**Requirements**: CAT-01",
+    );
+    plans(root, "01-catalog", 1, 1, "CAT-01");
+    assert!(severities(root, "requirement-untraced").is_empty());
+}
+
+#[test]
+fn coverage_waits_until_the_phase_is_planned() {
+    let t = project(&["Catalog"], &["CAT-01: list", "CAT-02: search"]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Requirements**: TBD",
+        "**Requirements**: CAT-01, CAT-02",
+    );
+    plans(root, "01-catalog", 1, 0, "CAT-01");
+    // `gsd init` leaves STATE.md at "Ready to plan": plans are still coming.
+    assert!(severities(root, "requirement-not-covered").is_empty());
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Status: Ready to plan",
+        "Status: Ready to execute",
+    );
+    assert_eq!(severities(root, "requirement-not-covered"), ["warning"]);
+}
+
+#[test]
+fn fix_plans_are_not_counted_against_the_roadmap_plan_count() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Plans**: TBD",
+        "**Plans**: 1 plans",
+    );
+    plans(root, "01-catalog", 1, 1, "");
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-FIX-PLAN.md",
+        &plan("01", "01", "").replace("type: execute", "type: fix"),
+    );
+    assert!(severities(root, "roadmap-plan-count-mismatch").is_empty());
+    plans(root, "01-catalog", 2, 1, "");
+    assert_eq!(severities(root, "roadmap-plan-count-mismatch"), ["warning"]);
+}
+
+#[test]
+fn depends_on_a_whole_earlier_phase_by_its_folder_resolves() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 1, "");
+    plans(root, "02-cart", 1, 0, "");
+    let f = ".planning/phases/02-cart/02-01-PLAN.md";
+    edit(root, f, "depends_on: []", "depends_on: [01-catalog]");
+    assert!(severities(root, "depends-on-unknown-plan").is_empty());
+    edit(
+        root,
+        f,
+        "depends_on: [01-catalog]",
+        "depends_on: [01-catalogue]",
+    );
+    assert_eq!(severities(root, "depends-on-unknown-plan"), ["error"]);
+}
+
+#[test]
+fn a_planning_folder_gsd_has_only_mapped_is_not_missing_files() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    common::git(root, &["init", "-q", "-b", "main"]);
+    write(root, ".planning/codebase/STACK.md", "# Stack\n\nRust.\n");
+    let o = gsd(root, &["lint", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
+    for code in ["project-missing", "config-missing"] {
+        assert_eq!(severities(root, code), ["info"], "{code}");
+    }
+    // Once a phase exists the project has started: PROJECT.md is missing.
+    write(
+        root,
+        ".planning/phases/01-core/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    assert_eq!(severities(root, "project-missing"), ["error"]);
+}
+
+#[test]
+fn a_finished_phase_folder_with_a_bare_number_is_history() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    std::fs::rename(
+        root.join(".planning/phases/02-cart"),
+        root.join(".planning/phases/2"),
+    )
+    .unwrap();
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["warning"]);
+    write(
+        root,
+        ".planning/phases/2/2-01-PLAN.md",
+        &plan("2", "01", ""),
+    );
+    write(root, ".planning/phases/2/2-01-SUMMARY.md", "# Summary\n");
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
+}
+
+#[test]
+fn a_stale_position_between_milestones_is_a_record() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Phase: 1 of 1 (Catalog)",
+        "Phase: 12 of 12 (Admin)",
+    );
+    assert_eq!(severities(root, "state-unknown-phase"), ["warning"]);
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "## Phases\n",
+        "## Milestones\n\n- ✅ **v1.0 Shop** - Phase 1 (shipped 2026-11-01)\n\n## Phases\n",
+    );
+    plans(root, "01-catalog", 1, 1, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1",
+        "- [x] **Phase 1",
+    );
+    assert_eq!(severities(root, "state-unknown-phase"), ["info"]);
+}
