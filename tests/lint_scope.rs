@@ -332,3 +332,55 @@ fn a_stale_position_between_milestones_is_a_record() {
     );
     assert_eq!(severities(root, "state-unknown-phase"), ["info"]);
 }
+
+/// The drift between STATE.md and the tree is reported with both sides
+/// (info: GSD's tools rewrite these on their next state update), and not
+/// when they agree.
+#[test]
+fn state_drift_is_a_note_with_its_evidence() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 1, "");
+    let state = root.join(".planning/STATE.md");
+    let body = std::fs::read_to_string(&state).unwrap();
+    std::fs::write(
+        &state,
+        format!("---\nprogress:\n  total_plans: 1\n  completed_plans: 1\n---\n{body}"),
+    )
+    .unwrap();
+    assert!(severities(root, "state-progress-stale").is_empty());
+    // Phase 1 ran; STATE.md still names it, and the work is at phase 2.
+    let o = gsd(root, &["lint", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let stale: Vec<&Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "state-position-stale")
+        .collect();
+    assert_eq!(stale.len(), 1, "{v}");
+    assert_eq!(stale[0]["severity"], "info");
+    assert!(
+        stale[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("phase 1, which is complete (1 of 1 plans have a summary on disk); the work is at phase 2"),
+        "{}",
+        stale[0]["message"]
+    );
+    plans(root, "02-cart", 2, 0, "");
+    let o = gsd(root, &["lint", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let msgs: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "state-progress-stale")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        msgs,
+        ["progress says 1/1 plans done; the roadmap's phase folders hold 1/3"],
+        "{v}"
+    );
+}

@@ -68,6 +68,8 @@ rules! {
     "state-unknown-phase", Warning, state::state_unknown_phase, "W002", "STATE.md's current phase is neither in ROADMAP.md nor on disk.";
     "state-phase-complete-status", Warning, state::state_phase_complete_status, "W011", "The current phase is complete in ROADMAP.md but STATE.md's status is not.";
     "state-plan-count-mismatch", Warning, state::state_plan_count_mismatch, "state validate", "STATE.md's `Plan: X of Y` disagrees with the plans on disk.";
+    "state-progress-stale", Info, state::state_progress_stale, "state validate", "STATE.md's progress counters disagree with the plans and summaries of the current milestone.";
+    "state-position-stale", Info, state::state_position_stale, "", "STATE.md's position names a phase that is complete while the work is at a later one.";
     "state-progress-invalid", Warning, state::state_progress_invalid, "", "STATE.md progress counters are impossible (completed > total, percent out of range).";
     "workstream-pointer-dangling", Warning, state::workstream_pointer_dangling, "", "`.planning/active-workstream` names a workstream folder that does not exist.";
     "project-missing", Error, project::project_missing, "E002", "PROJECT.md is missing.";

@@ -227,3 +227,77 @@ pub fn workstream_pointer_dangling(cx: &Ctx, s: &mut Sink) {
         );
     }
 }
+
+/// STATE.md's `progress:` plan counters (which GSD's tools rewrite on every
+/// state update) disagree with the tree: the reading's plans done / total
+/// in the current milestone's folders. A note with both figures, so the
+/// drift is seen with its evidence; `gsd state sync` rewrites them.
+pub fn state_progress_stale(cx: &Ctx, s: &mut Sink) {
+    let Some(st) = &cx.ws.state else { return };
+    let Some(progress) = st.doc.fm().and_then(|m| m.get("progress")) else {
+        return;
+    };
+    let r = &cx.reading;
+    // Between milestones the counters describe the shipped one.
+    if r.current_milestone.is_none() && !r.milestones.is_empty() {
+        return;
+    }
+    let num = |k: &str| progress.get(k).and_then(|n| n.as_i64());
+    let (Some(done), Some(total)) = (num("completed_plans"), num("total_plans")) else {
+        return;
+    };
+    let (d, t) = (r.total_summaries as i64, r.total_plans as i64);
+    if (done, total) != (d, t) {
+        let scope = r
+            .current_milestone
+            .as_deref()
+            .map_or("the roadmap's phase folders".to_owned(), |m| {
+                format!("the folders of {m}'s phases")
+            });
+        s.at(
+            &st.doc,
+            progress.span,
+            format!("progress says {done}/{total} plans done; {scope} hold {d}/{t}"),
+            "recompute it from disk (`gsd state sync`), or see `gsd roadmap --explain`",
+        );
+    }
+}
+
+/// STATE.md names, as the position, a phase the tree shows complete, while
+/// the work is at a later one: the position was not moved on.
+pub fn state_position_stale(cx: &Ctx, s: &mut Sink) {
+    let Some(st) = &cx.ws.state else { return };
+    let Some(pos) = st.current_phase() else {
+        return;
+    };
+    let r = &cx.reading;
+    let Some(named) = r
+        .phases
+        .iter()
+        .find(|p| p.active && p.phase_id.same(&pos.phase))
+    else {
+        return;
+    };
+    let Some(at) = r.current_phase.as_ref().or(r.next_phase.as_ref()) else {
+        return;
+    };
+    if named.status == "complete" && *at != named.number {
+        let line = st
+            .body_field("currentPhase")
+            .map(|f| f.line)
+            .or_else(|| {
+                st.fm_field("current_phase")
+                    .map(|(_, n)| st.doc.line_of(n.span.start))
+            })
+            .unwrap_or(1);
+        s.at_line(
+            &st.doc,
+            line,
+            format!(
+                "STATE.md's position is phase {}, which is complete ({}); the work is at phase {at}",
+                named.number, named.because
+            ),
+            "move it on (`gsd state advance`), or see `gsd roadmap --explain`",
+        );
+    }
+}
