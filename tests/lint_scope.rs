@@ -8,23 +8,11 @@ mod common;
 
 use std::path::Path;
 
-use common::{gsd, stderr};
+use common::gsd;
 use serde_json::Value;
 
-/// `git init` + `gsd init` with these phases and requirements.
 fn project(phases: &[&str], reqs: &[&str]) -> tempfile::TempDir {
-    let t = tempfile::tempdir().unwrap();
-    common::git(t.path(), &["init", "-q", "-b", "main"]);
-    let mut args = vec!["init", "-y", "-q", "--name", "Shop"];
-    for p in phases {
-        args.extend(["--phase", p]);
-    }
-    for r in reqs {
-        args.extend(["--requirement", r]);
-    }
-    let o = gsd(t.path(), &args);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    t
+    common::gsd_init(phases, reqs)
 }
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -60,8 +48,8 @@ fn plans(root: &Path, dir: &str, count: usize, ran: usize, reqs: &str) {
     }
 }
 
-/// Severities of the findings of `code` (errors and warnings fail CI).
-fn severities(root: &Path, code: &str) -> Vec<String> {
+/// The findings of `code` that `gsd lint --format json` reports.
+fn findings(root: &Path, code: &str) -> Vec<Value> {
     let o = gsd(root, &["lint", "--format", "json"]);
     let v: Value = serde_json::from_slice(&o.stdout).expect("lint --format json");
     v["diagnostics"]
@@ -69,6 +57,14 @@ fn severities(root: &Path, code: &str) -> Vec<String> {
         .unwrap()
         .iter()
         .filter(|d| d["code"] == code)
+        .cloned()
+        .collect()
+}
+
+/// Severities of the findings of `code` (errors and warnings fail CI).
+fn severities(root: &Path, code: &str) -> Vec<String> {
+    findings(root, code)
+        .iter()
         .map(|d| d["severity"].as_str().unwrap().to_owned())
         .collect()
 }
@@ -350,15 +346,8 @@ fn state_drift_is_a_note_with_its_evidence() {
     .unwrap();
     assert!(severities(root, "state-progress-stale").is_empty());
     // Phase 1 ran; STATE.md still names it, and the work is at phase 2.
-    let o = gsd(root, &["lint", "--format", "json"]);
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let stale: Vec<&Value> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == "state-position-stale")
-        .collect();
-    assert_eq!(stale.len(), 1, "{v}");
+    let stale = findings(root, "state-position-stale");
+    assert_eq!(stale.len(), 1, "{stale:?}");
     assert_eq!(stale[0]["severity"], "info");
     assert!(
         stale[0]["message"]
@@ -369,18 +358,12 @@ fn state_drift_is_a_note_with_its_evidence() {
         stale[0]["message"]
     );
     plans(root, "02-cart", 2, 0, "");
-    let o = gsd(root, &["lint", "--format", "json"]);
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let msgs: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .unwrap()
+    let msgs: Vec<String> = findings(root, "state-progress-stale")
         .iter()
-        .filter(|d| d["code"] == "state-progress-stale")
-        .map(|d| d["message"].as_str().unwrap())
+        .map(|d| d["message"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(
         msgs,
-        ["progress says 1/1 plans done; the roadmap's phase folders hold 1/3"],
-        "{v}"
+        ["progress says 1/1 plans done; the roadmap's phase folders hold 1/3"]
     );
 }

@@ -662,19 +662,8 @@ mod evidence {
     }
 }
 
-/// A project started the way a user starts one: `git init`, `gsd init`.
 fn initialised(phases: &[&str]) -> tempfile::TempDir {
-    let t = tempfile::tempdir().unwrap();
-    common::git(t.path(), &["init", "-q", "-b", "main"]);
-    common::git(t.path(), &["config", "user.email", "t@example.com"]);
-    common::git(t.path(), &["config", "user.name", "T"]);
-    let mut args = vec!["init", "-y", "-q", "--name", "Shop"];
-    for p in phases {
-        args.extend(["--phase", p]);
-    }
-    let o = common::gsd(t.path(), &args);
-    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
-    t
+    common::gsd_init(phases, &[])
 }
 
 fn current(v: &Value) -> Option<String> {

@@ -191,6 +191,18 @@ impl State {
         out
     }
 
+    /// The line STATE.md states its position on: the body's `Phase:`, else
+    /// the frontmatter's `current_phase:`, else the first line.
+    pub fn position_line(&self) -> usize {
+        self.body_field("currentPhase")
+            .map(|f| f.line)
+            .or_else(|| {
+                self.fm_field("current_phase")
+                    .map(|(_, n)| self.doc.line_of(n.span.start))
+            })
+            .unwrap_or(1)
+    }
+
     pub fn status(&self) -> Option<String> {
         self.body_field("status")
             .map(|f| f.value.clone())

@@ -117,6 +117,25 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// A project started the way a user starts one: `git init`, then `gsd init`
+/// with these phases and requirements (`ID: text`).
+pub fn gsd_init(phases: &[&str], reqs: &[&str]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    git(t.path(), &["init", "-q", "-b", "main"]);
+    git(t.path(), &["config", "user.email", "t@example.com"]);
+    git(t.path(), &["config", "user.name", "T"]);
+    let mut args = vec!["init", "-y", "-q", "--name", "Shop"];
+    for p in phases {
+        args.extend(["--phase", p]);
+    }
+    for r in reqs {
+        args.extend(["--requirement", r]);
+    }
+    let o = gsd(t.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    t
+}
+
 /// A writable copy of a fixture tree in a fresh repository with one commit.
 pub fn repo_of(name: &str) -> tempfile::TempDir {
     repo_of_in(name, &std::env::temp_dir())

@@ -35,14 +35,7 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
         return;
     };
     if !known_phase(cx, &pos.phase) && (cx.ws.roadmap.is_some() || !cx.ws.phases.is_empty()) {
-        let line = st
-            .body_field("currentPhase")
-            .map(|f| f.line)
-            .or_else(|| {
-                st.fm_field("current_phase")
-                    .map(|(_, n)| st.doc.line_of(n.span.start))
-            })
-            .unwrap_or(1);
+        let line = st.position_line();
         let known: Vec<String> = cx
             .ws
             .current_phases()
@@ -282,14 +275,7 @@ pub fn state_position_stale(cx: &Ctx, s: &mut Sink) {
         return;
     };
     if named.status == "complete" && *at != named.number {
-        let line = st
-            .body_field("currentPhase")
-            .map(|f| f.line)
-            .or_else(|| {
-                st.fm_field("current_phase")
-                    .map(|(_, n)| st.doc.line_of(n.span.start))
-            })
-            .unwrap_or(1);
+        let line = st.position_line();
         s.at_line(
             &st.doc,
             line,
