@@ -652,6 +652,17 @@ fn an_interrupted_change_is_finished_explicitly_and_never_over_an_edit() {
         "{words}"
     );
     assert_eq!(std::fs::read_to_string(&state_md).unwrap(), edited);
+    // A journal this gsd cannot read (an older gsd's): named, and dropped
+    // by `--abandon` without touching any other file.
+    std::fs::write(journal::path(&root), r#"{"version":1,"ops":[]}"#).unwrap();
+    let o = gsd(&root, &["state", "set", "status", "Executing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a gsd journal"), "{}", stderr(&o));
+    let o = gsd(&root, &["recover", "--abandon"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("dropped"), "{}", stdout(&o));
+    assert!(!journal::pending(&root));
+    assert_eq!(std::fs::read_to_string(&state_md).unwrap(), edited);
 }
 
 /// A value that starts with `-` is a value, not an unknown flag, for `fm

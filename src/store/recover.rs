@@ -37,6 +37,9 @@ pub enum Recovery {
     /// A journal cut short while being written (its change never started)
     /// was cleared.
     ClearedTorn,
+    /// `--abandon` on a journal gsd cannot read: it was dropped, no other
+    /// file touched.
+    DroppedUnreadable { why: String },
 }
 
 impl Recovery {
@@ -63,6 +66,9 @@ impl Recovery {
                 "dropped the journal of the interrupted change \"{message}\"; files edited since were left as they are: {} (see `git status`)",
                 paths.join(", ")
             ),
+            Recovery::DroppedUnreadable { why } => {
+                format!("dropped {why}; no other file was touched (see `git status`)")
+            }
             Recovery::ClearedTorn => format!(
                 "cleared {}: it was cut short while being written (killed or disk full), before its change started",
                 journal::FILE
@@ -87,7 +93,16 @@ pub(super) fn locked(root: &Path, direction: Direction) -> Result<Option<Recover
     let started = std::fs::metadata(journal::path(root))
         .and_then(|m| m.modified())
         .ok();
-    let record = match journal::read(root)? {
+    let read = match journal::read(root) {
+        // Not a journal this gsd can read (another version's, a foreign
+        // file): `--abandon` drops it, touching no other file.
+        Err(e @ JournalError::Unreadable { .. }) if direction == Direction::Undo => {
+            journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
+            return Ok(Some(Recovery::DroppedUnreadable { why: e.to_string() }));
+        }
+        r => r?,
+    };
+    let record = match read {
         Journal::None => return Ok(None),
         Journal::Torn => {
             journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
