@@ -18,14 +18,14 @@ fn main() {
     let text = "# Project State\n\n## Current Position\n\nPhase: 3 of 8 (API)\nStatus: Executing\n"
         .repeat(40);
     let record = Record {
-        version: 1,
+        version: journal::VERSION,
         message: "docs(state): status Ready → Executing".into(),
         commit: true,
         policy: CommitPolicy::Commit,
         head: Some("0".repeat(40)),
         ops: vec![Op::Write {
-            path: dir.path().join(".planning/STATE.md"),
-            before: Some(journal::blob_id(text.as_bytes())),
+            path: ".planning/STATE.md".into(),
+            old: Some(text.clone()),
             text,
         }],
     };

@@ -1,6 +1,7 @@
-//! Crash consistency: `kill -9` a write command at random moments; after the
-//! next gsd command the tree is exactly the old commit or exactly the new
-//! one, `git status` is clean and no temp file or journal is left.
+//! Crash consistency: `kill -9` a write command at random moments; the next
+//! read changes nothing, and after `gsd recover` the tree is exactly the old
+//! commit or exactly the new one, `git status` is clean and no temp file or
+//! journal is left.
 //!
 //! Four commands, 100 kills each (`GSD_CRASH_RUNS` changes the count):
 //! `phase remove` on a 750-file tree (hundreds of renames), `phase add`,
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{STEP_PLAN, copy_dir, git};
+use common::{big_tree, copy_dir, git, init_packed as init_repo};
 
 /// xorshift64*: reproducible moments without a dependency.
 struct Rng(u64);
@@ -30,71 +31,6 @@ impl Rng {
         let n = max.as_micros().max(1) as u64;
         Duration::from_micros(self.next() % n)
     }
-}
-
-fn init_repo(dir: &Path) {
-    git(dir, &["init", "-q", "-b", "main"]);
-    git(dir, &["config", "user.email", "test@example.com"]);
-    git(dir, &["config", "user.name", "Test"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "init"]);
-    // Packed objects: each run copies a few files of .git, not thousands.
-    git(dir, &["gc", "-q"]);
-}
-
-/// A tree of `phases` phases with `plans` plans each, and summaries for
-/// the first two thirds: 75 × 6 gives 750 files, and 5 core files.
-fn big_tree(dir: &Path, phases: usize, plans: usize) {
-    let planning = dir.join(".planning");
-    std::fs::create_dir_all(planning.join("phases")).unwrap();
-    let mut roadmap = String::from("# Roadmap: Big\n\n## Phases\n\n");
-    for p in 1..=phases {
-        roadmap += &format!("- [ ] **Phase {p}: Phase number {p}** - desc\n");
-    }
-    roadmap += "\n## Phase Details\n";
-    for p in 1..=phases {
-        let folder = planning.join(format!("phases/{p:02}-phase-number-{p}"));
-        std::fs::create_dir_all(&folder).unwrap();
-        roadmap += &format!(
-            "\n### Phase {p}: Phase number {p}\n**Goal**: goal {p}\n**Depends on**: Phase {}\n**Requirements**: [STEP-01]\n**Plans**: {plans} plans\n\nPlans:\n",
-            p.saturating_sub(1)
-        );
-        for n in 1..=plans {
-            let plan = STEP_PLAN
-                .replace("phase: 02-api", &format!("phase: {p:02}-phase-number-{p}"))
-                .replace("plan: 02\n", &format!("plan: {n:02}\n"));
-            std::fs::write(folder.join(format!("{p:02}-{n:02}-PLAN.md")), plan).unwrap();
-            if p <= phases * 2 / 3 {
-                std::fs::write(
-                    folder.join(format!("{p:02}-{n:02}-SUMMARY.md")),
-                    format!("---\nphase: {p:02}\nplan: {n:02}\ncompleted: 2026-01-02\n---\n\n# Summary {p}-{n}\n\nDone; see Phase {p}.\n"),
-                )
-                .unwrap();
-            }
-            roadmap += &format!("- [ ] {p:02}-{n:02}: plan {n}\n");
-        }
-    }
-    roadmap += "\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n";
-    for p in 1..=phases {
-        roadmap += &format!("| {p}. Phase number {p} | 0/{plans} | Not started | - |\n");
-    }
-    std::fs::write(planning.join("ROADMAP.md"), roadmap).unwrap();
-    std::fs::write(
-        planning.join("STATE.md"),
-        format!("# Project State\n\n## Current Position\n\nPhase: 5 of {phases} (Phase number 5)\nPlan: 1 of {plans}\nStatus: Ready to plan\nLast activity: 2026-01-01 - started\n"),
-    )
-    .unwrap();
-    std::fs::write(
-        planning.join("PROJECT.md"),
-        "# Big\n\n## What This Is\n\nA big tree.\n",
-    )
-    .unwrap();
-    std::fs::write(
-        planning.join("REQUIREMENTS.md"),
-        "# Requirements\n\n- [ ] **STEP-01**: steps\n",
-    )
-    .unwrap();
-    std::fs::write(planning.join("config.json"), "{}\n").unwrap();
 }
 
 fn tree_id(dir: &Path) -> String {
@@ -139,7 +75,7 @@ struct Tally {
     old: usize,
     new: usize,
     killed_running: usize,
-    /// Runs whose next command said it finished an interrupted change.
+    /// Runs whose `gsd recover` said it finished an interrupted change.
     recovered: usize,
 }
 
@@ -179,16 +115,33 @@ fn crash(base: &Path, args: &[String], runs: usize, seed: u64) -> Tally {
         }
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
-        // The next gsd command (a read) finishes or undoes what was cut off.
-        let next = command(t.path(), &["state".into(), "--json".into()])
-            .stderr(Stdio::piped())
+        // The next read changes nothing (HEAD, index, files); then the
+        // explicit `gsd recover` finishes what was cut off.
+        let before = common::snapshot(t.path());
+        let read = command(t.path(), &["state".into(), "--json".into()])
             .output()
             .unwrap();
         assert!(
-            next.status.code().is_some_and(|c| c != 101),
+            read.status.code().is_some_and(|c| c != 101),
             "run {run}: the next command crashed"
         );
-        let said = String::from_utf8_lossy(&next.stderr);
+        common::assert_same(
+            &before,
+            &common::snapshot(t.path()),
+            &format!("run {run}: a read changed the tree"),
+        );
+        let next = command(t.path(), &["recover".into()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(
+            next.status.code(),
+            Some(0),
+            "run {run}: recover failed: {}",
+            String::from_utf8_lossy(&next.stderr)
+        );
+        let said = String::from_utf8_lossy(&next.stdout);
         if said.contains("finished an interrupted change") {
             tally.recovered += 1;
         }
@@ -209,7 +162,7 @@ fn crash(base: &Path, args: &[String], runs: usize, seed: u64) -> Tally {
         }
     }
     eprintln!(
-        "{args:?}: {runs}/{runs} consistent ({} old, {} new; {} killed while running, {} finished by the next command; the command takes {took:?})",
+        "{args:?}: {runs}/{runs} consistent ({} old, {} new; {} killed while running, {} finished by `gsd recover`; the command takes {took:?})",
         tally.old, tally.new, tally.killed_running, tally.recovered
     );
     tally

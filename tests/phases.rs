@@ -133,6 +133,9 @@ fn state_advance_sync_and_record_session() {
         .replace("Progress: [███████░░░] 66%", "Progress: [█░░░░░░░░░] 10%")
         .replace("percent: 66", "percent: 5");
     std::fs::write(t.path().join(".planning/STATE.md"), s).unwrap();
+    // Committed first: a committing write refuses a file with uncommitted
+    // edits of the user's (tests/faults.rs).
+    git(t.path(), &["commit", "-qam", "stale progress"]);
     let out = ok(&t, &["state", "sync"]);
     assert!(
         out.contains("progress [█░░░░░░░░░] 10% → [███████░░░] 66%")

@@ -120,6 +120,9 @@ fn list_entries_go_after_tables_and_new_lists_under_accumulated_context() {
     let t = setup();
     let with_table = "# Project State\n\n## Accumulated Context\n\n### Decisions\n\n| Phase | Decision |\n|---|---|\n| 3 | Postgres |\n\n## Session Continuity\n\nLast session: today\n";
     std::fs::write(t.path().join(".planning/STATE.md"), with_table).unwrap();
+    // Committed first: a committing write refuses a file with uncommitted
+    // edits of the user's (tests/faults.rs).
+    git(t.path(), &["commit", "-qam", "hand edit"]);
     let o = gsd(
         t.path(),
         &["state", "decision", "add", "[Phase 4]: ship weekly"],
@@ -149,6 +152,9 @@ fn a_label_named_as_written_wins_over_its_synonym() {
             "current_phase: 06\ncurrent_plan: 2\n",
         );
     std::fs::write(t.path().join(".planning/STATE.md"), &legacy).unwrap();
+    // Committed first: a committing write refuses a file with uncommitted
+    // edits of the user's (tests/faults.rs).
+    git(t.path(), &["commit", "-qam", "hand edit"]);
     let o = gsd(t.path(), &["state", "set", "Current Plan", "3"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let after = state(&t);

@@ -571,10 +571,11 @@ fn out_files_in_planning_are_committed_and_others_are_not() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}\n");
 }
 
-/// A journal left by a killed write is finished by the next command of any
-/// kind, which says so on stderr; a file edited since is never overwritten.
+/// A journal left by a killed write is never acted on by a read (which
+/// warns); `gsd recover` finishes it and says so; a file edited since is
+/// never overwritten, and a write command refuses to build on it.
 #[test]
-fn an_interrupted_change_is_finished_first_and_never_over_an_edit() {
+fn an_interrupted_change_is_finished_explicitly_and_never_over_an_edit() {
     use gsd::store::CommitPolicy;
     use gsd::store::journal::{self, Op, Record};
     let t = repo();
@@ -585,25 +586,35 @@ fn an_interrupted_change_is_finished_first_and_never_over_an_edit() {
     assert_ne!(old, new);
     let head = git(&root, &["rev-parse", "HEAD"]).trim().to_owned();
     let record = |before: &str| Record {
-        version: 1,
+        version: journal::VERSION,
         message: "docs(state): interrupted".into(),
         commit: true,
         policy: CommitPolicy::Commit,
         head: Some(head.clone()),
         ops: vec![Op::Write {
-            path: state_md.clone(),
-            before: Some(journal::blob_id(before.as_bytes())),
+            path: ".planning/STATE.md".into(),
+            old: Some(before.to_owned()),
             text: new.clone(),
         }],
     };
-    // Killed after the journal landed, before the file was written.
+    // Killed after the journal landed, before the file was written: a read
+    // leaves it, and says so.
     journal::write(&root, &record(&old)).unwrap();
     let o = gsd(&root, &["roadmap", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("finished an interrupted change") && stderr(&o).contains("committed"),
+        stderr(&o).contains("is pending") && stderr(&o).contains("gsd recover"),
         "{}",
         stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&state_md).unwrap(), old);
+    assert!(journal::pending(&root));
+    let o = gsd(&root, &["recover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("finished an interrupted change") && stdout(&o).contains("committed"),
+        "{}",
+        stdout(&o)
     );
     assert_eq!(std::fs::read_to_string(&state_md).unwrap(), new);
     assert_eq!(
@@ -615,7 +626,7 @@ fn an_interrupted_change_is_finished_first_and_never_over_an_edit() {
     // The same journal again (a removal lost to a power cut): the change is
     // committed, so nothing is replayed and nothing is committed twice.
     journal::write(&root, &record(&old)).unwrap();
-    let o = gsd(&root, &["state", "--json"]);
+    let o = gsd(&root, &["recover"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         git(&root, &["log", "-1", "--format=%s"]).trim(),
@@ -637,9 +648,20 @@ fn an_interrupted_change_is_finished_first_and_never_over_an_edit() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        words.contains("changed since the interrupted gsd change"),
+        words.contains("cannot be finished or undone") && words.contains(".planning/STATE.md"),
         "{words}"
     );
+    assert_eq!(std::fs::read_to_string(&state_md).unwrap(), edited);
+    // A journal this gsd cannot read (an older gsd's): named, and dropped
+    // by `--abandon` without touching any other file.
+    std::fs::write(journal::path(&root), r#"{"version":1,"ops":[]}"#).unwrap();
+    let o = gsd(&root, &["state", "set", "status", "Executing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a gsd journal"), "{}", stderr(&o));
+    let o = gsd(&root, &["recover", "--abandon"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("dropped"), "{}", stdout(&o));
+    assert!(!journal::pending(&root));
     assert_eq!(std::fs::read_to_string(&state_md).unwrap(), edited);
 }
 

@@ -518,6 +518,18 @@ pub enum Command {
         #[command(flatten)]
         json: JsonFlag,
     },
+    /// Deal with a change a killed gsd command left half-made
+    /// (`.gsd/journal.json`): finish it and commit it, or with `--abandon`
+    /// undo it. Checks every file first; changes nothing if it cannot
+    /// complete.
+    Recover {
+        /// Undo the change instead (files edited since are left as they
+        /// are and named, and the journal is dropped).
+        #[arg(long)]
+        abandon: bool,
+        #[command(flatten)]
+        json: JsonFlag,
+    },
     /// The plans of each phase as a dependency graph by wave.
     Graph {
         /// Only this phase (`5`, `05`, or its folder name).
@@ -641,6 +653,10 @@ pub struct WriteFlags {
     /// Write but do not commit.
     #[arg(long)]
     pub no_commit: bool,
+    /// Commit files this change touches even if they hold your own
+    /// uncommitted edits (they go into gsd's commit).
+    #[arg(long)]
+    pub include_dirty: bool,
     /// Report the changed files and the commit as JSON.
     #[arg(long)]
     pub json: bool,
@@ -768,6 +784,7 @@ impl WriteFlags {
         crate::ops::WriteOptions {
             dry_run: self.dry_run,
             no_commit: self.no_commit,
+            include_dirty: self.include_dirty,
         }
     }
 }

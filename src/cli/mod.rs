@@ -25,6 +25,7 @@ mod meta;
 mod phase;
 mod plan;
 mod ralph;
+mod recover;
 mod roadmap;
 mod sdk;
 mod state;
@@ -77,25 +78,66 @@ pub fn main() -> i32 {
         Some(d) => d.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
-    // An interrupted change is finished before anything else reads the tree.
-    let mut notes = Vec::new();
-    if let Ok(root) = crate::model::workspace::find_root(&cwd) {
-        match crate::store::transaction::recover_pending(&root) {
-            Ok(Some(r)) => notes.push(r.describe()),
-            Ok(None) => {}
-            Err(e) => {
-                let e = CliError::from(e);
-                let code = e.exit_code();
-                errln!("{:?}", miette::Report::new(e));
-                return code;
-            }
-        }
+    // An interrupted change is left to an explicit step (`gsd recover`, or
+    // a write command, which announces it): a command that only reads never
+    // moves another command's files. It is named after the command's own
+    // output if it is still pending then.
+    let root = crate::model::workspace::find_root(&cwd).ok();
+    let pending = root.as_deref().map(pending_note).unwrap_or_default();
+    if !style.quiet
+        && let Some(note) = &pending.cleared
+    {
+        errln!("gsd: {note}");
     }
-    if !style.quiet {
-        for n in &notes {
-            errln!("gsd: {n}");
-        }
+    // `gsd recover` says itself what became of the change.
+    let recovering = matches!(cli.command, Command::Recover { .. });
+    let code = run_command(cli, &cwd, style);
+    if let (Some(root), Some(warning)) = (&root, &pending.warning)
+        && !recovering
+        && !style.quiet
+        && crate::store::journal::pending(root)
+    {
+        errln!("warning: {warning}");
     }
+    code
+}
+
+/// What a command says about the project's journal before and after it runs.
+#[derive(Default)]
+struct PendingNote {
+    /// A torn journal was cleared.
+    cleared: Option<String>,
+    /// A change is pending (said after the command, if it still is).
+    warning: Option<String>,
+}
+
+fn pending_note(root: &std::path::Path) -> PendingNote {
+    use crate::store::recover::{Inspected, inspect};
+    let how =
+        "this command left it alone: `gsd recover` finishes it, `gsd recover --abandon` undoes it";
+    match inspect(root) {
+        Inspected::Nothing => PendingNote::default(),
+        Inspected::ClearedTorn => PendingNote {
+            cleared: Some(crate::store::Recovery::ClearedTorn.describe()),
+            warning: None,
+        },
+        Inspected::Pending(message) => PendingNote {
+            cleared: None,
+            warning: Some(format!(
+                "an interrupted change \"{message}\" is pending in {} ({how})",
+                crate::store::journal::FILE
+            )),
+        },
+        Inspected::Unreadable(why) => PendingNote {
+            cleared: None,
+            warning: Some(format!("{why} ({how})")),
+        },
+    }
+}
+
+/// Run one parsed command; its exit code.
+fn run_command(cli: Cli, cwd: &std::path::Path, style: style::Style) -> i32 {
+    let cwd = cwd.to_path_buf();
     if let Command::Sdk {
         command: args::SdkCommand::Query { argv },
     } = &cli.command
@@ -184,6 +226,7 @@ pub fn main() -> i32 {
                 || matches!(command, Some(args::WorkstreamCommand::List { json: j }) if j.json);
             workstream::list(&cwd, json)
         }
+        Command::Recover { abandon, json } => recover::run(&cwd, abandon, json.json),
         Command::Completions { .. } | Command::Man => unreachable!("answered above"),
     };
     finish(result, style)

@@ -53,6 +53,22 @@ pub struct WriteOptions {
     pub dry_run: bool,
     /// Write, but do not commit.
     pub no_commit: bool,
+    /// Commit touched files that hold the user's own uncommitted edits with
+    /// the change (otherwise it is refused).
+    pub include_dirty: bool,
+}
+
+impl WriteOptions {
+    /// A Ralph loop's own records (history, summary, STATE, roadmap): the
+    /// agent it ran works in the same tree and may leave planning files
+    /// uncommitted; they belong to the iteration being recorded, so they
+    /// are committed with the record rather than refused.
+    pub fn recording() -> WriteOptions {
+        WriteOptions {
+            include_dirty: true,
+            ..WriteOptions::default()
+        }
+    }
 }
 
 /// What a write command did.
@@ -170,7 +186,7 @@ pub fn run_in(
     scope: Scope,
     plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
 ) -> Result<Outcome, OpError> {
-    let tx = Transaction::begin(root)?;
+    let tx = Transaction::begin(root)?.include_dirty(opts.include_dirty);
     let recovered = tx.recovered.clone();
     let ws = Workspace::load_in(root, scope, workstream)?;
     let change = plan(&ws)?;

@@ -73,7 +73,7 @@ pub fn change(ws: &Workspace, state: &LoopState, outcome: &str) -> Result<Change
 /// Record the ended loop in STATE.md through the one write path (lock,
 /// refusals, journal, commit). Returns what happened, for the user.
 pub fn record(root: &Path, state: &LoopState, outcome: &str) -> Result<String, OpError> {
-    let out = crate::ops::run_chosen(root, WriteOptions::default(), Scope::Index, |ws| {
+    let out = crate::ops::run_chosen(root, WriteOptions::recording(), Scope::Index, |ws| {
         change(ws, state, outcome)
     })?;
     Ok(match out.applied {

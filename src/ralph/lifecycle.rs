@@ -163,7 +163,7 @@ pub fn start(cwd: &Path, req: StartRequest<'_>) -> Result<Started, LoopError> {
     } else {
         let status = format!("Ralph loop running on {}", state.plan);
         let message = format!("docs(state): Ralph loop started on {}", state.plan);
-        match ops::run_chosen(&root, WriteOptions::default(), Scope::Index, |ws| {
+        match ops::run_chosen(&root, WriteOptions::recording(), Scope::Index, |ws| {
             ops::state::set(ws, "status", &status, Some(message))
         }) {
             Ok(o) => StateNote::Recorded(o),
@@ -207,7 +207,7 @@ pub fn stop(cwd: &Path) -> Result<Stopped, LoopError> {
         "Ralph loop stopped on {} at iteration {}",
         st.plan, st.iteration
     );
-    let state_md = match ops::run_chosen(&root, WriteOptions::default(), Scope::Index, |ws| {
+    let state_md = match ops::run_chosen(&root, WriteOptions::recording(), Scope::Index, |ws| {
         super::history::change(ws, &st, &line)
     }) {
         Ok(o) if matches!(&o.applied, Applied::Stored { outcome, .. } if outcome.changed.is_empty()) => {

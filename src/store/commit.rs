@@ -233,8 +233,12 @@ fn commit_with_libgit2(
                 };
                 update.upsert(git_path.as_str(), id, mode);
             }
+            // Gone: out of the tree, if it was in it (an untracked file a
+            // change renamed never was).
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                update.remove(git_path.as_str());
+                if baseline.get_path(p).is_ok() {
+                    update.remove(git_path.as_str());
+                }
             }
             Err(e) => return Err(git2::Error::from_str(&e.to_string())),
         }
@@ -274,6 +278,54 @@ fn index_to_worktree(
         }
     }
     index.write()
+}
+
+/// The first of `paths` (absolute, as they are before a change) that holds
+/// uncommitted edits: tracked, and different from HEAD in the work tree or
+/// the index. A committing change would carry such an edit into its own
+/// commit. Untracked files are not counted: a plan the agent just wrote,
+/// or a file an earlier `--no-commit` change made, belongs to the tree and
+/// is committed with the change that touches it. Shown relative to `root`.
+pub fn uncommitted(repo: &Repository, root: &Path, paths: &[PathBuf]) -> Option<String> {
+    let workdir = repo.workdir()?;
+    let workdir = std::fs::canonicalize(workdir).unwrap_or_else(|_| workdir.to_path_buf());
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut opts = git2::StatusOptions::new();
+    opts.include_untracked(false)
+        .include_ignored(false)
+        .disable_pathspec_match(true);
+    let mut any = false;
+    for p in paths {
+        if let Ok(r) = resolved(&root.join(p)).strip_prefix(&workdir) {
+            opts.pathspec(r.to_string_lossy().replace('\\', "/"));
+            any = true;
+        }
+    }
+    if !any {
+        return None;
+    }
+    let dirty = git2::Status::WT_MODIFIED
+        | git2::Status::WT_DELETED
+        | git2::Status::WT_TYPECHANGE
+        | git2::Status::WT_RENAMED
+        | git2::Status::INDEX_MODIFIED
+        | git2::Status::INDEX_DELETED
+        | git2::Status::INDEX_TYPECHANGE
+        | git2::Status::INDEX_RENAMED;
+    let statuses = repo.statuses(Some(&mut opts)).ok()?;
+    let first = statuses
+        .iter()
+        .find(|e| e.status().intersects(dirty))?
+        .path()
+        .ok()
+        .map(|p| workdir.join(p))?;
+    Some(
+        first
+            .strip_prefix(&root)
+            .unwrap_or(&first)
+            .display()
+            .to_string(),
+    )
 }
 
 /// What committing in `root` would meet.

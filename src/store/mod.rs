@@ -11,14 +11,17 @@ pub mod atomic;
 pub mod commit;
 pub mod journal;
 pub mod lock;
+pub mod recover;
 pub mod refuse;
+pub mod replay;
 pub mod transaction;
 
 use std::path::PathBuf;
 
 pub use commit::{CommitOutcome, CommitPolicy};
 pub use lock::{LockError, PlanningLock};
-pub use transaction::{ChangeSet, Recovery, Transaction};
+pub use recover::Recovery;
+pub use transaction::{ChangeSet, Transaction};
 
 /// One file's new content.
 #[derive(Debug, Clone)]
@@ -47,7 +50,7 @@ pub enum StoreError {
         path: String,
         source: std::io::Error,
     },
-    #[error("the files are written but the commit failed: {0}")]
+    #[error("the commit failed: {0}")]
     #[diagnostic(transparent)]
     Commit(#[from] commit::CommitError),
     /// Refused before anything was written.
@@ -58,6 +61,27 @@ pub enum StoreError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Journal(#[from] journal::JournalError),
+    /// A step failed after files had changed, and they were all put back.
+    #[error("{cause}; the change was undone (every file is as it was, nothing committed)")]
+    #[diagnostic(
+        code(gsd::store::rolled_back),
+        help("fix the cause (space, permissions, git) and run the command again")
+    )]
+    RolledBack { cause: Box<StoreError> },
+    /// A step failed and the change could not be undone either: it stays
+    /// recorded for an explicit recovery.
+    #[error("{cause}; the change could not be undone ({undo}): it is pending in {journal}")]
+    #[diagnostic(
+        code(gsd::store::pending),
+        help(
+            "once the cause is fixed, `gsd recover` finishes the change and `gsd recover --abandon` undoes it"
+        )
+    )]
+    Pending {
+        cause: Box<StoreError>,
+        undo: String,
+        journal: String,
+    },
 }
 
 /// What a stored change did.

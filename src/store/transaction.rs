@@ -5,24 +5,32 @@
 //! gsd process. Applying a [`ChangeSet`] is, in order:
 //!
 //! 1. **refuse** the whole set before any byte moves ([`super::refuse`]:
-//!    conflict markers, read-only files, links leaving the repository,
-//!    files changed since they were read, non-UTF-8, git's index or HEAD
-//!    locked by another git process);
-//! 2. **journal** every operation durably ([`super::journal`]);
+//!    conflict markers, read-only files and folders — of every file written,
+//!    renamed or deleted —, links leaving the repository, files changed
+//!    since they were read, non-UTF-8, a file the user has edited and not
+//!    committed, git's index or HEAD locked by another git process);
+//! 2. **journal** every operation and what it replaces ([`super::journal`]);
 //! 3. **apply**: deletes, moves, then writes (each temp + fsync + rename);
 //! 4. **commit** exactly the touched paths ([`super::commit`]);
 //! 5. **drop** the journal.
 //!
-//! A process killed anywhere in 3–5 leaves the journal behind, and the next
-//! gsd command (any command, read or write: [`recover_pending`]) replays it
-//! to the end and commits before it does anything else. Killed before 2
-//! completes, nothing in the tree changed. So after the next command the tree
-//! is exactly the old commit or exactly the new one (tests/crash.rs kills
-//! four write commands at random moments and checks both).
+//! A step of 3 or 4 that fails (a full disk, a folder that turned read-only,
+//! git unable to write its objects) is **undone** before the command exits:
+//! every file gets its old bytes back and the journal goes, and the error
+//! says so. Only when undoing fails too does the journal stay, and the error
+//! names it and the commands that finish or abandon it.
+//!
+//! A process *killed* in 3–5 leaves the journal. Nothing reads it silently:
+//! the next write command (announcing it) or `gsd recover` finishes the
+//! change, `gsd recover --abandon` undoes it ([`super::recover`]); a read
+//! command leaves it alone and warns. Killed before 2 completes, nothing in
+//! the tree changed (tests/crash.rs and tests/faults.rs).
 
 use std::path::{Path, PathBuf};
 
-use super::journal::{self, Op, Record};
+use super::journal::{self, Content, Op, Record};
+use super::recover::Recovery;
+use super::replay::{self, Direction};
 use super::{CommitOutcome, CommitPolicy, FileChange, PlanningLock, StoreError, StoreOutcome};
 
 /// Everything one command wants changed, computed before anything is written.
@@ -57,28 +65,6 @@ impl ChangeSet {
     }
 }
 
-/// An interrupted change that gsd finished before running this command.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Recovery {
-    /// The interrupted change's commit message.
-    pub message: String,
-    /// Paths it touched, relative to the project root.
-    pub files: usize,
-    pub commit: CommitOutcome,
-}
-
-impl Recovery {
-    /// One line for stderr.
-    pub fn describe(&self) -> String {
-        format!(
-            "finished an interrupted change ({} file(s): \"{}\"): {}",
-            self.files,
-            self.message,
-            self.commit.describe()
-        )
-    }
-}
-
 /// The project lock, held while one change is computed and stored.
 #[derive(Debug)]
 pub struct Transaction {
@@ -86,6 +72,9 @@ pub struct Transaction {
     _lock: PlanningLock,
     /// An earlier interrupted change this one finished first.
     pub recovered: Option<Recovery>,
+    /// Commit touched files even when they hold uncommitted edits of the
+    /// user's (`--include-dirty`).
+    include_dirty: bool,
 }
 
 impl Transaction {
@@ -93,12 +82,20 @@ impl Transaction {
     /// finish any interrupted change first.
     pub fn begin(root: &Path) -> Result<Transaction, StoreError> {
         let lock = PlanningLock::acquire(root, super::lock::default_timeout())?;
-        let recovered = recover_locked(root)?;
+        let recovered = super::recover::locked(root, Direction::Finish)?;
         Ok(Transaction {
             root: root.to_path_buf(),
             _lock: lock,
             recovered,
+            include_dirty: false,
         })
+    }
+
+    /// Commit files with the user's own uncommitted edits along with the
+    /// change (otherwise such a change is refused).
+    pub fn include_dirty(mut self, yes: bool) -> Transaction {
+        self.include_dirty = yes;
+        self
     }
 
     pub fn root(&self) -> &Path {
@@ -109,7 +106,8 @@ impl Transaction {
     pub fn apply(self, set: &ChangeSet, policy: CommitPolicy) -> Result<StoreOutcome, StoreError> {
         let root = &self.root;
         let real: Vec<&FileChange> = set.real_writes().collect();
-        super::refuse::check(root, &real)?;
+        super::refuse::check(root, &real, &set.moves)?;
+        super::refuse::check_renames(root, set)?;
         if set.is_empty() {
             return Ok(StoreOutcome {
                 changed: Vec::new(),
@@ -129,22 +127,93 @@ impl Transaction {
                     .into());
                 }
                 super::commit::RepoState::Ready { repo: r, head: h } => {
+                    if !self.include_dirty
+                        && let Some(path) = super::commit::uncommitted(&r, root, &touched(set))
+                    {
+                        return Err(super::refuse::Refusal::Uncommitted { path }.into());
+                    }
                     head = h;
                     repo = Some(r);
                 }
             }
         }
         let record = Record {
-            version: 1,
+            version: journal::VERSION,
             message: set.message.clone(),
             commit,
             policy,
             head,
-            ops: ops_for(set, &real)?,
+            ops: ops_for(root, set, &real)?,
         };
+        // A journal that cannot be written whole is emptied by `write`:
+        // nothing has changed yet.
         journal::write(root, &record).map_err(|e| io(&journal::path(root), e))?;
-        replay(&record, false)?;
-        finish(root, &record, false, repo.as_deref())
+        if let Err(e) = replay::forward(root, &record, 0) {
+            return Err(undo(root, &record, e));
+        }
+        let commit = match commit_of(root, &record, false, repo.as_deref()) {
+            Ok(c) => c,
+            // The commit was made and only git's index lags: the change is
+            // stored; `gsd recover` brings the index up to it.
+            Err(e)
+                if record.commit
+                    && super::commit::made_after(root, record.head.as_deref(), &record.message)
+                        .is_some() =>
+            {
+                return Err(StoreError::Pending {
+                    cause: Box::new(e),
+                    undo: "the commit was made".into(),
+                    journal: journal::FILE.into(),
+                });
+            }
+            Err(e) => return Err(undo(root, &record, e)),
+        };
+        journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
+        Ok(StoreOutcome {
+            changed: changed(&record),
+            commit,
+        })
+    }
+}
+
+/// Every path `set` touches, as it is before the change.
+fn touched(set: &ChangeSet) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = set.deletes.clone();
+    out.extend(set.moves.iter().map(|(from, _)| from.clone()));
+    out.extend(set.real_writes().map(|c| c.path.clone()));
+    out
+}
+
+/// Take back what a failed change did, and say so in its error; when that
+/// fails too, the journal stays and the error names it.
+fn undo(root: &Path, record: &Record, cause: StoreError) -> StoreError {
+    let undone = (|| -> Result<(), String> {
+        let done = replay::progress(root, record)
+            .map_err(|paths| {
+                format!(
+                    "{} hold(s) bytes the change did not write",
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?
+            .last;
+        replay::check_writable(root, record, Direction::Undo, done)
+            .map_err(|p| format!("{} is not writable", p.display()))?;
+        replay::backward(root, record, done).map_err(|e| e.to_string())?;
+        journal::remove(root).map_err(|e| format!("cannot empty {}: {e}", journal::FILE))
+    })();
+    match undone {
+        Ok(()) => StoreError::RolledBack {
+            cause: Box::new(cause),
+        },
+        Err(undo) => StoreError::Pending {
+            cause: Box::new(cause),
+            undo,
+            journal: journal::FILE.into(),
+        },
     }
 }
 
@@ -155,130 +224,70 @@ fn io(path: &Path, source: std::io::Error) -> StoreError {
     }
 }
 
-/// The journal's operations for `set`: deletes and moves with the blob they
-/// expect, writes through links to their targets.
-fn ops_for(set: &ChangeSet, real: &[&FileChange]) -> Result<Vec<Op>, StoreError> {
-    let blob = |p: &Path| {
-        std::fs::read(p)
-            .map(|b| journal::blob_id(&b))
-            .map_err(|e| io(p, e))
-    };
+/// The journal's operations for `set`, with paths relative to `root`:
+/// deletes with the bytes and mode they remove, moves with the blob they
+/// expect, writes through links to their targets with the text they replace.
+fn ops_for(root: &Path, set: &ChangeSet, real: &[&FileChange]) -> Result<Vec<Op>, StoreError> {
+    use std::os::unix::fs::PermissionsExt;
+    let rel = |p: &Path| journal::relative(root, p);
     let mut ops = Vec::with_capacity(set.deletes.len() + set.moves.len() + real.len());
     for d in &set.deletes {
+        let old = std::fs::read(d).map_err(|e| io(d, e))?;
+        let mode = std::fs::metadata(d)
+            .map_err(|e| io(d, e))?
+            .permissions()
+            .mode();
         ops.push(Op::Delete {
-            path: d.clone(),
-            blob: blob(d)?,
+            path: rel(d),
+            old: Content::of(&old),
+            mode,
         });
     }
     for (from, to) in &set.moves {
+        let bytes = std::fs::read(from).map_err(|e| io(from, e))?;
         ops.push(Op::Move {
-            from: from.clone(),
-            to: to.clone(),
-            blob: blob(from)?,
+            from: rel(from),
+            to: rel(to),
+            blob: journal::blob_id(&bytes),
         });
     }
-    for c in real {
-        let text = String::from_utf8(c.after.clone()).map_err(|_| {
+    let text = |path: &Path, bytes: &[u8]| {
+        String::from_utf8(bytes.to_vec()).map_err(|_| {
             io(
-                &c.path,
-                std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    "the new content is not UTF-8",
-                ),
+                path,
+                std::io::Error::new(std::io::ErrorKind::InvalidData, "the content is not UTF-8"),
             )
-        })?;
+        })
+    };
+    for c in real {
         ops.push(Op::Write {
-            path: super::refuse::write_target(&c.path),
-            before: c.before.as_deref().map(journal::blob_id),
-            text,
+            path: rel(&super::refuse::write_target(&c.path)),
+            old: c.before.as_deref().map(|b| text(&c.path, b)).transpose()?,
+            text: text(&c.path, &c.after)?,
         });
     }
     Ok(ops)
 }
 
-/// Apply `record`'s operations. `checked`: a replay after a crash, where
-/// each delete and move runs only while its path holds the expected blob
-/// (it may already have run, and its path may hold another file by now).
-fn replay(record: &Record, checked: bool) -> Result<(), StoreError> {
-    let holds = |p: &Path, blob: &str| {
-        !checked || std::fs::read(p).is_ok_and(|b| journal::blob_id(&b) == blob)
-    };
-    for op in &record.ops {
-        match op {
-            Op::Delete { path, blob } => {
-                if holds(path, blob) {
-                    match std::fs::remove_file(path) {
-                        Err(e) if !(checked && e.kind() == std::io::ErrorKind::NotFound) => {
-                            return Err(io(path, e));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Op::Move { from, to, blob } => {
-                if holds(from, blob) {
-                    if let Some(parent) = to.parent() {
-                        std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-                    }
-                    std::fs::rename(from, to).map_err(|e| io(from, e))?;
-                }
-            }
-            Op::Write { path, before, text } => {
-                if checked {
-                    let now = std::fs::read(path).ok().map(|b| journal::blob_id(&b));
-                    if now.as_deref() == Some(journal::blob_id(text.as_bytes()).as_str()) {
-                        continue; // written before the crash
-                    }
-                    if now != *before {
-                        return Err(journal::JournalError::Diverged {
-                            path: path.display().to_string(),
-                        }
-                        .into());
-                    }
-                }
-                super::atomic::write(path, text.as_bytes()).map_err(|e| io(path, e))?;
-            }
-        }
-    }
-    // Folders left empty by deletes and moves go too, but not the tree's
-    // own: `.planning` and a `phases` folder stay, even empty (removing the
-    // only phase keeps `phases/`, as gsd-sdk does); only the folders that
-    // held the files are cleaned up.
-    let structural = |d: &Path| {
-        d.file_name()
-            .is_some_and(|n| n == ".planning" || n == "phases")
-    };
-    for op in &record.ops {
-        let gone = match op {
-            Op::Delete { path, .. } => path,
-            Op::Move { from, .. } => from,
-            Op::Write { .. } => continue,
-        };
-        let mut dir = gone.parent();
-        while let Some(d) = dir {
-            if structural(d) || std::fs::remove_dir(d).is_err() {
-                break;
-            }
-            dir = d.parent();
-        }
-    }
-    Ok(())
+/// The touched paths, relative to the root, for the outcome.
+pub(super) fn changed(record: &Record) -> Vec<String> {
+    record
+        .touched()
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect()
 }
 
 /// Commit what `record` touched (unless the commit was made before a crash:
-/// then only git's index is brought up to it), and drop the journal.
-fn finish(
+/// then only git's index is brought up to it).
+pub(super) fn commit_of(
     root: &Path,
     record: &Record,
     recovering: bool,
     repo: Option<&git2::Repository>,
-) -> Result<StoreOutcome, StoreError> {
-    let touched = record.touched();
-    let rel: Vec<PathBuf> = touched
-        .iter()
-        .map(|p| p.strip_prefix(root).unwrap_or(p).to_path_buf())
-        .collect();
-    let commit = if !record.commit {
+) -> Result<CommitOutcome, StoreError> {
+    let rel = record.touched();
+    Ok(if !record.commit {
         match record.policy {
             CommitPolicy::Skip => CommitOutcome::NoCommitFlag,
             CommitPolicy::DocsNotCommitted => CommitOutcome::CommitDocsFalse,
@@ -294,99 +303,5 @@ fn finish(
         super::commit::commit_in(repo, root, &rel, &record.message)?
     } else {
         super::commit::commit_paths(root, &rel, &record.message, CommitPolicy::Commit)?
-    };
-    journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
-    Ok(StoreOutcome {
-        changed: rel.iter().map(|p| p.display().to_string()).collect(),
-        commit,
     })
-}
-
-/// Finish an interrupted change, if the project at `root` has one. Cheap
-/// when there is none (one `stat` and one small folder read); takes the
-/// project lock only when there is something to do.
-pub fn recover_pending(root: &Path) -> Result<Option<Recovery>, StoreError> {
-    let gsd = root.join(".gsd");
-    // A process killed while making `.gsd/` may have left it without its
-    // .gitignore (and so visible to git).
-    if gsd.is_dir() && !gsd.join(".gitignore").exists() {
-        super::lock::ensure_gsd_dir(root).map_err(|e| io(&gsd, e))?;
-    }
-    if !journal::pending(root) && stray_temps(&gsd).is_empty() {
-        return Ok(None);
-    }
-    let _lock = PlanningLock::acquire(root, super::lock::default_timeout())?;
-    recover_locked(root)
-}
-
-/// `recover_pending` with the lock already held.
-fn recover_locked(root: &Path) -> Result<Option<Recovery>, StoreError> {
-    // Temp files in .gsd/ belong to no live change (the lock is held).
-    for t in stray_temps(&root.join(".gsd")) {
-        let _ = std::fs::remove_file(t);
-    }
-    let started = std::fs::metadata(journal::path(root))
-        .and_then(|m| m.modified())
-        .ok();
-    let record = match journal::read(root) {
-        Ok(Some(r)) => r,
-        Ok(None) => return Ok(None),
-        Err(e) => return Err(StoreError::Journal(e)),
-    };
-    if record.commit
-        && let Some(started) = started
-    {
-        // git's own lock files that the killed process created while
-        // committing (after its journal): nobody else can hold them.
-        super::commit::remove_locks_since(root, started);
-    }
-    // A change whose commit was made is complete on disk: replaying it
-    // could only overwrite what was edited since.
-    let committed = record.commit
-        && super::commit::made_after(root, record.head.as_deref(), &record.message).is_some();
-    if !committed {
-        replay(&record, true)?;
-    }
-    // A killed atomic write leaves its temp file beside its target.
-    let dirs: std::collections::BTreeSet<&Path> = record.touched_dirs().into_iter().collect();
-    for d in dirs {
-        for t in stray_temps(d) {
-            let _ = std::fs::remove_file(t);
-        }
-    }
-    let out = finish(root, &record, true, None)?;
-    Ok(Some(Recovery {
-        message: record.message.clone(),
-        files: out.changed.len(),
-        commit: out.commit,
-    }))
-}
-
-impl Record {
-    /// The folders of every touched path (where temp files may be left).
-    fn touched_dirs(&self) -> Vec<&Path> {
-        self.ops
-            .iter()
-            .flat_map(|op| match op {
-                Op::Delete { path, .. } | Op::Write { path, .. } => vec![path.as_path()],
-                Op::Move { from, to, .. } => vec![from.as_path(), to.as_path()],
-            })
-            .filter_map(Path::parent)
-            .collect()
-    }
-}
-
-/// gsd's temp files (`.gsd-tmp-*`) in `dir`.
-fn stray_temps(dir: &Path) -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    rd.flatten()
-        .filter(|e| {
-            e.file_name()
-                .to_str()
-                .is_some_and(|n| n.starts_with(super::atomic::TEMP_PREFIX))
-        })
-        .map(|e| e.path())
-        .collect()
 }

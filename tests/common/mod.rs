@@ -192,6 +192,72 @@ Write the two step files.
 </tasks>
 "#;
 
+/// A repository of `dir` with one commit, its objects packed (each copy
+/// of it copies a few files of .git, not thousands).
+pub fn init_packed(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    git(dir, &["config", "user.email", "test@example.com"]);
+    git(dir, &["config", "user.name", "Test"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "init"]);
+    git(dir, &["gc", "-q"]);
+}
+
+/// A tree of `phases` phases with `plans` plans each, and summaries for
+/// the first two thirds: 75 × 6 gives 750 files, and 5 core files.
+pub fn big_tree(dir: &Path, phases: usize, plans: usize) {
+    let planning = dir.join(".planning");
+    std::fs::create_dir_all(planning.join("phases")).unwrap();
+    let mut roadmap = String::from("# Roadmap: Big\n\n## Phases\n\n");
+    for p in 1..=phases {
+        roadmap += &format!("- [ ] **Phase {p}: Phase number {p}** - desc\n");
+    }
+    roadmap += "\n## Phase Details\n";
+    for p in 1..=phases {
+        let folder = planning.join(format!("phases/{p:02}-phase-number-{p}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        roadmap += &format!(
+            "\n### Phase {p}: Phase number {p}\n**Goal**: goal {p}\n**Depends on**: Phase {}\n**Requirements**: [STEP-01]\n**Plans**: {plans} plans\n\nPlans:\n",
+            p.saturating_sub(1)
+        );
+        for n in 1..=plans {
+            let plan = STEP_PLAN
+                .replace("phase: 02-api", &format!("phase: {p:02}-phase-number-{p}"))
+                .replace("plan: 02\n", &format!("plan: {n:02}\n"));
+            std::fs::write(folder.join(format!("{p:02}-{n:02}-PLAN.md")), plan).unwrap();
+            if p <= phases * 2 / 3 {
+                std::fs::write(
+                    folder.join(format!("{p:02}-{n:02}-SUMMARY.md")),
+                    format!("---\nphase: {p:02}\nplan: {n:02}\ncompleted: 2026-01-02\n---\n\n# Summary {p}-{n}\n\nDone; see Phase {p}.\n"),
+                )
+                .unwrap();
+            }
+            roadmap += &format!("- [ ] {p:02}-{n:02}: plan {n}\n");
+        }
+    }
+    roadmap += "\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n";
+    for p in 1..=phases {
+        roadmap += &format!("| {p}. Phase number {p} | 0/{plans} | Not started | - |\n");
+    }
+    std::fs::write(planning.join("ROADMAP.md"), roadmap).unwrap();
+    std::fs::write(
+        planning.join("STATE.md"),
+        format!("# Project State\n\n## Current Position\n\nPhase: 5 of {phases} (Phase number 5)\nPlan: 1 of {plans}\nStatus: Ready to plan\nLast activity: 2026-01-01 - started\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        planning.join("PROJECT.md"),
+        "# Big\n\n## What This Is\n\nA big tree.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        planning.join("REQUIREMENTS.md"),
+        "# Requirements\n\n- [ ] **STEP-01**: steps\n",
+    )
+    .unwrap();
+    std::fs::write(planning.join("config.json"), "{}\n").unwrap();
+}
+
 /// The clean fixture in a fresh repository, with plan 02-02 committed.
 pub fn step_project() -> tempfile::TempDir {
     let dir = repo_of("clean");
@@ -410,4 +476,85 @@ Write work/{file}.
 </tasks>
 "#
     )
+}
+
+/// Everything a write may change, to compare before and after: each file
+/// and folder outside `.git/` and `.gsd/` (bytes and mode), HEAD and git's
+/// index entries (not the index file's bytes: `git status` refreshes its
+/// stat data).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub files: std::collections::BTreeMap<String, (u32, Vec<u8>)>,
+    pub head: String,
+    pub index: String,
+}
+
+pub fn snapshot(dir: &Path) -> Snapshot {
+    use std::os::unix::fs::PermissionsExt;
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            if rel == ".git" || rel == ".gsd" {
+                continue;
+            }
+            let meta = std::fs::symlink_metadata(&p).unwrap();
+            let mode = meta.permissions().mode();
+            if meta.is_dir() {
+                files.insert(format!("{rel}/"), (mode, Vec::new()));
+                stack.push(p);
+            } else if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&p).unwrap();
+                files.insert(rel, (mode, target.display().to_string().into_bytes()));
+            } else {
+                files.insert(rel, (mode, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let head = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .unwrap();
+    Snapshot {
+        files,
+        head: String::from_utf8_lossy(&head.stdout).trim().to_owned(),
+        index: git(dir, &["ls-files", "-s"]),
+    }
+}
+
+/// What differs between two snapshots, one line per path (HEAD and the
+/// index as `HEAD` and `index`): short enough for a failure message.
+pub fn changes(a: &Snapshot, b: &Snapshot) -> Vec<String> {
+    let mut out = Vec::new();
+    if a.head != b.head {
+        out.push(format!("HEAD {} → {}", a.head, b.head));
+    }
+    if a.index != b.index {
+        out.push("index".to_owned());
+    }
+    for (p, v) in &a.files {
+        match b.files.get(p) {
+            None => out.push(format!("{p} gone")),
+            Some(w) if w.0 != v.0 => out.push(format!("{p} mode {:o} → {:o}", v.0, w.0)),
+            Some(w) if w.1 != v.1 => out.push(format!("{p} changed")),
+            _ => {}
+        }
+    }
+    out.extend(
+        b.files
+            .keys()
+            .filter(|p| !a.files.contains_key(*p))
+            .map(|p| format!("{p} new")),
+    );
+    out
+}
+
+/// Fail with `what` and the differing paths unless `a` and `b` agree.
+#[track_caller]
+pub fn assert_same(a: &Snapshot, b: &Snapshot, what: &str) {
+    let c = changes(a, b);
+    assert!(c.is_empty(), "{what}: {c:#?}");
 }

@@ -236,7 +236,7 @@ fn files_of(root: &Path, observed: &Observed) -> Vec<String> {
 
 /// Write what a completed plan leaves behind: summary, STATE, roadmap.
 fn record(root: &Path, path: &Path, observed: &Observed, out: &mut PlanOutcome) {
-    let opts = WriteOptions::default();
+    let opts = WriteOptions::recording();
     let date = crate::edit::state::today();
     let summary = ops::run_chosen(root, opts, Scope::Full, |ws| {
         let (_, plan) = find(ws, path)

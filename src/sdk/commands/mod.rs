@@ -71,6 +71,7 @@ pub fn store(
     let opts = WriteOptions {
         dry_run: false,
         no_commit: true,
+        include_dirty: false,
     };
     let outcome = ops::run_at(call.project, opts, Scope::Index, plan)?;
     Ok(match outcome.applied {
