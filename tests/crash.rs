@@ -10,11 +10,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{big_tree, copy_dir, git, init_packed as init_repo};
+use common::{big_tree, copy_dir, git, init_packed as init_repo, leftovers};
 
 /// xorshift64*: reproducible moments without a dependency.
 struct Rng(u64);
@@ -35,29 +35,6 @@ impl Rng {
 
 fn tree_id(dir: &Path) -> String {
     git(dir, &["rev-parse", "HEAD^{tree}"]).trim().to_owned()
-}
-
-/// Files gsd may never leave behind: temp files anywhere, and a journal
-/// with a change in it (an empty one is the journal at rest).
-fn leftovers(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name == ".git" {
-                continue;
-            }
-            if e.file_type().unwrap().is_dir() {
-                stack.push(e.path());
-            } else if name.starts_with(".gsd-tmp")
-                || (name == "journal.json" && e.metadata().unwrap().len() > 0)
-            {
-                out.push(e.path());
-            }
-        }
-    }
-    out
 }
 
 fn command(dir: &Path, args: &[String]) -> Command {

@@ -24,7 +24,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Snapshot, big_tree, copy_dir, git, gsd, init_packed, snapshot, stderr, stdout};
+use common::{
+    Snapshot, big_tree, copy_dir, git, gsd, init_packed, leftovers, snapshot, stderr, stdout,
+};
 
 /// A write command and the file and folder it changes (for the read-only
 /// rows): `phase remove 1` renames phase 2's plan, so its read-only row is
@@ -70,28 +72,6 @@ fn copy_of(base: &Path) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     copy_dir(base, t.path());
     t
-}
-
-/// gsd's leftovers: temp files anywhere, a journal with a change in it.
-fn leftovers(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name == ".git" {
-                continue;
-            }
-            if e.file_type().unwrap().is_dir() {
-                stack.push(e.path());
-            } else if name.starts_with(".gsd-tmp")
-                || (name == "journal.json" && e.metadata().unwrap().len() > 0)
-            {
-                out.push(e.path());
-            }
-        }
-    }
-    out
 }
 
 fn status(dir: &Path) -> String {

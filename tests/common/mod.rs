@@ -558,3 +558,26 @@ pub fn assert_same(a: &Snapshot, b: &Snapshot, what: &str) {
     let c = changes(a, b);
     assert!(c.is_empty(), "{what}: {c:#?}");
 }
+
+/// Files gsd may never leave behind: temp files anywhere, and a journal
+/// with a change in it (an empty one is the journal at rest).
+pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name == ".git" {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else if name.starts_with(".gsd-tmp")
+                || (name == "journal.json" && e.metadata().unwrap().len() > 0)
+            {
+                out.push(e.path());
+            }
+        }
+    }
+    out
+}
