@@ -545,6 +545,18 @@ mod tests {
         );
     }
 
+    /// An empty `key:` takes its value after the colon (its span lies
+    /// elsewhere: the value once landed inside the key, `none5:`).
+    #[test]
+    fn an_empty_value_is_set_after_its_colon() {
+        let t = "---\nnone:\nwave: 1\nlast: # later\n---\n";
+        assert_eq!(run(t, "none", "5"), t.replace("none:\n", "none: 5\n"));
+        assert_eq!(
+            run(t, "last", "x"),
+            t.replace("last: # later", "last: x # later")
+        );
+    }
+
     #[test]
     fn a_value_yaml_cannot_hold_there_is_refused() {
         let t = "---\nlist: [a, b]\n---\n";
