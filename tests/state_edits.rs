@@ -204,3 +204,53 @@ fn a_long_value_keeps_the_commit_subject_short() {
         "{subject}"
     );
 }
+
+/// STATE.md's frontmatter lists, mappings and `|` blocks: the value
+/// `state get` shows, passed back through `$(…)` (its last line break
+/// gone), changes no byte and commits nothing; a new `progress` given as
+/// JSON (what `state get` shows) keeps the block mapping, one line changed.
+#[test]
+fn frontmatter_collections_and_blocks_set_back_change_nothing() {
+    let t = setup();
+    let text = "---\nstatus: planning\ncurrent_phase: 06\nprogress:\n  total_phases: 9\n  completed_phases: 2\n  percent: 22\nblockers:\n  - \"waiting: API key\"\n  - design review\nnotes: |\n  first line\n  second line\n---\n# Project State\n\n## Current Position\n\nPhase: 06\n";
+    std::fs::write(t.path().join(".planning/STATE.md"), text).unwrap();
+    git(t.path(), &["commit", "-qam", "frontmatter"]);
+    let commits = git(t.path(), &["rev-list", "--count", "HEAD"]);
+    for field in ["progress", "blockers", "notes"] {
+        let shown = stdout(&gsd(t.path(), &["state", "get", field]));
+        let o = gsd(
+            t.path(),
+            &["state", "set", field, shown.trim_end_matches('\n')],
+        );
+        assert_eq!(o.status.code(), Some(0), "{field}: {}", stderr(&o));
+        assert_eq!(state(&t), text, "{field}: {shown:?}");
+    }
+    assert_eq!(git(t.path(), &["rev-list", "--count", "HEAD"]), commits);
+    let o = gsd(
+        t.path(),
+        &[
+            "state",
+            "set",
+            "progress",
+            r#"{"total_phases": 9, "completed_phases": 3, "percent": 33}"#,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        state(&t),
+        text.replace(
+            "completed_phases: 2\n  percent: 22",
+            "completed_phases: 3\n  percent: 33"
+        )
+    );
+    let o = gsd(
+        t.path(),
+        &["state", "set", "notes", "first line\nthird line"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        state(&t).contains("notes: |\n  first line\n  third line\n---\n"),
+        "{}",
+        state(&t)
+    );
+}

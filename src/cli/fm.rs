@@ -137,20 +137,15 @@ pub fn run(cwd: &Path, cmd: FmCommand) -> Result<Output, CliError> {
     if json.json {
         return Ok(Output::json(&target.to_json()));
     }
-    // Without --json: the source text of the value, exactly as written.
-    let text = match (key.is_some(), target.as_scalar()) {
-        (true, Some(s)) => s.text.clone(),
-        _ => {
-            let t = doc.text();
-            match key {
-                None => doc
-                    .split
-                    .frontmatter()
-                    .map(|f| f.yaml.slice(t).to_owned())
-                    .unwrap_or_default(),
-                Some(_) => target.span.slice(t).to_owned(),
-            }
-        }
+    // Without --json: what `fm set` takes back unchanged (a scalar's text,
+    // a collection as YAML); the whole block as written when no key.
+    let text = match key {
+        Some(_) => crate::edit::yaml_value::shown(doc.text(), target),
+        None => doc
+            .split
+            .frontmatter()
+            .map(|f| f.yaml.slice(doc.text()).to_owned())
+            .unwrap_or_default(),
     };
     Ok(Output::ok(if text.ends_with('\n') {
         text

@@ -52,24 +52,61 @@ impl Opaque {
         self.spans.get(i).is_some_and(|s| s.contains(offset))
     }
 
-    /// The fenced code block holding `offset`, if any.
-    pub fn fence_at(&self, text: &str, offset: usize) -> Option<Span> {
-        self.fenced(text).find(|f| f.contains(offset))
-    }
-
     /// Fenced code blocks only (for callers that skip fenced lines).
     pub fn fenced<'a>(&'a self, text: &'a str) -> impl Iterator<Item = Span> + 'a {
         let bytes = text.as_bytes();
         self.spans.iter().copied().filter(move |s| {
-            let line_start = bytes[..s.start]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1);
-            bytes[line_start..s.start]
-                .iter()
-                .all(|b| *b == b' ' || *b == b'\t')
-                && matches!(bytes.get(s.start..s.start + 3), Some(b"```" | b"~~~"))
+            // Only blanks before it on its line; looking back no further
+            // than the blanks keeps this linear on one long line of code spans.
+            let mut i = s.start;
+            while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+                i -= 1;
+            }
+            matches!(bytes.get(s.start..s.start + 3), Some(b"```" | b"~~~"))
+                && (i == 0 || bytes[i - 1] == b'\n')
         })
+    }
+}
+
+/// The occurrences of one text (`</task>`, `<task`) inside fenced code
+/// blocks, with the fence holding each. It explains a tag that is "never
+/// closed" (its partner sits in a fence a stray ``` line opened) for every
+/// such tag by a binary search, where a scan of the rest of the file per
+/// tag cost time quadratic in the tags.
+#[derive(Debug, Clone)]
+pub struct FencedHits {
+    /// (offset of the occurrence, its fence), in file order.
+    hits: Vec<(usize, Span)>,
+    len: usize,
+}
+
+impl FencedHits {
+    /// One pass over the fences of `opaque`.
+    pub fn new(text: &str, opaque: &Opaque, needle: &str) -> FencedHits {
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        let mut hits = Vec::new();
+        for fence in opaque.fenced(text) {
+            let b = &text.as_bytes()[fence.start..fence.end];
+            hits.extend(finder.find_iter(b).map(|i| (fence.start + i, fence)));
+        }
+        FencedHits {
+            hits,
+            len: needle.len(),
+        }
+    }
+
+    /// The fence of the first occurrence lying wholly in `from..to`.
+    pub fn first_in(&self, from: usize, to: usize) -> Option<Span> {
+        let i = self.hits.partition_point(|&(at, _)| at < from);
+        let &(at, fence) = self.hits.get(i)?;
+        (at + self.len <= to).then_some(fence)
+    }
+
+    /// The fence of the last occurrence lying wholly in `from..to`.
+    pub fn last_in(&self, from: usize, to: usize) -> Option<Span> {
+        let i = self.hits.partition_point(|&(at, _)| at + self.len <= to);
+        let &(at, fence) = self.hits.get(i.checked_sub(1)?)?;
+        (at >= from).then_some(fence)
     }
 }
 
@@ -404,33 +441,36 @@ impl TagProblem {
     /// when one does: `</task>` inside a fence that a stray ``` line opened
     /// is the usual reason a task "is never closed".
     pub fn find_fence_causes(problems: &mut [TagProblem], text: &str, opaque: &Opaque) {
+        // One index per text looked for, built on first use.
+        let mut found: std::collections::HashMap<String, FencedHits> =
+            std::collections::HashMap::new();
         for p in problems {
-            match p {
+            let (needle, fence, within, first) = match p {
                 TagProblem::Unclosed {
                     name,
                     start_tag,
                     fence,
-                } => {
-                    let close = format!("</{name}>");
-                    *fence = text[start_tag.end..]
-                        .match_indices(&close)
-                        .map(|(i, _)| start_tag.end + i)
-                        .find_map(|at| opaque.fence_at(text, at));
-                }
+                } => (
+                    format!("</{name}>"),
+                    fence,
+                    (start_tag.end, text.len()),
+                    true,
+                ),
                 TagProblem::StrayClose {
                     name,
                     end_tag,
                     fence,
-                } => {
-                    let open = format!("<{name}");
-                    *fence = text[..end_tag.start]
-                        .match_indices(&open)
-                        .map(|(i, _)| i)
-                        .filter_map(|at| opaque.fence_at(text, at))
-                        .last();
-                }
-                TagProblem::Nested { .. } => {}
-            }
+                } => (format!("<{name}"), fence, (0, end_tag.start), false),
+                TagProblem::Nested { .. } => continue,
+            };
+            let hits = found
+                .entry(needle)
+                .or_insert_with_key(|n| FencedHits::new(text, opaque, n));
+            *fence = if first {
+                hits.first_in(within.0, within.1)
+            } else {
+                hits.last_in(within.0, within.1)
+            };
         }
     }
 }
@@ -465,17 +505,34 @@ impl std::fmt::Display for TagProblem {
 /// Such a mention would otherwise open a bogus element that steals the real
 /// one's closing tag (GSD's own reader pairs the real opener with it).
 pub fn drop_prose_opens(tags: &mut Vec<Tag>, text: &str, name: &str) {
+    let close = format!("</{name}>");
+    let finder = memchr::memmem::FinderRev::new(close.as_bytes());
+    // The line of the last tag looked at, and where its last `</name>`
+    // starts: each line is searched once, however many tags it holds (one
+    // search per tag was quadratic on a long line of tasks).
+    let mut line: Option<(usize, Option<usize>)> = None;
     tags.retain(|t| {
         if t.kind != TagKind::Open || t.name != name {
             return true;
         }
-        let line_end = text[t.span.end..]
-            .find('\n')
-            .map_or(text.len(), |i| t.span.end + i);
+        let line_end = match line {
+            Some((end, _)) if t.span.end <= end => end,
+            _ => {
+                let end = memchr::memchr(b'\n', &text.as_bytes()[t.span.end..])
+                    .map_or(text.len(), |i| t.span.end + i);
+                let start = text[..t.span.start].rfind('\n').map_or(0, |i| i + 1);
+                let last = finder
+                    .rfind(&text.as_bytes()[start..end])
+                    .map(|i| start + i);
+                line = Some((end, last));
+                end
+            }
+        };
         // `<task>example</task>` inline is an element all the same: GSD's
         // lazy reader closes the real task at its `</task>`, so it stays
         // (and is reported as nested).
-        let closes_on_line = text[t.span.end..line_end].contains(&format!("</{name}>"));
+        let last_close = line.and_then(|(_, last)| last);
+        let closes_on_line = last_close.is_some_and(|at| at >= t.span.end && at < line_end);
         !after_prose(text, t.span.start) || closes_on_line
     });
 }
@@ -483,9 +540,12 @@ pub fn drop_prose_opens(tags: &mut Vec<Tag>, text: &str, name: &str) {
 /// Whether the tag starting at `start` follows words on its line: a real
 /// element opens at the start of a line or right after another tag.
 pub fn after_prose(text: &str, start: usize) -> bool {
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let before = text[line_start..start].trim_end();
-    !(before.is_empty() || before.ends_with('>'))
+    // Only the blanks before the tag are looked at, not the whole line.
+    let mut before = text[..start]
+        .chars()
+        .rev()
+        .skip_while(|c| c.is_whitespace() && *c != '\n');
+    !matches!(before.next(), None | Some('\n' | '>'))
 }
 
 /// What matching a run of tags produced, in order.
@@ -500,13 +560,21 @@ enum Matched<'t> {
 /// close of the same name at its own depth (same-name opens inside count
 /// depth); an opening tag with no such close is unmatched, and matching
 /// resumes right after it so later elements are still found.
+///
+/// That first close at the opener's own depth is its partner in ordinary
+/// bracket matching, one stack per name, so all partners come from one
+/// pass: each tag is pushed and popped at most once. (Scanning forward from
+/// every opener instead cost time quadratic in the unclosed tags: 40,000
+/// unclosed `<task>` lines took 17 s.)
 fn match_tags(all: &[Tag]) -> Vec<Matched<'_>> {
+    let pairs = partners(all);
     let mut out = Vec::new();
     let mut i = 0;
     while i < all.len() {
+        visited();
         let tag = &all[i];
-        match tag.kind {
-            TagKind::SelfClosing => {
+        match (tag.kind, &pairs[i]) {
+            (TagKind::SelfClosing, _) => {
                 let el = Element {
                     name: tag.name.clone(),
                     start_tag: tag.span,
@@ -516,49 +584,75 @@ fn match_tags(all: &[Tag]) -> Vec<Matched<'_>> {
                 out.push(Matched::Element(el, Vec::new()));
                 i += 1;
             }
-            TagKind::Close => {
+            (TagKind::Open, Partner::Close { at, children }) => {
+                let end = all[*at].span;
+                let el = Element {
+                    name: tag.name.clone(),
+                    start_tag: tag.span,
+                    content: Span::new(tag.span.end, end.start),
+                    end_tag: Some(end),
+                };
+                let nested = children.iter().map(|&c| all[c].span).collect();
+                out.push(Matched::Element(el, nested));
+                i = at + 1;
+            }
+            _ => {
                 out.push(Matched::Unmatched(tag));
                 i += 1;
             }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tags looked at by matching on this thread, for the test that keeps
+    /// matching linear (a count, not a clock).
+    static VISITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Count one look at a tag (tests only).
+#[inline]
+fn visited() {
+    #[cfg(test)]
+    VISITS.with(|v| v.set(v.get() + 1));
+}
+
+/// What bracket matching found for one tag.
+#[derive(Debug, Clone, Default)]
+enum Partner {
+    /// A close, a self-closing tag, or an opener never closed.
+    #[default]
+    None,
+    /// An opener's close (index into the tags), and the same-name openers
+    /// directly inside it.
+    Close { at: usize, children: Vec<usize> },
+}
+
+/// Each tag's partner, by one pass with a stack of open tags per name
+/// (names compared ignoring ASCII case, as the matching does).
+fn partners(all: &[Tag]) -> Vec<Partner> {
+    let mut out = vec![Partner::None; all.len()];
+    let mut open: std::collections::HashMap<String, Vec<(usize, Vec<usize>)>> =
+        std::collections::HashMap::new();
+    for (j, t) in all.iter().enumerate() {
+        visited();
+        match t.kind {
+            TagKind::SelfClosing => {}
             TagKind::Open => {
-                let mut depth = 0usize;
-                let mut nested = Vec::new();
-                let mut close = None;
-                for (j, t) in all.iter().enumerate().skip(i + 1) {
-                    if !t.name.eq_ignore_ascii_case(&tag.name) {
-                        continue;
-                    }
-                    match t.kind {
-                        TagKind::Open => {
-                            if depth == 0 {
-                                nested.push(t.span);
-                            }
-                            depth += 1;
-                        }
-                        TagKind::Close if depth == 0 => {
-                            close = Some(j);
-                            break;
-                        }
-                        TagKind::Close => depth -= 1,
-                        TagKind::SelfClosing => {}
-                    }
+                let stack = open.entry(t.name.to_ascii_lowercase()).or_default();
+                if let Some((_, children)) = stack.last_mut() {
+                    children.push(j);
                 }
-                match close {
-                    Some(j) => {
-                        let end = all[j].span;
-                        let el = Element {
-                            name: tag.name.clone(),
-                            start_tag: tag.span,
-                            content: Span::new(tag.span.end, end.start),
-                            end_tag: Some(end),
-                        };
-                        out.push(Matched::Element(el, nested));
-                        i = j + 1;
-                    }
-                    None => {
-                        out.push(Matched::Unmatched(tag));
-                        i += 1;
-                    }
+                stack.push((j, Vec::new()));
+            }
+            TagKind::Close => {
+                if let Some((i, children)) = open
+                    .get_mut(&t.name.to_ascii_lowercase())
+                    .and_then(Vec::pop)
+                {
+                    out[i] = Partner::Close { at: j, children };
                 }
             }
         }
@@ -769,5 +863,77 @@ mod tests {
                 .starts_with("<task type=\"auto\">\n<name>A")
         );
         assert!(els[0].span().slice(t).ends_with("</action>\n</task>"));
+    }
+
+    /// Matching looks at each tag a bounded number of times, however many
+    /// are never closed (it once scanned every later tag per unclosed one:
+    /// 40,000 unclosed `<task>` lines took 17 s), and still reports each
+    /// of them and finds the elements after them.
+    #[test]
+    fn unclosed_tags_are_matched_in_linear_work() {
+        let n = 3000;
+        let mut t = "<task>\nfine\n</task>\n".repeat(2);
+        t.push_str(&"<task type=\"auto\">\n".repeat(n));
+        t.push_str("<task>\nlast\n</task>\n</task>\n");
+        let o = Opaque::scan(&t, whole(&t));
+        let all = tags(&t, whole(&t), &o);
+        assert_eq!(all.len(), 4 + n + 3);
+        VISITS.with(|v| v.set(0));
+        let (els, problems) = named_from_tags(&all, "task");
+        let visits = VISITS.with(std::cell::Cell::get);
+        assert!(
+            visits <= 3 * all.len(),
+            "{visits} looks at {} tags",
+            all.len()
+        );
+        // The last opener takes `last`'s close, so `<task>last` is nested
+        // in it and the final close is its own; the n-1 before it are unclosed.
+        assert_eq!(els.len(), 3);
+        let unclosed = problems
+            .iter()
+            .filter(|p| matches!(p, TagProblem::Unclosed { .. }))
+            .count();
+        assert_eq!(unclosed, n - 1, "{:?}", &problems[..3]);
+        assert!(els[2].content.slice(&t).contains("last"));
+    }
+
+    /// A tag whose partner a stray fence swallowed names that fence; the
+    /// index answers for any tag by position.
+    #[test]
+    fn fence_causes_are_found_by_position() {
+        let cause = |t: &str| {
+            let o = Opaque::scan(t, whole(t));
+            let (_, mut problems) = tasks(t);
+            TagProblem::find_fence_causes(&mut problems, t, &o);
+            let fence = o.fenced(t).next().map(|f| f.slice(t).to_owned());
+            let found = match &problems[..] {
+                [TagProblem::Unclosed { fence, .. } | TagProblem::StrayClose { fence, .. }] => {
+                    fence.map(|f| f.slice(t).to_owned())
+                }
+                other => panic!("{other:?}"),
+            };
+            (found, fence)
+        };
+        let (found, fence) = cause("<task>\nA\n```\n</task>\n```\n");
+        assert_eq!(
+            (found.as_deref(), fence.as_deref()),
+            (Some("```\n</task>\n```\n"), Some("```\n</task>\n```\n"))
+        );
+        let (found, fence) = cause("```\n<task>\n```\n</task>\n");
+        assert!(found.is_some() && found == fence);
+        let (found, _) = cause("```\n</task>\n```\n<task>\nC\n");
+        assert_eq!(found, None, "the close in the fence is before the task");
+
+        let t = "x\n```\n</task>\n```\n";
+        let o = Opaque::scan(t, whole(t));
+        let fence = o.fenced(t).next().unwrap();
+        let hits = FencedHits::new(t, &o, "</task>");
+        let at = t.find("</task>").unwrap();
+        assert_eq!(hits.first_in(0, t.len()), Some(fence));
+        assert_eq!(hits.first_in(at, at + 7), Some(fence));
+        assert_eq!(hits.first_in(at, at + 6), None, "not wholly inside");
+        assert_eq!(hits.first_in(at + 1, t.len()), None);
+        assert_eq!(hits.last_in(0, at + 7), Some(fence));
+        assert_eq!(hits.last_in(at + 1, t.len()), None);
     }
 }

@@ -42,6 +42,37 @@ impl Excerpt {
         offset: usize,
         len: usize,
     ) -> (Self, SourceSpan) {
+        Self::numbered(name, text, offset, len, &|at| count_newlines(&text[..at]))
+    }
+
+    /// [`Excerpt::around`] in a file read as a [`Source`](super::Source),
+    /// numbered by its line index: counting the lines before the excerpt
+    /// per report made a file's many reports cost its size each.
+    pub fn around_in(
+        name: impl Into<String>,
+        source: &super::Source,
+        offset: usize,
+        len: usize,
+    ) -> (Self, SourceSpan) {
+        let text = source.text().unwrap_or_default();
+        // `line_of` is 1-based; its index has no line after a final break.
+        Self::numbered(name, text, offset, len, &|at| {
+            if at < text.len() {
+                source.line_of(at).saturating_sub(1)
+            } else {
+                count_newlines(text)
+            }
+        })
+    }
+
+    /// The excerpt, `line_before(at)` giving the 0-based line of a line start.
+    fn numbered(
+        name: impl Into<String>,
+        text: &str,
+        offset: usize,
+        len: usize,
+        line_before: &dyn Fn(usize) -> usize,
+    ) -> (Self, SourceSpan) {
         let start = floor(text, offset.min(text.len()));
         let mut end = ceil(text, start.saturating_add(len).min(text.len()));
         let first_line_start = line_start(text, start);
@@ -63,7 +94,7 @@ impl Excerpt {
                 None => break,
             }
         }
-        let first_line = count_newlines(&text[..from]);
+        let first_line = line_before(from);
         let mut out = Excerpt {
             name: name.into(),
             text: String::new(),
@@ -249,5 +280,30 @@ mod tests {
         let (text, _, line, _) = shown(&t, 0, t.len());
         assert_eq!(line, 1);
         assert!(text.lines().count() <= 1 + CONTEXT_LINES, "{text}");
+    }
+
+    /// Numbered by the file's line index, an excerpt is the one counted
+    /// from the top, at every offset (the end of a file after its last
+    /// line break, CRLF and a BOM included).
+    #[test]
+    fn the_line_index_numbers_as_counting_does() {
+        for t in [
+            "a\nb\n\nc target\nd\n",
+            "\u{feff}x\r\ny\r\n\r\nz",
+            "one line",
+            "",
+            "\n\n",
+        ] {
+            let source = crate::doc::Source::from_text("f.md", t);
+            for at in (0..=t.len()).filter(|&i| t.is_char_boundary(i)) {
+                let (a, sa) = Excerpt::around("f.md", t, at, 0);
+                let (b, sb) = Excerpt::around_in("f.md", &source, at, 0);
+                assert_eq!(
+                    (a.first_line, &a.text, sa),
+                    (b.first_line, &b.text, sb),
+                    "{t:?} at {at}"
+                );
+            }
+        }
     }
 }

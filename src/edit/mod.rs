@@ -10,6 +10,7 @@ pub mod renumber;
 pub mod roadmap;
 pub mod scalar;
 pub mod state;
+pub mod yaml_value;
 
 use crate::doc::{Edit, apply_edits};
 

@@ -235,8 +235,10 @@ pub fn set_field(
         Some(f) => Some(f.value.clone()),
         None => state.shown(name),
     };
+    // Line breaks at the end do not count: `$(gsd state get F)` drops them
+    // (a `|` block in the frontmatter ends in one).
     if let Some(shown) = shown
-        && shown == value
+        && shown.trim_end_matches(['\n', '\r']) == value.trim_end_matches(['\n', '\r'])
     {
         return Ok(FieldChange {
             label: body
@@ -336,11 +338,20 @@ pub fn set_field(
         edits.push(Edit::new(f.value_span, value.to_owned()));
     }
     if let Some((k, node)) = &fm {
-        edits.push(if body.is_empty() {
-            fm_scalar_edit(k, node, value)?
+        if body.is_empty() && (node.as_scalar().is_none() || value.contains('\n')) {
+            // A list or mapping (`progress:`), or lines of text, is set as
+            // `fm set` sets it: YAML, JSON included, in the block style it
+            // has (a `|` block stays one).
+            edits.extend(super::frontmatter::set(&state.doc, k, &|old| {
+                super::frontmatter::yaml_text(&state.doc, value, old)
+            })?);
         } else {
-            fm_mirror_edit(k, node, value)?
-        });
+            edits.push(if body.is_empty() {
+                fm_scalar_edit(k, node, value)?
+            } else {
+                fm_mirror_edit(k, node, value)?
+            });
+        }
     }
     Ok(FieldChange {
         label,

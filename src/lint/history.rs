@@ -73,6 +73,14 @@ pub struct History {
 impl History {
     pub fn new(ws: &Workspace, reading: &RoadmapReading) -> History {
         let mut files = HashSet::new();
+        // The last live phase that has run: a phase before it is overtaken
+        // (one maximum instead of a scan of every phase per phase).
+        let last_run = reading
+            .phases
+            .iter()
+            .filter(|r| r.active && r.summaries > 0 && !r.phase_id.is_backlog())
+            .map(|r| &r.phase_id)
+            .max();
         for ph in &ws.phases {
             let shipped = match &ph.location {
                 PhaseLocation::Archived(_) => true,
@@ -87,11 +95,10 @@ impl History {
             // A later live phase has already run: GSD works through phases
             // in order, so what this one left unrun was done another way,
             // folded into later work, or dropped — not what runs next.
-            let overtaken = ph.id.as_ref().is_some_and(|id| {
-                reading.phases.iter().any(|r| {
-                    r.active && r.summaries > 0 && r.phase_id > *id && !r.phase_id.is_backlog()
-                })
-            });
+            let overtaken = ph
+                .id
+                .as_ref()
+                .is_some_and(|id| last_run.is_some_and(|last| last > id));
             // A phase folder kept under `phases/_archived/` (or any archive
             // folder) was put aside, whatever its number says.
             let put_aside = ph

@@ -93,6 +93,10 @@ pub struct RoadmapReading {
     /// (`gsd roadmap --explain`).
     #[serde(skip)]
     pub explain: Vec<String>,
+    /// Positions in `phases` by phase key, built on the first lookup: a
+    /// scan per lookup made per-phase questions quadratic in the phases.
+    #[serde(skip)]
+    index: std::sync::OnceLock<std::collections::HashMap<super::ids::PhaseKey, Vec<usize>>>,
 }
 
 impl RoadmapReading {
@@ -494,14 +498,22 @@ impl RoadmapReading {
             next_phase,
             phases,
             explain,
+            index: std::sync::OnceLock::new(),
         }
     }
 
     /// The reading of one phase: the active one when a number is used by
     /// several milestones (numbering that restarts).
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseReading> {
-        let mut found: Vec<&PhaseReading> =
-            self.phases.iter().filter(|p| &p.phase_id == id).collect();
+        let index = self.index.get_or_init(|| {
+            let mut index: std::collections::HashMap<_, Vec<usize>> = Default::default();
+            for (i, p) in self.phases.iter().enumerate() {
+                index.entry(p.phase_id.key()).or_default().push(i);
+            }
+            index
+        });
+        let found = index.get(&id.key())?.iter();
+        let mut found: Vec<&PhaseReading> = found.map(|&i| &self.phases[i]).collect();
         found.sort_by_key(|p| (!p.active, p.archived));
         found.into_iter().next()
     }

@@ -6,13 +6,15 @@
 //! `**Goal**:` and `**Goal:**`, `Phase N:` / `Phase N —`, headings inside
 //! `<details>`, 4- and 5-column progress tables, `**Plans**: TBD`.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::doc::Span;
 use crate::doc::markdown::{Checkbox, Markdown, label_line};
 
 use super::document::Document;
-use super::ids::{PhaseId, PlanId};
+use super::ids::{PhaseId, PhaseKey, PlanId};
 use super::milestone::{self, Milestone, MilestoneMap, MilestoneSource, MilestoneStatus, Region};
 use super::milestone::{find_version, is_milestone_heading};
 use super::requirements::find_req_ids;
@@ -108,6 +110,18 @@ pub struct Roadmap {
     pub checklist: Vec<ChecklistEntry>,
     pub phases: Vec<PhaseDetail>,
     pub progress: Option<ProgressTable>,
+    /// Where each phase is named, for lookups by ID: a scan per lookup made
+    /// every per-phase question quadratic in the phases (10,000 took 35 s
+    /// to lint).
+    index: HashMap<PhaseKey, Named>,
+}
+
+/// The positions (in file order) of one phase's entries.
+#[derive(Debug, Clone, Default)]
+struct Named {
+    phases: Vec<usize>,
+    checklist: Vec<usize>,
+    rows: Vec<usize>,
 }
 
 /// `Phase 2.1: Name`, `Phase 3 — Name`, `**Phase 1: Foundation** - base`.
@@ -362,9 +376,28 @@ impl Roadmap {
             checklist,
             phases,
             progress,
+            index: HashMap::new(),
         };
         rm.assign_milestones(&map);
+        rm.index = rm.build_index();
         rm
+    }
+
+    fn build_index(&self) -> HashMap<PhaseKey, Named> {
+        let mut index: HashMap<PhaseKey, Named> = HashMap::new();
+        for (i, p) in self.phases.iter().enumerate() {
+            index.entry(p.id.key()).or_default().phases.push(i);
+        }
+        for (i, c) in self.checklist.iter().enumerate() {
+            index.entry(c.phase.key()).or_default().checklist.push(i);
+        }
+        let rows = self.progress.iter().flat_map(|t| &t.rows);
+        for (i, r) in rows.enumerate() {
+            if let Some(id) = &r.phase {
+                index.entry(id.key()).or_default().rows.push(i);
+            }
+        }
+        index
     }
 
     /// Entries outside every region take the milestone the phase's other
@@ -376,7 +409,6 @@ impl Roadmap {
     /// numbering restarted: the outside one is another, live phase and
     /// borrows nothing.
     fn assign_milestones(&mut self, map: &MilestoneMap) {
-        use std::collections::HashMap;
         #[derive(Default)]
         struct Seen {
             milestones: Vec<usize>,
@@ -458,14 +490,15 @@ impl Roadmap {
 
     /// The phase detail for an ID, preferring ones not archived.
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseDetail> {
-        let mut found: Vec<&PhaseDetail> = self.phases.iter().filter(|p| p.id.same(id)).collect();
+        let found = self.index.get(&id.key())?.phases.iter();
+        let mut found: Vec<&PhaseDetail> = found.map(|&i| &self.phases[i]).collect();
         found.sort_by_key(|p| p.archived);
         found.into_iter().next()
     }
 
     pub fn checklist_entry(&self, id: &PhaseId) -> Option<&ChecklistEntry> {
-        let mut found: Vec<&ChecklistEntry> =
-            self.checklist.iter().filter(|p| p.phase.same(id)).collect();
+        let found = self.index.get(&id.key())?.checklist.iter();
+        let mut found: Vec<&ChecklistEntry> = found.map(|&i| &self.checklist[i]).collect();
         found.sort_by_key(|p| p.archived);
         found.into_iter().next()
     }
@@ -483,11 +516,8 @@ impl Roadmap {
     }
 
     pub fn progress_row(&self, id: &PhaseId) -> Option<&ProgressRow> {
-        self.progress
-            .as_ref()?
-            .rows
-            .iter()
-            .find(|r| r.phase.as_ref().is_some_and(|p| p.same(id)))
+        let first = *self.index.get(&id.key())?.rows.first()?;
+        self.progress.as_ref()?.rows.get(first)
     }
 }
 

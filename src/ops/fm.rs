@@ -30,13 +30,24 @@ pub fn set(
     value: &str,
 ) -> Result<Change, OpError> {
     let (doc, rel) = open(ws, path, shown)?;
-    let edits = edit::frontmatter::set(&doc, key, &|old| edit::frontmatter::yaml_text(value, old))?;
-    let what = format!("{key} = {value}");
+    let edits = edit::frontmatter::set(&doc, key, &|old| {
+        edit::frontmatter::yaml_text(&doc, value, old)
+    })?;
+    let what = format!("{key} = {}", one_line(value));
     Ok(Change::writes(
         format!("docs(fm): {} {what}", rel.display()),
         vec![format!("{}: {what}", rel.display())],
         vec![rewrite(&doc, edit::apply(doc.text(), &edits)?)],
     ))
+}
+
+/// `value` for a commit subject and a summary line: a block value is many
+/// lines, a subject one.
+fn one_line(value: &str) -> String {
+    match value.trim().split_once('\n') {
+        Some((first, _)) => format!("{}…", first.trim_end()),
+        None => value.to_owned(),
+    }
 }
 
 /// `fm merge FILE JSON`: keys set one by one on the evolving text, so new

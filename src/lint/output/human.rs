@@ -73,9 +73,9 @@ pub fn render(
     let mut out = String::new();
     for d in diags {
         let src = match (d.span, docs.get(d.file.as_path())) {
-            (Some(span), Some(doc)) if doc.source.text().is_some() => Some(Excerpt::around(
+            (Some(span), Some(doc)) if doc.source.text().is_some() => Some(Excerpt::around_in(
                 d.file.display().to_string(),
-                doc.text(),
+                &doc.source,
                 span.start,
                 span.len(),
             )),

@@ -195,6 +195,9 @@ pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
             }
         }
         let mut opaque = None;
+        // Closing tags inside fences, one index per name (a scan of the task
+        // per unclosed tag was quadratic in them).
+        let mut fenced = std::collections::HashMap::new();
         for t in &plan.tasks {
             for (name, span) in &t.unclosed_children {
                 let text = plan.doc.text();
@@ -202,9 +205,12 @@ pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
                     crate::doc::elements::Opaque::scan(text, plan.doc.body())
                 });
                 let close = format!("</{name}>");
-                let fence = text[span.end..t.content_span.end]
-                    .match_indices(&close)
-                    .find_map(|(i, _)| opaque.fence_at(text, span.end + i));
+                let fence = fenced
+                    .entry(close)
+                    .or_insert_with_key(|c: &String| {
+                        crate::doc::elements::FencedHits::new(text, opaque, c)
+                    })
+                    .first_in(span.end, t.content_span.end);
                 let (message, help) = match fence {
                     Some(f) => (
                         format!(
