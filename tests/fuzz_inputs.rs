@@ -272,7 +272,7 @@ proptest! {
                 .into_iter()
                 .map(|d| (d.rel_path.as_path(), d))
                 .collect();
-            let _ = gsd::lint::output::human::render(&found, &docs, false, docs.len());
+            let _ = gsd::lint::output::human::render(&found, &docs, false, docs.len(), &[]);
         }
     }
 

@@ -281,6 +281,20 @@ fn min_severity_shows_only_what_matters_and_keeps_the_exit_code() {
     );
     assert!(err.iter().all(|s| s == "error") && !err.is_empty());
     assert_eq!((all_code, warn_code, err_code), (Some(1), Some(1), Some(1)));
+    // The human summary still counts what it hides, and says so.
+    let summary = |args: &[&str]| {
+        let o = gsd(t.path(), args);
+        stdout(&o).lines().last().unwrap_or_default().to_owned()
+    };
+    let full = summary(&["lint"]);
+    let quiet = summary(&["lint", "--min-severity", "warning"]);
+    let infos = all.iter().filter(|s| *s == "info").count();
+    assert!(full.ends_with(&format!("{infos} info")), "{full}");
+    assert_eq!(
+        quiet,
+        format!("{full} ({infos} below --min-severity not shown)"),
+        "{quiet}"
+    );
     let o = gsd(t.path(), &["lint", "--min-severity", "loud"]);
     assert_eq!(
         o.status.code(),

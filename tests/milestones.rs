@@ -897,3 +897,234 @@ fn a_status_line_in_a_phase_section_is_completion_evidence() {
         "{why}"
     );
 }
+
+/// STATE.md's position is where the work is: a milestone the roadmap
+/// still marks planned is current once the position sits in it, and an
+/// unmarked milestone with phases left stays current although STATE.md's
+/// `milestone:` key (which GSD's tools write from the last version heading)
+/// already names the next one. A position in a milestone with nothing left
+/// moves nothing, and neither does a number two open milestones share.
+#[test]
+fn state_position_names_the_current_milestone() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let roadmap_md = "# Roadmap\n\n## Milestones\n\n- 🚧 **v4.0 Mobile** (Phases 1-2) — IN PROGRESS\n- 📋 **v5.0 Enterprise** (Phases 3-4) — PLANNED\n\n### 🚧 v4.0 Mobile (In Progress)\n\n#### Phase 1: Foundation ✅\n**Goal**: a\n\n#### Phase 2: Secondary (In Progress)\n**Goal**: b\n\n### 📋 v5.0 Enterprise (Planned)\n\n#### Phase 3: Quality ✅\n**Goal**: c\n\n#### Phase 4: Design (In Progress)\n**Goal**: d\n";
+    write(root, ".planning/ROADMAP.md", roadmap_md);
+    write(root, ".planning/PROJECT.md", "# P\n");
+    for (dir, n, done) in [("03-quality", "03", true), ("04-design", "04", false)] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", "R-1"),
+        );
+        if done {
+            write(
+                root,
+                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+                "# S\n",
+            );
+        }
+    }
+    let state = |phase: &str, fm: &str| {
+        format!(
+            "---\n{fm}---\n# Project State\n\n## Current Position\n\nPhase: {phase}\nPlan: 1 of 1\nStatus: In progress\n"
+        )
+    };
+    // The roadmap's marks say v4.0; the position says v5.0's phase 4.
+    write(root, ".planning/STATE.md", &state("4 of 4 (Design)", ""));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v5.0"), "{v}");
+    assert_eq!(v["current_phase"], "4", "{v}");
+    assert_eq!(active(&v), ["3", "4"]);
+    let o = common::gsd(root, &["roadmap", "--explain"]);
+    assert!(
+        common::stdout(&o).contains("STATE.md's position names one of its phases"),
+        "{}",
+        common::stdout(&o)
+    );
+    // Without a position the roadmap's in-progress mark decides.
+    write(root, ".planning/STATE.md", &state("", ""));
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v4.0"));
+
+    // An unmarked milestone with phases left, its last phase done and named
+    // by the position; STATE.md's `milestone:` key names the next one.
+    let unmarked = "# Roadmap\n\n## Phases\n\n### v1.0 (MVP)\n\n- [x] **Phase 1: A**\n- [ ] **Phase 2: B**\n\n### v1.1 (Post-MVP)\n\n- [ ] **Phase 3: C**\n";
+    write(root, ".planning/ROADMAP.md", unmarked);
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/phases/01-a/01-01-PLAN.md",
+        &plan("01", "01", "R-1"),
+    );
+    write(root, ".planning/phases/01-a/01-01-SUMMARY.md", "# S\n");
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("1 (A) — COMPLETE", "milestone: v1.1\n"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.0"), "{v}");
+    assert_eq!(v["next_phase"], "2", "{v}");
+    // v1.0 with nothing left: the position moves nothing, the key decides.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &unmarked.replace("- [ ] **Phase 2", "- [x] **Phase 2"),
+    );
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v1.1"));
+
+    // Numbering that restarts: phase 1 in both open milestones decides nothing.
+    let restart = "# Roadmap\n\n## Milestones\n\n- 🚧 **v1.0 A** — IN PROGRESS\n- 📋 **v2.0 B** — PLANNED\n\n### 🚧 v1.0 A (In Progress)\n\n- [ ] **Phase 1: A1**\n\n### 📋 v2.0 B (Planned)\n\n- [ ] **Phase 1: B1**\n";
+    write(root, ".planning/ROADMAP.md", restart);
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("1 of 1", "milestone: v1.0\n"),
+    );
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v1.0"));
+}
+
+/// A roadmap that names its milestones only in an execution order, one
+/// line per milestone (`- v1.0: 1 → 2 (complete)`): the phases each line
+/// lists are that milestone's, and its status word is its status.
+#[test]
+fn execution_order_lines_name_milestones() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let roadmap_md = "# Roadmap\n\n## Phases\n\n- [x] **Phase 1: A**\n- [x] **Phase 2: B**\n- [ ] **Phase 3: C**\n- [ ] **Phase 4: D**\n\n## Progress\n\n**Execution Order:**\n- v1.0: 1 → 2 (complete)\n- v2.0 (Karte): Phases 3 → 4\n";
+    write(root, ".planning/ROADMAP.md", roadmap_md);
+    write(root, ".planning/PROJECT.md", "# P\n");
+    write(
+        root,
+        ".planning/phases/03-c/03-01-PLAN.md",
+        &plan("03", "01", "R-1"),
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        "# Project State\n\n## Current Position\n\nPhase: 3 of 4\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v2.0"), "{v}");
+    assert_eq!(active(&v), ["3", "4"], "{v}");
+    assert_eq!(v["current_phase"], "3");
+    let shipped: Vec<&Value> = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["status"] == "shipped")
+        .collect();
+    assert_eq!(shipped.len(), 1, "{v}");
+    assert_eq!(shipped[0]["version"], "v1.0");
+    // Prose after a colon names no milestone.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &roadmap_md.replace(
+            "- v1.0: 1 → 2 (complete)\n- v2.0 (Karte): Phases 3 → 4\n",
+            "- v1.0: ships the basics\n",
+        ),
+    );
+    let v = roadmap(root);
+    assert!(v["milestones"].as_array().unwrap().is_empty(), "{v}");
+    assert_eq!(active(&v), ["1", "2", "3", "4"]);
+}
+
+/// The `### Phase Details` form GSD's new-project workflow presents
+/// (`**Phase 1: Name**` on a line of its own, then `Goal:` and
+/// `Requirements:` lines) names phases like headings do: their names and
+/// goals are read, and their folders are in the roadmap.
+#[test]
+fn bold_phase_lines_are_phase_details() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let roadmap_md = "# Proposed Roadmap\n\n**2 phases** | **2 requirements mapped** | All covered ✓\n\n| # | Phase | Goal | Requirements | Success Criteria |\n|---|-------|------|--------------|------------------|\n| 1 | Engine Fixes | Fix the engine | ED-01 | 1 |\n| 2 | UI Overhaul | Resizable panes | ED-02 | 1 |\n\n### Phase Details\n\n**Phase 1: Engine Fixes**\nGoal: Fix the engine\nRequirements: ED-01\nSuccess criteria:\n1. It runs.\n\n**Phase 2: UI Overhaul**\nGoal: Resizable panes\nRequirements: ED-02\nSuccess criteria:\n1. Panes resize.\n";
+    write(root, ".planning/ROADMAP.md", roadmap_md);
+    write(root, ".planning/PROJECT.md", "# P\n");
+    write(
+        root,
+        ".planning/STATE.md",
+        "# Project State\n\n## Current Position\n\nPhase: 2 of 2\n",
+    );
+    write(
+        root,
+        ".planning/phases/01-engine-fixes/01-01-PLAN.md",
+        &plan("01", "01", "ED-01"),
+    );
+    write(
+        root,
+        ".planning/phases/01-engine-fixes/01-01-SUMMARY.md",
+        "# S\n",
+    );
+    write(
+        root,
+        ".planning/phases/02-ui-overhaul/02-01-PLAN.md",
+        &plan("02", "01", "ED-02"),
+    );
+    let v = roadmap(root);
+    let phases = v["phases"].as_array().unwrap();
+    let names: Vec<&str> = phases.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Engine Fixes", "UI Overhaul"], "{v}");
+    assert_eq!(phases[1]["goal"], "Resizable panes", "{v}");
+    assert_eq!(v["current_phase"], "2");
+    let codes = lint_codes(root);
+    assert!(
+        !codes
+            .iter()
+            .any(|(c, _, _)| c == "phase-dir-not-in-roadmap"),
+        "{codes:?}"
+    );
+    // A bold phase name inside a sentence is no phase.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &roadmap_md.replace(
+            "**Phase 2: UI Overhaul**\n",
+            "Then **Phase 2: UI Overhaul** follows.\n",
+        ),
+    );
+    let codes = lint_codes(root);
+    assert!(
+        codes
+            .iter()
+            .any(|(c, _, m)| c == "phase-dir-not-in-roadmap" && m.contains("02-ui-overhaul")),
+        "{codes:?}"
+    );
+}
+
+/// `gsd phase list` reads a folder's status from the same reading as
+/// `gsd roadmap`: a phase the roadmap ticks, whose folder holds only a
+/// context file, is complete in both; its files' own status stays in
+/// `disk_status`.
+#[test]
+fn phase_list_status_is_the_readings() {
+    let t = initialised(&["Catalog", "Cart"]);
+    let root = t.path();
+    let rm = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    let ticked = rm.replacen("- [ ] **Phase 1", "- [x] **Phase 1", 1);
+    assert_ne!(rm, ticked, "gsd init writes a checklist");
+    write(root, ".planning/ROADMAP.md", &ticked);
+    let dir = std::fs::read_dir(root.join(".planning/phases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("01"))
+        .unwrap();
+    write(
+        root,
+        &format!(".planning/phases/{dir}/01-CONTEXT.md"),
+        "# Context\n",
+    );
+    let r = roadmap(root);
+    assert_eq!(r["phases"][0]["status"], "complete", "{r}");
+    let o = common::gsd(root, &["phase", "list", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["phases"][0]["status"], "complete", "{v}");
+    assert_ne!(v["phases"][0]["disk_status"], "complete", "{v}");
+    let o = common::gsd(root, &["phase", "list"]);
+    let first = common::stdout(&o)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(first.ends_with("complete"), "{first}");
+}

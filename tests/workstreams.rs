@@ -434,3 +434,36 @@ fn make_writable(dir: &Path) {
         }
     }
 }
+
+/// A workstream GSD created and never started writes `milestone: null`
+/// into its STATE.md: `workstream list` shows no milestone for it, not
+/// the word `null`.
+#[test]
+fn a_null_milestone_is_no_milestone() {
+    let t = project();
+    let d = t.path();
+    std::fs::write(
+        d.join(".planning/workstreams/api/STATE.md"),
+        "---\ngsd_state_version: 1.0\nmilestone: null\nmilestone_name: null\nstatus: created\n---\n\n# Project State — api workstream\n",
+    )
+    .unwrap();
+    std::fs::remove_file(d.join(".planning/workstreams/api/ROADMAP.md")).unwrap();
+    let o = gsd(d, &["workstream", "list"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let line = stdout(&o)
+        .lines()
+        .find(|l| l.contains("api"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(line.contains("created"), "{line}");
+    assert!(!line.contains("null"), "{line}");
+    let v = json(&gsd(d, &["workstream", "list", "--json"]));
+    let api = v["workstreams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == "api")
+        .cloned()
+        .unwrap();
+    assert_eq!(api["current_milestone"], serde_json::Value::Null, "{api}");
+}

@@ -67,7 +67,7 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
     }
     let root = crate::model::workspace::find_root(&start)?;
     let project = lint::project::run_project(&root, &Options { disabled: disable })?;
-    let mut diags = project.diagnostics;
+    let diags = project.diagnostics;
     let all = project.workspaces;
     let least = match min_severity {
         MinSeverity::Info => Severity::Info,
@@ -78,7 +78,7 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
     let failing = diags.iter().any(|d| {
         d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
     });
-    diags.retain(|d| d.severity <= least);
+    let (diags, hidden): (Vec<_>, Vec<_>) = diags.into_iter().partition(|d| d.severity <= least);
     let docs: Vec<&crate::model::Document> = all.iter().flat_map(|w| w.documents()).collect();
     let files = docs.len() + all.iter().map(|w| w.skipped.len()).sum::<usize>();
     let text = match format {
@@ -94,7 +94,7 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         Format::Human => {
             let map: HashMap<&Path, &crate::model::Document> =
                 docs.iter().map(|d| (d.rel_path.as_path(), *d)).collect();
-            output::human::render(&diags, &map, style.stdout_color, files)
+            output::human::render(&diags, &map, style.stdout_color, files, &hidden)
         }
     };
     drop(docs);

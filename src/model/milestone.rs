@@ -356,9 +356,8 @@ impl PhaseRange {
                 parts.push(RangePart::One(a));
                 cur = tail;
             }
-            let t = cur.trim_start();
-            match t.strip_prefix(',').or_else(|| t.strip_prefix("and ")) {
-                Some(t) => cur = t.trim_start(),
+            match next_item(cur) {
+                Some(t) => cur = t,
                 None => break,
             }
         }
@@ -367,6 +366,40 @@ impl PhaseRange {
         }
         let used = rest.len() - cur.len();
         Some((PhaseRange { parts }, rest[..used].trim().to_owned()))
+    }
+
+    /// The phases of an execution-order line after its first colon
+    /// (`v1.0: 1 → 2 → 2.1 (complete)`, `v2 (Smart Themes): Phases 7 → 8`):
+    /// two or more phases joined by arrows, and nothing before them but an
+    /// optional `Phase`/`Phases` word. A colon followed by prose is no range.
+    pub fn chain(s: &str) -> Option<(PhaseRange, String)> {
+        let (_, after) = s.split_once(':')?;
+        let t = after.trim_start();
+        let t = t
+            .strip_prefix("Phases")
+            .or_else(|| t.strip_prefix("Phase"))
+            .unwrap_or(t);
+        let mut cur = t.trim_start();
+        let start = cur;
+        let mut parts = Vec::new();
+        let mut arrows = 0;
+        while let Some((id, tail)) = PhaseId::parse_prefix(cur) {
+            parts.push(RangePart::One(id));
+            cur = tail;
+            let t = tail.trim_start();
+            match ARROWS.iter().find_map(|a| t.strip_prefix(a)) {
+                Some(t) => {
+                    arrows += 1;
+                    cur = t.trim_start();
+                }
+                None => break,
+            }
+        }
+        if parts.len() < 2 || arrows + 1 != parts.len() {
+            return None;
+        }
+        let used = start.len() - cur.len();
+        Some((PhaseRange { parts }, start[..used].trim().to_owned()))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -380,6 +413,20 @@ impl PhaseRange {
             RangePart::From(a) => a <= id && !id.is_backlog(),
         })
     }
+}
+
+/// The arrows of an execution order (`1 → 2 → 2.1`).
+const ARROWS: [&str; 3] = ["→", "->", "⟶"];
+
+/// The text after a separator between the items of a range (`,`, `and`,
+/// an arrow), or None at its end.
+fn next_item(cur: &str) -> Option<&str> {
+    let t = cur.trim_start();
+    [",", "and "]
+        .iter()
+        .chain(&ARROWS)
+        .find_map(|sep| t.strip_prefix(sep))
+        .map(str::trim_start)
 }
 
 /// The first `vN.N…` version in `s` (GSD-FORMATS §4.5: two or more dot
@@ -506,7 +553,14 @@ impl MilestoneMap {
         status: MilestoneStatus,
     ) -> usize {
         let version = find_milestone_id(text);
-        let range = PhaseRange::find(text);
+        // An execution-order line is named by what comes before its colon.
+        let (text, range) = match PhaseRange::find(text) {
+            Some(r) => (text, Some(r)),
+            None => match PhaseRange::chain(text) {
+                Some(r) => (text.split_once(':').map_or(text, |(name, _)| name), Some(r)),
+                None => (text, None),
+            },
+        };
         if let Some(v) = &version
             && let Some(i) = self
                 .milestones
@@ -673,6 +727,27 @@ mod tests {
         let (r, _) = PhaseRange::find("(Phase 1) - SHIPPED").unwrap();
         assert!(r.contains(&id("1")) && r.contains(&id("1.1")) && !r.contains(&id("2")));
         assert!(PhaseRange::find("9 phases, 27 plans").is_none());
+    }
+
+    #[test]
+    fn execution_order_chains() {
+        let (r, t) = PhaseRange::chain("v1.0: 1 → 2 → 2.1 (complete)").unwrap();
+        assert_eq!(t, "1 → 2 → 2.1");
+        assert!(r.contains(&id("2.1")) && r.contains(&id("1")) && !r.contains(&id("3")));
+        let (r, _) = PhaseRange::chain("v2 (Smart Themes): Phases 7 -> 8 -> 9").unwrap();
+        assert!(r.contains(&id("8")) && !r.contains(&id("10")));
+        // One phase, prose, or a dangling arrow is no execution order.
+        assert!(PhaseRange::chain("v1.0: 3 things left").is_none());
+        assert!(PhaseRange::chain("v1.0: Phase 3").is_none());
+        assert!(PhaseRange::chain("v1.0: 1 → 2 →").is_none());
+        assert!(PhaseRange::chain("no colon 1 → 2").is_none());
+        // `Phases 1 → 2 → 3` after a Phase word: every item, not the first.
+        let (r, _) = PhaseRange::find("v1 (MVP): Phases 1 → 2 → 3").unwrap();
+        assert!(r.contains(&id("3")) && !r.contains(&id("4")));
+        let mut map = MilestoneMap::default();
+        let i = map.add("v1.0: 1 → 2 → 2.1 (complete)", 3, MilestoneSource::List);
+        assert_eq!(map.milestones[i].title, "v1.0");
+        assert_eq!(map.milestones[i].status, MilestoneStatus::Shipped);
     }
 
     #[test]

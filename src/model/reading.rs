@@ -102,6 +102,15 @@ pub struct RoadmapReading {
 impl RoadmapReading {
     pub fn new(ws: &Workspace) -> RoadmapReading {
         let first = RoadmapReading::build(ws, None);
+        // STATE.md's position sits in another open milestone that still has
+        // work to do: that is where the work is, whatever the roadmap's marks
+        // or STATE.md's `milestone:` key (GSD's tools write that key from the
+        // roadmap's last version heading, and marks lag behind the work).
+        if let Some(m) = first.position_milestone(ws)
+            && first.milestones.get(m).is_some_and(|r| !r.current)
+        {
+            return RoadmapReading::build(ws, Some((m, Forced::Position)));
+        }
         // A milestone no mark calls shipped, whose phases are all complete,
         // with an open milestone after it: that work is done, and the next
         // milestone is the one being worked on.
@@ -116,18 +125,19 @@ impl RoadmapReading {
             .filter(|&i| first.milestones[i].status != MilestoneStatus::Shipped)
             .min_by_key(|&i| first.milestone_rank[i]);
         match next {
-            Some(n) if done => RoadmapReading::build(ws, Some(n)),
+            Some(n) if done => RoadmapReading::build(ws, Some((n, Forced::PreviousDone))),
             _ => first,
         }
     }
 
     /// The reading, with the current milestone given (by index into the
     /// roadmap's milestones) or decided from the evidence.
-    fn build(ws: &Workspace, forced: Option<usize>) -> RoadmapReading {
+    fn build(ws: &Workspace, forced: Option<(usize, Forced)>) -> RoadmapReading {
         let state_version = ws
             .state
             .as_ref()
             .and_then(|s| s.fm_field("milestone"))
+            .filter(|(_, n)| !n.is_null())
             .and_then(|(_, n)| n.as_str().map(str::to_owned));
         let mut owned: Vec<Milestone> = ws
             .roadmap
@@ -174,7 +184,7 @@ impl RoadmapReading {
         }
         let from_state = from_state.filter(|&i| !owned[i].is_shipped());
         let milestones: &[Milestone] = &owned;
-        let current = match from_state.or(forced) {
+        let current = match from_state.or(forced.map(|(i, _)| i)) {
             Some(i) => Some(i),
             None => super::milestone::current(milestones, state_version.as_deref()),
         };
@@ -502,6 +512,34 @@ impl RoadmapReading {
         }
     }
 
+    /// The open milestone STATE.md's position sits in, when that milestone
+    /// still has a phase to finish: the first position that names a phase
+    /// the roadmap places decides; a number several open milestones share
+    /// (numbering that restarts) decides nothing.
+    fn position_milestone(&self, ws: &Workspace) -> Option<usize> {
+        let positions = ws.state.as_ref()?.positions();
+        let pos = positions.iter().find(|pos| {
+            self.phases
+                .iter()
+                .any(|p| p.phase_id.same(&pos.phase) && p.milestone_index.is_some())
+        })?;
+        let mut open: Vec<usize> = self
+            .phases
+            .iter()
+            .filter(|p| p.phase_id.same(&pos.phase) && !p.backlog)
+            .filter_map(|p| p.milestone_index)
+            .filter(|&i| self.milestones[i].status != MilestoneStatus::Shipped)
+            .collect();
+        open.dedup();
+        let [m] = open[..] else {
+            return None;
+        };
+        self.phases
+            .iter()
+            .any(|p| p.milestone_index == Some(m) && !p.backlog && p.status != "complete")
+            .then_some(m)
+    }
+
     /// The reading of one phase: the active one when a number is used by
     /// several milestones (numbering that restarts).
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseReading> {
@@ -519,12 +557,21 @@ impl RoadmapReading {
     }
 }
 
+/// Why a second reading fixed the current milestone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Forced {
+    /// Every phase of the milestone the first reading chose is complete.
+    PreviousDone,
+    /// STATE.md's position is in this milestone, which has work left.
+    Position,
+}
+
 /// Why the current milestone is the one it is (or why there is none).
 fn why_current(
     ms: &[Milestone],
     current: Option<usize>,
     from_state: Option<usize>,
-    forced: Option<usize>,
+    forced: Option<(usize, Forced)>,
     state_version: Option<&str>,
 ) -> String {
     let Some(c) = current else {
@@ -537,8 +584,10 @@ fn why_current(
     let m = &ms[c];
     let why = if from_state == Some(c) {
         "STATE.md names it and the roadmap names no milestone of its own"
-    } else if forced == Some(c) {
+    } else if forced == Some((c, Forced::PreviousDone)) {
         "every phase of the milestone before it is complete"
+    } else if forced == Some((c, Forced::Position)) {
+        "STATE.md's position names one of its phases and it has work left"
     } else if state_version
         .is_some_and(|v| m.version.as_deref().is_some_and(|w| same_version(v, w)))
     {
@@ -570,6 +619,7 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
     let st = ws.state.as_ref()?;
     let text = |k: &str| {
         st.fm_field(k)
+            .filter(|(_, n)| !n.is_null())
             .and_then(|(_, n)| n.as_str().map(|s| s.trim().to_owned()))
             .filter(|s| !s.is_empty())
     };

@@ -193,7 +193,15 @@ impl Roadmap {
             let marked = content.starts_with(['✅', '🚧', '📋', '🔄', '[', '*'])
                 || content.contains("**v")
                 || content.contains("[v");
-            if marked && super::milestone::find_milestone_id(content).is_some() {
+            // `- v1.0: 1 → 2 → 2.1 (complete)`: an execution order per
+            // milestone, the milestone named before the colon.
+            let chain = || {
+                content.split_once(':').is_some_and(|(name, _)| {
+                    super::milestone::find_milestone_id(name).is_some()
+                        && super::milestone::PhaseRange::chain(content).is_some()
+                })
+            };
+            if (marked || chain()) && super::milestone::find_milestone_id(content).is_some() {
                 map.add(content, item.line.number, MilestoneSource::List);
             }
         }
@@ -272,20 +280,61 @@ impl Roadmap {
             c.milestone = map.region_at(c.checkbox.mark.start);
         }
 
-        let mut phases = Vec::new();
+        // Where each phase's details start: `### Phase 2: Name` headings,
+        // each running to the next heading of the same or higher level; and
+        // a line that is only `**Phase 2: Name**` (the `### Phase Details`
+        // form GSD's new-project and roadmapper present), running to the
+        // next such line or heading.
+        let mut starts: Vec<(PhaseId, String, crate::doc::markdown::Line, Span)> = Vec::new();
         for (i, h) in md.headings.iter().enumerate() {
             if !(2..=4).contains(&h.level) {
                 continue;
             }
-            let Some((id, name)) = parse_phase_title(h.text.slice(text)) else {
-                continue;
-            };
-            // The section runs to the next heading of the same or higher level.
-            let section = md.section(i, body.end);
+            if let Some((id, name)) = parse_phase_title(h.text.slice(text)) {
+                starts.push((id, name, h.line, md.section(i, body.end)));
+            }
+        }
+        let bold: Vec<(PhaseId, String, crate::doc::markdown::Line)> = md
+            .lines_in(body)
+            .filter(|l| !l.in_fence)
+            .filter_map(|l| {
+                let inner = l
+                    .span
+                    .slice(text)
+                    .trim()
+                    .strip_prefix("**")?
+                    .strip_suffix("**")?;
+                let (id, name) = parse_phase_title(inner).filter(|_| !inner.contains("**"))?;
+                Some((id, name, *l))
+            })
+            .collect();
+        for (k, (id, name, line)) in bold.iter().enumerate() {
+            let next_bold = bold.get(k + 1).map(|(_, _, l)| l.span.start);
+            let next_heading = md
+                .headings
+                .iter()
+                .map(|h| h.line.span.start)
+                .find(|&at| at > line.span.start);
+            let stop = [next_bold, next_heading, Some(body.end)]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(body.end);
+            starts.push((
+                id.clone(),
+                name.clone(),
+                *line,
+                Span::new(line.span.start, stop),
+            ));
+        }
+        starts.sort_by_key(|(_, _, l, _)| l.number);
+
+        let mut phases = Vec::new();
+        for (id, name, start, section) in starts {
             let mut detail = PhaseDetail {
                 id,
                 name,
-                line: h.line.number,
+                line: start.number,
                 section,
                 goal: None,
                 depends_on: None,
@@ -294,7 +343,7 @@ impl Roadmap {
                 status_label: None,
                 plans: Vec::new(),
                 success_criteria: Vec::new(),
-                milestone: map.region_at(h.line.span.start),
+                milestone: map.region_at(start.span.start),
                 archived: false,
             };
             let mut in_criteria = false;

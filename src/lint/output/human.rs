@@ -58,11 +58,15 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
+/// The findings shown, each with its snippet, then a summary. `hidden`
+/// counts the findings below `--min-severity`: the summary still counts
+/// them (a run that hides its info has not lost it) and says they are hidden.
 pub fn render(
     diags: &[Diagnostic],
     docs: &HashMap<&Path, &Document>,
     color: bool,
     files_checked: usize,
+    hidden: &[Diagnostic],
 ) -> String {
     let theme = if color {
         GraphicalTheme::unicode()
@@ -86,8 +90,17 @@ pub fn render(
         out.push('\n');
     }
     let (e, w, i) = counts(diags);
+    let (he, hw, hi) = counts(hidden);
+    let not_shown = if hidden.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} below --min-severity not shown)", hidden.len())
+    };
     out.push_str(&format!(
-        "{files_checked} files checked: {e} error(s), {w} warning(s), {i} info\n"
+        "{files_checked} files checked: {} error(s), {} warning(s), {} info{not_shown}\n",
+        e + he,
+        w + hw,
+        i + hi
     ));
     out
 }
