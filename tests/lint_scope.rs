@@ -367,3 +367,102 @@ fn state_drift_is_a_note_with_its_evidence() {
         ["progress says 1/1 plans done; the roadmap's phase folders hold 1/3"]
     );
 }
+
+/// A fence inside `<action>` that swallows its `</action>` (a README example
+/// nesting ```` ```bash ```` inside ```` ```markdown ````, which GSD's reader,
+/// blind to fences, reads fine): one finding names the fence; the task's
+/// `<verify>` and `<done>` after it are not called missing. A task that
+/// really lacks them, fences closed, is still told.
+#[test]
+fn a_fence_that_hides_a_closing_tag_is_one_finding() {
+    let t = project(&["Extract"], &[]);
+    let root = t.path();
+    let dir = std::fs::read_dir(root.join(".planning/phases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("01"))
+        .unwrap();
+    let f = format!(".planning/phases/{dir}/01-01-PLAN.md");
+    let nested = "<action>Write the README:\n```markdown\n# Tool\n```bash\nrun it\n```\nMore.\n```\n</action>\n<verify>\n```bash\ntrue\n```\n</verify>\n<done>d</done>";
+    write(
+        root,
+        &f,
+        &plan("01", "01", "R-1").replace(
+            "<action>a</action>\n<verify>true</verify>\n<done>d</done>",
+            nested,
+        ),
+    );
+    assert_eq!(findings(root, "task-unbalanced-tag").len(), 1);
+    assert!(findings(root, "task-missing-recommended").is_empty());
+    assert!(findings(root, "task-missing-required").is_empty());
+    // Fences closed, children really missing: still reported.
+    write(
+        root,
+        &f,
+        &plan("01", "01", "R-1").replace("<verify>true</verify>\n<done>d</done>\n", ""),
+    );
+    assert!(findings(root, "task-unbalanced-tag").is_empty());
+    assert_eq!(findings(root, "task-missing-recommended").len(), 1);
+}
+
+/// `Phase: 0. Pre-planning` (or `current_phase: 0`) while the next
+/// milestone is planned names no phase: GSD numbers from 1. A phase 0 the
+/// roadmap does have is checked like any other, and a missing phase 3 is
+/// still reported.
+#[test]
+fn phase_zero_before_planning_is_no_phase() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Phase: 1 of 1 (Catalog)",
+        "Phase: 0. Pre-planning",
+    );
+    assert!(severities(root, "state-unknown-phase").is_empty());
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Phase: 0. Pre-planning",
+        "Phase: 3 of 3",
+    );
+    assert_eq!(severities(root, "state-unknown-phase"), ["warning"]);
+}
+
+/// A live plan in the format the project's plans already ran in (only
+/// `phase`, `plan`, `type`: GSD's executor defaults `wave` to 1 and the
+/// lists to empty) is a warning; a live plan that lacks a key every plan
+/// that ran had is still an error.
+#[test]
+fn missing_keys_the_project_ran_without_are_a_warning() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    let old = "---\nphase: NN\nplan: 01\ntype: execute\n---\n<tasks>\n<task type=\"auto\"><name>T</name><files>a.txt</files><action>a</action><verify>v</verify><done>d</done></task>\n</tasks>\n";
+    write(
+        root,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        &old.replace("NN", "02"),
+    );
+    // No plan has run: nothing says the format works here.
+    assert_eq!(severities(root, "plan-missing-field"), ["error"]);
+    // Phase 1's plan ran in the same format.
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &old.replace("NN", "01"),
+    );
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    assert_eq!(severities(root, "plan-missing-field"), ["info", "warning"]);
+    // The plan that ran had a `wave:`; the live one lacks that too.
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &old.replace("NN", "01")
+            .replace("type: execute\n", "type: execute\nwave: 1\n"),
+    );
+    assert_eq!(severities(root, "plan-missing-field"), ["info", "error"]);
+}

@@ -1038,7 +1038,7 @@ fn execution_order_lines_name_milestones() {
 fn bold_phase_lines_are_phase_details() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path();
-    let roadmap_md = "# Proposed Roadmap\n\n**2 phases** | **2 requirements mapped** | All covered ✓\n\n| # | Phase | Goal | Requirements | Success Criteria |\n|---|-------|------|--------------|------------------|\n| 1 | Engine Fixes | Fix the engine | ED-01 | 1 |\n| 2 | UI Overhaul | Resizable panes | ED-02 | 1 |\n\n### Phase Details\n\n**Phase 1: Engine Fixes**\nGoal: Fix the engine\nRequirements: ED-01\nSuccess criteria:\n1. It runs.\n\n**Phase 2: UI Overhaul**\nGoal: Resizable panes\nRequirements: ED-02\nSuccess criteria:\n1. Panes resize.\n";
+    let roadmap_md = "# Proposed Roadmap\n\n**Phase Numbering:**\n- Integer phases (1, 2, 3): planned work\n\n**2 phases** | **2 requirements mapped** | All covered ✓\n\n| # | Phase | Goal | Requirements | Success Criteria |\n|---|-------|------|--------------|------------------|\n| 1 | Engine Fixes | Fix the engine | ED-01 | 1 |\n| 2 | UI Overhaul | Resizable panes | ED-02 | 1 |\n\n### Phase Details\n\n**Phase 1: Engine Fixes**\nGoal: Fix the engine\nRequirements: ED-01\nSuccess criteria:\n1. It runs.\n\n**Phase 2: UI Overhaul**\nGoal: Resizable panes\nRequirements: ED-02\nSuccess criteria:\n1. Panes resize.\n";
     write(root, ".planning/ROADMAP.md", roadmap_md);
     write(root, ".planning/PROJECT.md", "# P\n");
     write(

@@ -467,3 +467,50 @@ fn a_null_milestone_is_no_milestone() {
         .unwrap();
     assert_eq!(api["current_milestone"], serde_json::Value::Null, "{api}");
 }
+
+/// A tree whose work lives only in workstreams still has files every
+/// workstream shares at its root (research, milestone archives): lint
+/// checks them, without telling the root it lacks a ROADMAP.md of its own.
+#[test]
+fn shared_root_files_of_a_workstream_only_tree_are_linted() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    let o = gsd(
+        d,
+        &[
+            "init",
+            "-y",
+            "--name",
+            "Solo",
+            "--no-commit",
+            "--ws",
+            "only",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let conflict = "# Pitfalls\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n";
+    std::fs::create_dir_all(d.join(".planning/research")).unwrap();
+    std::fs::write(d.join(".planning/research/PITFALLS.md"), conflict).unwrap();
+    let (_, diags) = lint(d);
+    let found: Vec<&serde_json::Value> = diags
+        .iter()
+        .filter(|x| x["code"] == "merge-conflict-markers")
+        .collect();
+    assert_eq!(found.len(), 1, "{diags:#?}");
+    assert_eq!(found[0]["file"], ".planning/research/PITFALLS.md");
+    assert!(
+        !codes(&diags)
+            .iter()
+            .any(|c| c == "roadmap-missing" || c == "state-missing"),
+        "{diags:#?}"
+    );
+    // PROJECT.md, read by the workstream and by the root pass, counts once.
+    std::fs::write(d.join(".planning/PROJECT.md"), conflict).unwrap();
+    let (_, diags) = lint(d);
+    let on_project = diags
+        .iter()
+        .filter(|x| x["code"] == "merge-conflict-markers" && x["file"] == ".planning/PROJECT.md")
+        .count();
+    assert_eq!(on_project, 1, "{diags:#?}");
+}

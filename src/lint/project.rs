@@ -5,8 +5,10 @@
 //! ROADMAP.md or STATE.md (or there are no workstreams), the workstream the
 //! tree points at, and every other workstream with a ROADMAP.md or
 //! STATE.md. A tree whose work lives only in workstreams is never told that
-//! its root ROADMAP or STATE is missing. Findings on the shared files
-//! (PROJECT.md, config.json) are reported once.
+//! its root ROADMAP or STATE is missing, but its shared root files (the
+//! research, codebase maps, milestone archives every workstream reads) are
+//! still checked. Findings on the shared files (PROJECT.md, config.json) are
+//! reported once.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -57,10 +59,28 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
     let mut workspaces = Vec::new();
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut seen: HashSet<(PathBuf, usize, usize, &'static str)> = HashSet::new();
-    for t in targets(root)? {
+    let targets = targets(root)?;
+    let root_linted = targets.contains(&None);
+    for t in targets {
         let ws = Workspace::load_in(root, Scope::Full, t.as_deref())?;
         for d in super::run(&ws, options) {
             if seen.insert((d.file.clone(), d.line, d.column, d.code)) {
+                diagnostics.push(d);
+            }
+        }
+        workspaces.push(ws);
+    }
+    // Work only in workstreams: the root is no track of its own, but the
+    // files it shares with them are checked. What the root would say about
+    // itself as a track (a missing ROADMAP.md, its phase folders, the
+    // files it lacks) is not said: only findings in a shared file that is
+    // there, outside the root's phases/.
+    if !root_linted {
+        let ws = Workspace::load_in(root, Scope::Full, None)?;
+        let phases = Path::new(".planning").join("phases");
+        for d in super::run(&ws, options) {
+            let shared = !d.file.starts_with(&phases) && root.join(&d.file).is_file();
+            if shared && seen.insert((d.file.clone(), d.line, d.column, d.code)) {
                 diagnostics.push(d);
             }
         }

@@ -304,7 +304,11 @@ impl Roadmap {
                     .trim()
                     .strip_prefix("**")?
                     .strip_suffix("**")?;
-                let (id, name) = parse_phase_title(inner).filter(|_| !inner.contains("**"))?;
+                // A numbered phase with a name: `**Phase Numbering:**` (a
+                // label GSD's template writes) is no phase.
+                let (id, name) = parse_phase_title(inner)
+                    .filter(|(id, name)| !id.is_custom() && !name.is_empty())
+                    .filter(|_| !inner.contains("**"))?;
                 Some((id, name, *l))
             })
             .collect();

@@ -15,21 +15,52 @@ pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
-    // Quick plans have no phase, wave or dependencies to declare.
-    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
-        let Some(fm) = plan.doc.fm() else { continue };
-        let missing: Vec<&str> = REQUIRED_KEYS
+/// The required keys a plan's frontmatter lacks.
+fn missing_keys(plan: &crate::model::Plan) -> Option<Vec<&'static str>> {
+    let fm = plan.doc.fm()?;
+    Some(
+        REQUIRED_KEYS
             .iter()
             .copied()
             .filter(|k| {
                 fm.get(k).is_none()
                     && !(*k == "files_modified" && fm.get("files-modified").is_some())
             })
-            .collect();
+            .collect(),
+    )
+}
+
+pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
+    // The keys plans that already ran went without: GSD's executor gives a
+    // missing `wave` 1, `autonomous` true and empty lists, so a format the
+    // project's plans ran in does not stop the next one. A live plan that
+    // lacks only those is a warning; one that lacks more is an error.
+    let ran_without: std::collections::HashSet<&str> = cx
+        .ws
+        .phases
+        .iter()
+        .flat_map(|ph| {
+            ph.plans
+                .iter()
+                .filter(|p| !p.is_quick() && ph.plan_has_summary(p))
+        })
+        .filter_map(missing_keys)
+        .flatten()
+        .collect();
+    // Quick plans have no phase, wave or dependencies to declare.
+    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
+        let Some(missing) = missing_keys(plan) else {
+            continue;
+        };
         if !missing.is_empty() {
             let span = plan.key_span("__none__");
-            s.at(
+            let convention = missing.iter().all(|k| ran_without.contains(k));
+            s.at_severity(
+                if convention {
+                    crate::lint::Severity::Warning.max(s.severity())
+                } else {
+                    s.severity()
+                },
                 &plan.doc,
                 span,
                 format!(
@@ -271,11 +302,15 @@ fn tasks_missing<'a>(
     cx.ws.all_plans().flat_map(move |plan| {
         plan.tasks.iter().filter_map(move |t| {
             // A child that is there but never closed is task-unbalanced-tag's
-            // finding, not a missing child.
+            // finding, not a missing child; and every child after it reads
+            // as its content, so none can be called missing until it closes.
+            if !t.unclosed_children.is_empty() {
+                return None;
+            }
             let missing: Vec<&str> = wanted(&t.kind)
                 .iter()
                 .copied()
-                .filter(|c| !t.has(c) && !t.unclosed_children.iter().any(|(n, _)| n == c))
+                .filter(|c| !t.has(c))
                 .collect();
             (!missing.is_empty()).then_some((plan, t, missing))
         })

@@ -180,6 +180,24 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
     }) {
         mentioned.extend(mentioned_ranges(doc.text(), false));
     }
+    // A workstream numbers its phases after the project's: the project's
+    // archived roadmaps (`.planning/milestones/`, not read with the
+    // workstream's files) account for numbers too.
+    if cx.ws.workstream.is_some() {
+        let root_archive = cx.ws.root.join(".planning").join("milestones");
+        for e in std::fs::read_dir(root_archive)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = e.file_name();
+            if name.to_string_lossy().ends_with("-ROADMAP.md")
+                && let Ok(text) = std::fs::read_to_string(e.path())
+            {
+                mentioned.extend(mentioned_ranges(&text, false));
+            }
+        }
+    }
     let in_range = |n: u64| {
         PhaseId::parse(&n.to_string()).is_some_and(|id| {
             cx.ws

@@ -34,7 +34,14 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
     let Some(pos) = st.current_phase() else {
         return;
     };
-    if !known_phase(cx, &pos.phase) && (cx.ws.roadmap.is_some() || !cx.ws.phases.is_empty()) {
+    // `Phase: 0. Pre-planning`, `current_phase: 0`: GSD's numbering starts
+    // at 1, so a phase 0 the tree does not have is "no phase yet" (a new
+    // milestone being planned), not a reference to a missing phase.
+    let none_yet = pos.phase.is_integer() && pos.phase.major() == 0;
+    if !known_phase(cx, &pos.phase)
+        && !none_yet
+        && (cx.ws.roadmap.is_some() || !cx.ws.phases.is_empty())
+    {
         let line = st.position_line();
         let known: Vec<String> = cx
             .ws
