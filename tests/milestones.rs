@@ -695,6 +695,27 @@ fn no_roadmap_reads_the_milestone_state_names() {
     assert_eq!(v["next_phase"], Value::Null);
     // The phase folder `gsd init` made is not this milestone's.
     assert_eq!(v["total_plans"], 0);
+    // A write that needs the roadmap says where it went and what to do.
+    let o = common::gsd(root, &["phase", "add", "Reports", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("gsd init"),
+        "{}",
+        common::stderr(&o)
+    );
+    write(
+        root,
+        ".planning/milestones/v4.1-ROADMAP.md",
+        "# Roadmap v4.1
+",
+    );
+    let o = common::gsd(root, &["phase", "add", "Reports", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = common::stderr(&o);
+    assert!(
+        err.contains("new-milestone") && !err.contains("gsd init"),
+        "{err}"
+    );
 
     std::fs::remove_file(root.join(".planning/STATE.md")).unwrap();
     let o = common::gsd(root, &["roadmap", "--json"]);
@@ -937,6 +958,11 @@ fn state_position_names_the_current_milestone() {
     assert_eq!(v["current_phase"], "4", "{v}");
     assert_eq!(active(&v), ["3", "4"]);
     let o = common::gsd(root, &["roadmap", "--explain"]);
+    assert!(
+        common::stdout(&o).contains("current milestone v5.0 Enterprise (ROADMAP.md line 6)"),
+        "{}",
+        common::stdout(&o)
+    );
     assert!(
         common::stdout(&o).contains("STATE.md's position names one of its phases"),
         "{}",

@@ -19,7 +19,10 @@ fn roadmap(ws: &Workspace) -> Result<&Roadmap, EditError> {
 /// undecodable text would read it as empty and answer "no such phase").
 pub fn editable(ws: &Workspace) -> Result<&Roadmap, EditError> {
     let rm = ws.roadmap.as_ref().ok_or_else(|| {
-        EditError::Other("ROADMAP.md not found; create it with `gsd init`".into())
+        EditError::Other(format!(
+            "ROADMAP.md not found; {}",
+            crate::model::shipped::missing_roadmap_hint(ws)
+        ))
     })?;
     if rm.doc.source.text().is_none() {
         return Err(EditError::NotText {

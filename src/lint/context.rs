@@ -167,13 +167,7 @@ impl<'a> Ctx<'a> {
     /// archives ROADMAP.md (`milestones/vX.Y-ROADMAP.md`, a MILESTONES.md
     /// entry) and the next new-milestone writes a fresh one.
     pub fn roadmap_archived(&self) -> bool {
-        let ms = self.ws.planning.join("milestones");
-        let archived = std::fs::read_dir(&ms)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().ends_with("-ROADMAP.md"));
-        archived || self.ws.planning.join("MILESTONES.md").is_file()
+        crate::model::shipped::roadmap_archived(self.ws)
     }
 
     /// Whether a phase is live work: in the current milestone (or a roadmap

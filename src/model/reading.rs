@@ -597,7 +597,16 @@ fn why_current(
     } else {
         "it is the first milestone not marked shipped"
     };
-    format!("current milestone {} (line {}): {why}", m.label(), m.line)
+    let file = if m.source == MilestoneSource::State {
+        "STATE.md"
+    } else {
+        "ROADMAP.md"
+    };
+    format!(
+        "current milestone {} ({file} line {}): {why}",
+        m.label(),
+        m.line
+    )
 }
 
 /// `SUMMARY.md` or `NN-SUMMARY.md`: a summary of a whole phase, not of

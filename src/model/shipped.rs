@@ -178,3 +178,25 @@ fn state_table_shipped(st: &super::state::State) -> Vec<String> {
     }
     out
 }
+
+/// Whether a missing ROADMAP.md was archived with a shipped milestone
+/// (`milestones/vX.Y-ROADMAP.md`, or a MILESTONES.md): GSD removes the
+/// roadmap when a milestone ships, and the next milestone writes a new one.
+pub fn roadmap_archived(ws: &Workspace) -> bool {
+    let archived = std::fs::read_dir(ws.planning.join("milestones"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().ends_with("-ROADMAP.md"));
+    archived || ws.planning.join("MILESTONES.md").is_file()
+}
+
+/// What to do about a missing ROADMAP.md: start the next milestone when the
+/// last one shipped with it, else create one.
+pub fn missing_roadmap_hint(ws: &Workspace) -> &'static str {
+    if roadmap_archived(ws) {
+        "the last milestone shipped and its roadmap is archived in milestones/; start the next milestone (GSD's new-milestone) to write a new ROADMAP.md"
+    } else {
+        "create it with `gsd init`"
+    }
+}

@@ -11,7 +11,7 @@ pub fn roadmap_of(ws: &Workspace) -> Result<&Roadmap, OpError> {
     if ws.roadmap.is_none() {
         return Err(OpError::Missing {
             file: ".planning/ROADMAP.md".into(),
-            hint: "create it with `gsd init`".into(),
+            hint: crate::model::shipped::missing_roadmap_hint(ws).into(),
         });
     }
     Ok(edit::roadmap::editable(ws)?)
