@@ -29,6 +29,28 @@ fn project() -> tempfile::TempDir {
     t
 }
 
+/// A fresh repository whose only work is the workstream `only` (`gsd init
+/// --ws only` with no root plan), nothing committed.
+fn solo_workstream_tree() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    let o = gsd(
+        d,
+        &[
+            "init",
+            "-y",
+            "--name",
+            "Solo",
+            "--no-commit",
+            "--ws",
+            "only",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    t
+}
+
 fn phase_names(dir: &Path, pre: &[&str]) -> Vec<String> {
     let mut args = pre.to_vec();
     args.extend(["roadmap", "--json"]);
@@ -207,22 +229,8 @@ fn a_dangling_pointer_is_a_finding_and_the_root_is_read() {
 
 #[test]
 fn a_tree_whose_only_work_is_one_workstream_reads_it_and_lints_clean_of_root_files() {
-    let t = tempfile::tempdir().unwrap();
+    let t = solo_workstream_tree();
     let d = t.path();
-    git(d, &["init", "-q", "-b", "main"]);
-    let o = gsd(
-        d,
-        &[
-            "init",
-            "-y",
-            "--name",
-            "Solo",
-            "--no-commit",
-            "--ws",
-            "only",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!d.join(".planning/ROADMAP.md").exists());
     assert!(d.join(".planning/PROJECT.md").is_file());
     assert_eq!(phase_names(d, &[]), ["Foundation"]);
@@ -473,22 +481,8 @@ fn a_null_milestone_is_no_milestone() {
 /// checks them, without telling the root it lacks a ROADMAP.md of its own.
 #[test]
 fn shared_root_files_of_a_workstream_only_tree_are_linted() {
-    let t = tempfile::tempdir().unwrap();
+    let t = solo_workstream_tree();
     let d = t.path();
-    git(d, &["init", "-q", "-b", "main"]);
-    let o = gsd(
-        d,
-        &[
-            "init",
-            "-y",
-            "--name",
-            "Solo",
-            "--no-commit",
-            "--ws",
-            "only",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let conflict = "# Pitfalls\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n";
     std::fs::create_dir_all(d.join(".planning/research")).unwrap();
     std::fs::write(d.join(".planning/research/PITFALLS.md"), conflict).unwrap();
