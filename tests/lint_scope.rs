@@ -466,3 +466,43 @@ fn missing_keys_the_project_ran_without_are_a_warning() {
     );
     assert_eq!(severities(root, "plan-missing-field"), ["info", "error"]);
 }
+
+/// A traceability row that covers a range (`UXP-01 to UXP-03 | Phase 1`)
+/// traces every requirement in it; one the range leaves out is still
+/// reported. A plan put aside in an `archive/` folder inside its phase
+/// folder is history.
+#[test]
+fn trace_ranges_and_plans_put_aside_inside_a_phase() {
+    let t = project(
+        &["Catalog"],
+        &["UXP-01: a", "UXP-02: b", "UXP-03: c", "UXP-04: d"],
+    );
+    let root = t.path();
+    let req = std::fs::read_to_string(root.join(".planning/REQUIREMENTS.md")).unwrap();
+    let (head, _) = req
+        .split_once("## Traceability")
+        .expect("gsd init writes a Traceability table");
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        &format!(
+            "{head}## Traceability\n\n| Requirement | Phase | Status |\n|---|---|---|\n| UXP-01 to UXP-03 | Phase 1 | Pending |\n"
+        ),
+    );
+    let untraced: Vec<String> = findings(root, "requirement-untraced")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(untraced.len(), 1, "{untraced:?}");
+    assert!(untraced[0].contains("UXP-04"), "{untraced:?}");
+
+    let bad = "---\nphase: 01\nplan: 04\n---\nno tasks\n";
+    write(
+        root,
+        ".planning/phases/01-catalog/archive/01-04-PLAN.md",
+        bad,
+    );
+    assert_eq!(severities(root, "plan-no-tasks"), ["info"]);
+    write(root, ".planning/phases/01-catalog/01-04-PLAN.md", bad);
+    assert!(severities(root, "plan-no-tasks").contains(&"warning".to_owned()));
+}

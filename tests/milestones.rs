@@ -1154,3 +1154,29 @@ fn phase_list_status_is_the_readings() {
         .to_owned();
     assert!(first.ends_with("complete"), "{first}");
 }
+
+/// Roadmaps in Chinese write `Phase 1：名称` with a full-width colon, and a
+/// phase whose `Plans:` list is all ticked is complete even before its
+/// folder holds summaries (the list is the roadmap's record of its plans).
+#[test]
+fn full_width_colons_and_ticked_plan_lists() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    let roadmap_md = "# 路线图\n\n## 阶段列表\n\n- [ ] **Phase 1：信息架构** - 固化模块结构\n- [ ] **Phase 2：素材替换** - 可控\n\n## 阶段详情\n\n### Phase 1：信息架构\n**目标**：一致\n\nPlans:\n- [x] 01-01：核对锚点\n- [x] 01-02：优化断点\n\n### Phase 2：素材替换\n**目标**：替换\n\nPlans:\n- [x] 02-01：映射层\n- [ ] 02-02：说明\n";
+    write(root, ".planning/ROADMAP.md", roadmap_md);
+    write(root, ".planning/PROJECT.md", "# P\n");
+    for n in ["01", "02"] {
+        write(
+            root,
+            &format!(".planning/phases/{n}-x/{n}-01-PLAN.md"),
+            &plan(n, "01", "R-1"),
+        );
+    }
+    let v = roadmap(root);
+    let phases = v["phases"].as_array().unwrap();
+    let names: Vec<&str> = phases.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["信息架构", "素材替换"], "{v}");
+    assert_eq!(phases[0]["status"], "complete", "{v}");
+    assert_ne!(phases[1]["status"], "complete", "{v}");
+    assert_eq!(v["current_phase"], "2", "{v}");
+}

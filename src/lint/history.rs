@@ -114,7 +114,19 @@ impl History {
                 ph.plans.iter().filter(|p| p.id.is_some()).collect();
             let all_ran = !numbered.is_empty() && numbered.iter().all(|p| ph.plan_has_summary(p));
             for plan in &ph.plans {
-                if shipped || all_ran || ph.plan_has_summary(plan) {
+                // `phases/02-x/archive/02-04-PLAN.md`: a plan put aside
+                // inside its phase's folder (replaced by the live ones).
+                let aside_inside = plan
+                    .doc
+                    .rel_path
+                    .strip_prefix(&ph.dir)
+                    .ok()
+                    .and_then(|p| p.parent())
+                    .is_some_and(|p| {
+                        p.components()
+                            .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()))
+                    });
+                if shipped || all_ran || aside_inside || ph.plan_has_summary(plan) {
                     files.insert(plan.doc.rel_path.clone());
                 }
             }

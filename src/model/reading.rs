@@ -323,9 +323,14 @@ impl RoadmapReading {
                     .as_deref()
                     .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped)
             });
-            let said_done = ticked || row_done || heading_done || line_done;
+            // Every box in its section is ticked: its `Plans:` list, its
+            // criteria or its task list, ticked as the work landed.
+            let plans_ticked = detail.is_some_and(|d| d.boxes.1 > 0 && d.boxes.0 == d.boxes.1);
+            let said_done = ticked || row_done || heading_done || line_done || plans_ticked;
             let said_where = if ticked {
                 "its checklist entry is ticked"
+            } else if plans_ticked {
+                "every box in its roadmap section is ticked"
             } else if row_done {
                 "its progress row's status says done"
             } else if line_done {

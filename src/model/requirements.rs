@@ -87,6 +87,51 @@ pub fn find_req_ids(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The requirement IDs a traceability row's first cell names: one ID,
+/// a list of IDs (`AUTH-01, AUTH-02`), or a range (`AIGEN-01 to AIGEN-07`,
+/// `UXP-01..UXP-04`, `DLIB-01 – DLIB-03`, `SCRAPE-01 through SCRAPE-06`)
+/// with one prefix, expanded at the first ID's width. Any other text (a
+/// description, a heading row) names none.
+pub fn ids_in_cell(cell: &str) -> Vec<String> {
+    let cell = cell.trim();
+    if is_req_id(cell) {
+        return vec![cell.to_owned()];
+    }
+    for sep in [" to ", " through ", "..", " – ", " — ", "–", "—", " - "] {
+        if let Some((a, b)) = cell.split_once(sep)
+            && let Some(ids) = expand_range(a.trim(), b.trim())
+        {
+            return ids;
+        }
+    }
+    let parts: Vec<&str> = cell
+        .split([',', '/', '&'])
+        .flat_map(|p| p.split(" and "))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() > 1 && parts.iter().all(|p| is_req_id(p)) {
+        return parts.into_iter().map(str::to_owned).collect();
+    }
+    Vec::new()
+}
+
+/// `AIGEN-01`..`AIGEN-07` → every ID between, when both share a prefix and
+/// end in numbers (at most 500 of them).
+fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
+    if !is_req_id(a) || !is_req_id(b) {
+        return None;
+    }
+    let (pa, na) = a.rsplit_once('-')?;
+    let (pb, nb) = b.rsplit_once('-')?;
+    let (from, to): (u32, u32) = (na.parse().ok()?, nb.parse().ok()?);
+    if pa != pb || from > to || to - from > 500 {
+        return None;
+    }
+    let width = na.len();
+    Some((from..=to).map(|n| format!("{pa}-{n:0width$}")).collect())
+}
+
 impl Requirements {
     pub fn parse(doc: Document) -> Requirements {
         let text = doc.text();
@@ -165,16 +210,17 @@ impl Requirements {
             for row in md.table_rows_in(section) {
                 let cells: Vec<&str> = row.cells.iter().map(|c| c.slice(text)).collect();
                 let Some(first) = cells.first() else { continue };
-                let id = first.trim_matches('*');
-                if row.separator || !is_req_id(id) {
+                if row.separator {
                     continue;
                 }
-                traceability.push(TraceRow {
-                    id: id.to_owned(),
-                    phase: cells.get(1).map(|s| s.to_string()).unwrap_or_default(),
-                    status: cells.get(2).map(|s| s.to_string()).unwrap_or_default(),
-                    line: row.line.number,
-                });
+                for id in ids_in_cell(first.trim_matches('*')) {
+                    traceability.push(TraceRow {
+                        id,
+                        phase: cells.get(1).map(|s| s.to_string()).unwrap_or_default(),
+                        status: cells.get(2).map(|s| s.to_string()).unwrap_or_default(),
+                        line: row.line.number,
+                    });
+                }
             }
         }
         Requirements {
@@ -209,5 +255,25 @@ mod tests {
             find_req_ids("[AUTH-01, API-02] and REQ-1"),
             ["AUTH-01", "API-02", "REQ-1"]
         );
+    }
+
+    #[test]
+    fn trace_cells_name_ids_lists_and_ranges() {
+        assert_eq!(ids_in_cell("AUTH-01"), ["AUTH-01"]);
+        assert_eq!(
+            ids_in_cell("UXP-01 to UXP-03"),
+            ["UXP-01", "UXP-02", "UXP-03"]
+        );
+        assert_eq!(
+            ids_in_cell("DLIB-8..DLIB-10"),
+            ["DLIB-8", "DLIB-9", "DLIB-10"]
+        );
+        assert_eq!(ids_in_cell("S-01 – S-02"), ["S-01", "S-02"]);
+        assert_eq!(ids_in_cell("AUTH-01, AUTH-04"), ["AUTH-01", "AUTH-04"]);
+        // Different prefixes, a backwards range, prose: none.
+        assert!(ids_in_cell("AUTH-01 to API-03").is_empty());
+        assert!(ids_in_cell("AUTH-05 to AUTH-01").is_empty());
+        assert!(ids_in_cell("Requirement").is_empty());
+        assert!(ids_in_cell("AUTH-01 login").is_empty());
     }
 }

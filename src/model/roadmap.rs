@@ -67,6 +67,9 @@ pub struct PhaseDetail {
     pub status_label: Option<String>,
     pub plans: Vec<PlanEntry>,
     pub success_criteria: Vec<String>,
+    /// Checkboxes in its section, (ticked, all): its plan list, criteria
+    /// or task list, ticked as the work lands.
+    pub boxes: (usize, usize),
     /// Index into [`Roadmap::milestones`] (see [`super::milestone`]).
     #[serde(skip)]
     pub milestone: Option<usize>,
@@ -145,9 +148,11 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
         }
     };
     let after_trim = after.trim_start();
-    let sep = ["**:", ":**", ":", "—", "–", " - ", "-"]
-        .iter()
-        .find(|p| after_trim.starts_with(**p));
+    let sep = [
+        "**:", ":**", "**：", "：**", ":", "：", "—", "–", " - ", "-",
+    ]
+    .iter()
+    .find(|p| after_trim.starts_with(**p));
     if sep.is_none()
         && !(after_trim.is_empty() || after_trim.starts_with("**") || after.starts_with(' '))
     {
@@ -347,6 +352,7 @@ impl Roadmap {
                 status_label: None,
                 plans: Vec::new(),
                 success_criteria: Vec::new(),
+                boxes: (0, 0),
                 milestone: map.region_at(start.span.start),
                 archived: false,
             };
@@ -390,9 +396,13 @@ impl Roadmap {
                 }
             }
             for item in md.list_items_in(section) {
+                if let Some(cb) = item.checkbox {
+                    detail.boxes.0 += usize::from(cb.checked);
+                    detail.boxes.1 += 1;
+                }
                 let content = item.content.slice(text);
                 let token = content.trim_start_matches("**");
-                let token = token.split([':', ' ', '*', '—']).next().unwrap_or("");
+                let token = token.split([':', '：', ' ', '*', '—']).next().unwrap_or("");
                 if let Some(id) = PlanId::parse(token)
                     && token.len() >= 4
                 {
