@@ -25,6 +25,18 @@ pub fn query(cwd: &Path, argv: &[String]) -> i32 {
     print(&sdk::query(&sdk::parse_argv(argv, cwd)))
 }
 
+/// `gsd core ARGV…`: GSD Core 1.14.0's dialect, from `cwd`.
+pub fn core_in(cwd: &Path, argv: &[String]) -> i32 {
+    print(&sdk::core::run(argv, cwd))
+}
+
+/// The binary was started as `gsd_run` or `gsd-tools`: every argument is
+/// GSD Core's.
+pub fn core(args: &[String]) -> i32 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    core_in(&cwd, args)
+}
+
 /// The binary was started as `gsd-sdk`: `query` is answered here, every
 /// other gsd-sdk command (`run`, `init`, `auto`) goes to the real gsd-sdk.
 pub fn multicall(args: &[String]) -> i32 {
