@@ -131,7 +131,8 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
             let mut s = String::new();
             let _ = writeln!(
                 s,
-                "get-shit-done-cc {}: {} calls to {} commands; gsd answers {} ({:.1}%)\n",
+                "{} {}: {} calls to {} commands; gsd answers {} ({:.1}%)\n",
+                c.dialect.package_name(),
                 c.version.as_deref().unwrap_or("?"),
                 c.calls,
                 c.rows.len(),
@@ -151,8 +152,14 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
             if !c.unresolved.is_empty() {
                 let _ = writeln!(
                     s,
-                    "\n{} `gsd-sdk query` mentions name no command (prose or placeholders)",
-                    c.unresolved.len()
+                    "\n{} `{}` mentions name no command (prose or placeholders)",
+                    c.unresolved.len(),
+                    c.dialect
+                        .markers()
+                        .iter()
+                        .map(|m| m.trim())
+                        .collect::<Vec<_>>()
+                        .join("` / `")
                 );
             }
             Ok(Output::ok(s))
