@@ -11,9 +11,10 @@ use super::super::{Answer, FallbackPolicy};
 use super::output::Failure;
 
 /// The real GSD Core tool: `GSD_CORE_REAL` (a `gsd-tools.cjs`, or the npm
-/// `gsd_run`/`gsd-tools` bin) if set, else the first `gsd_run` or
-/// `gsd-tools` on PATH that is not this binary (the shim `gsd sdk
-/// install-shim` puts first).
+/// `gsd_run`/`gsd-tools` bin) if set, else the first `gsd_run` on PATH that
+/// is not this binary (the shim `gsd sdk install-shim` puts first), else a
+/// `gsd-tools` that is GSD Core's `gsd-tools.cjs` — get-shit-done-cc
+/// publishes a `gsd-tools` bin too, which speaks the other dialect.
 pub fn real_gsd_tools() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("GSD_CORE_REAL").filter(|p| !p.is_empty()) {
         return Some(PathBuf::from(p));
@@ -22,10 +23,19 @@ pub fn real_gsd_tools() -> Option<PathBuf> {
         .ok()
         .and_then(|p| p.canonicalize().ok());
     let path = std::env::var_os("PATH")?;
+    let not_me = |c: &PathBuf| c.is_file() && c.canonicalize().ok() != me;
     std::env::split_paths(&path)
-        .flat_map(|d| [d.join("gsd_run"), d.join("gsd-tools")])
-        .filter(|c| c.is_file())
-        .find(|c| c.canonicalize().ok() != me)
+        .map(|d| d.join("gsd_run"))
+        .find(not_me)
+        .or_else(|| {
+            std::env::split_paths(&path)
+                .map(|d| d.join("gsd-tools"))
+                .filter(not_me)
+                .find(|c| {
+                    c.canonicalize()
+                        .is_ok_and(|r| r.file_name().is_some_and(|n| n == "gsd-tools.cjs"))
+                })
+        })
 }
 
 /// How to start it: a `.cjs` file through node, anything else as is.
