@@ -527,7 +527,10 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
     assert_eq!(v["version"], "9.9.9");
     assert_eq!(v["calls"], 4);
     assert_eq!(v["covered_calls"], 2);
-    assert_eq!(v["unresolved"], serde_json::json!(["is not on PATH, install it."]));
+    assert_eq!(
+        v["unresolved"],
+        serde_json::json!(["is not on PATH, install it."])
+    );
     let rows = v["rows"].as_array().unwrap();
     for (command, covered) in [
         ("runtime-identity", true),

@@ -112,9 +112,9 @@ fn runtime_identity(_: &CoreCall) -> Result<Out, Refusal> {
     })
 }
 
-/// The runtime GSD Core resolves for the project, when it is Claude Code:
+/// Whether the runtime GSD Core resolves for the project is Claude Code:
 /// `GSD_RUNTIME`, else config.json's `runtime`, else the install marker of
-/// the real package, else Claude Code. `None` for any other runtime.
+/// the real package, else Claude Code.
 fn claude_runtime(call: &CoreCall) -> bool {
     if std::env::var("GSD_RUNTIME").is_ok_and(|r| !r.trim().is_empty()) {
         return std::env::var("GSD_RUNTIME").is_ok_and(|r| r.trim() == "claude");
