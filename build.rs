@@ -19,6 +19,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("GSD_TMUX", "gsd_tmux"),
     ("GSD_GEMINI", "gsd_gemini"),
     ("GSD_SDK", "gsd_sdk"),
+    ("GSD_CORE", "gsd_core"),
 ];
 
 fn main() {

@@ -424,7 +424,7 @@ fn coverage_counts_workflow_calls_and_rejects_a_folder_that_is_no_package() {
     let o = gsd_in(pkg.path(), &["sdk", "coverage", "/tmp"], &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("holds no get-shit-done/workflows folder"),
+        text(&o.stderr).contains("holds neither get-shit-done/workflows nor gsd-core/workflows"),
         "{}",
         text(&o.stderr)
     );

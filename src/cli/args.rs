@@ -543,6 +543,18 @@ pub enum Command {
         #[command(subcommand)]
         command: SdkCommand,
     },
+    /// gsd as GSD Core's `gsd_run`/`gsd-tools` (npm @opengsd/gsd-core 1.14.0):
+    /// `gsd core runtime-identity --raw`. Same flags (`--raw`, `--pick`, `--ws`,
+    /// `--cwd`, `--project-dir`, `--json-errors`), JSON and exit codes; what gsd
+    /// does not answer goes to the real gsd-tools unless `--no-fallback`.
+    Core {
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "COMMAND"
+        )]
+        argv: Vec<String>,
+    },
     /// Print a shell completion script (e.g. `source <(gsd completions bash)`).
     Completions {
         #[arg(value_enum)]

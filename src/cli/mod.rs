@@ -49,12 +49,15 @@ pub fn main() -> i32 {
     let argv: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    if argv
+    let called = argv
         .first()
         .and_then(|a| std::path::Path::new(a).file_name())
-        .is_some_and(|n| n == "gsd-sdk")
-    {
-        return sdk::multicall(&argv[1..]);
+        .map(|n| n.to_string_lossy().into_owned());
+    match called.as_deref() {
+        Some("gsd-sdk") => return sdk::multicall(&argv[1..]),
+        // Started as GSD Core's `gsd_run` or `gsd-tools`: its dialect.
+        Some("gsd_run" | "gsd-tools") => return sdk::core(&argv[1..]),
+        _ => {}
     }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -154,6 +157,13 @@ fn run_command(cli: Cli, cwd: &std::path::Path, style: style::Style) -> i32 {
     }
     let result = match cli.command {
         Command::Sdk { command } => sdk::run(command),
+        Command::Core { mut argv } => {
+            // gsd-tools reads `--ws` itself, wherever it stands.
+            if let Some(w) = &cli.ws {
+                argv.splice(0..0, ["--ws".to_owned(), w.clone()]);
+            }
+            return sdk::core_in(&cwd, &argv);
+        }
         Command::Lint {
             path,
             format,

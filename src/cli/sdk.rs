@@ -25,6 +25,18 @@ pub fn query(cwd: &Path, argv: &[String]) -> i32 {
     print(&sdk::query(&sdk::parse_argv(argv, cwd)))
 }
 
+/// `gsd core ARGV…`: GSD Core 1.14.0's dialect, from `cwd`.
+pub fn core_in(cwd: &Path, argv: &[String]) -> i32 {
+    print(&sdk::core::run(argv, cwd))
+}
+
+/// The binary was started as `gsd_run` or `gsd-tools`: every argument is
+/// GSD Core's.
+pub fn core(args: &[String]) -> i32 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    core_in(&cwd, args)
+}
+
 /// The binary was started as `gsd-sdk`: `query` is answered here, every
 /// other gsd-sdk command (`run`, `init`, `auto`) goes to the real gsd-sdk.
 pub fn multicall(args: &[String]) -> i32 {
@@ -69,43 +81,66 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                 file: "the gsd binary".into(),
                 hint: e.to_string(),
             })?;
-            let o = if uninstall {
-                shim::uninstall(dir.as_deref(), &me)?
-            } else {
-                shim::install(dir.as_deref(), &me)?
-            };
+            let mut outcomes = Vec::new();
+            for name in shim::NAMES {
+                outcomes.push(if uninstall {
+                    shim::uninstall_named(dir.as_deref(), &me, name)?
+                } else {
+                    shim::install_named(dir.as_deref(), &me, name)?
+                });
+            }
             if json.json {
-                let mut v = serde_json::to_value(&o).unwrap_or_default();
-                v["active"] = serde_json::Value::Bool(o.active());
+                let as_json = |o: &shim::ShimOutcome| {
+                    let mut v = serde_json::to_value(o).unwrap_or_default();
+                    v["active"] = serde_json::Value::Bool(o.active());
+                    v
+                };
+                // gsd-sdk's link at the top (as before GSD Core), GSD Core's two under `gsd_core`.
+                let mut v = as_json(&outcomes[0]);
+                v["npm_gsd_sdk"] = serde_json::to_value(&outcomes[0].npm_bin).unwrap_or_default();
+                v["gsd_core"] = outcomes[1..].iter().map(as_json).collect();
                 return Ok(Output::json(&v));
             }
-            let mut s = String::new();
-            let verb = match (uninstall, o.changed) {
-                (false, true) => "linked",
-                (false, false) => "already linked",
-                (true, true) => "removed",
-                (true, false) => "no shim at",
-            };
-            let _ = writeln!(s, "{verb} {} → {}", o.link.display(), o.target.display());
-            let mut out = Output::ok(s);
-            match (&o.first_on_path, uninstall) {
-                (Some(first), false) if !o.active() => out.warnings.push(format!(
-                    "`gsd-sdk` on PATH is still {}: put {} before its folder on PATH",
-                    first.display(),
-                    o.link.parent().unwrap_or(Path::new(".")).display()
-                )),
-                (None, false) => out.warnings.push(format!(
-                    "{} is not on PATH: add it so GSD's workflows find gsd-sdk",
-                    o.link.parent().unwrap_or(Path::new(".")).display()
-                )),
-                _ => {}
-            }
-            if !uninstall
-                && o.active()
-                && let Some(npm) = &o.npm_gsd_sdk
-            {
-                out.text
-                    .push_str(&format!("gsd-sdk now runs gsd; {} is shadowed and still answers what gsd does not cover\n", npm.display()));
+            let mut out = Output::ok(String::new());
+            for o in &outcomes {
+                let name = o
+                    .link
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let verb = match (uninstall, o.changed) {
+                    (false, true) => "linked",
+                    (false, false) => "already linked",
+                    (true, true) => "removed",
+                    (true, false) => "no shim at",
+                };
+                let _ = writeln!(
+                    out.text,
+                    "{verb} {} → {}",
+                    o.link.display(),
+                    o.target.display()
+                );
+                let folder = o.link.parent().unwrap_or(Path::new(".")).display();
+                match (&o.first_on_path, uninstall) {
+                    (Some(first), false) if !o.active() => out.warnings.push(format!(
+                        "`{name}` on PATH is still {}: put {folder} before its folder on PATH",
+                        first.display(),
+                    )),
+                    (None, false) => out.warnings.push(format!(
+                        "{folder} is not on PATH: add it so workflows find {name}"
+                    )),
+                    _ => {}
+                }
+                if !uninstall
+                    && o.active()
+                    && let Some(npm) = &o.npm_bin
+                {
+                    let _ = writeln!(
+                        out.text,
+                        "{name} now runs gsd; {} is shadowed and still answers what gsd does not cover",
+                        npm.display()
+                    );
+                }
             }
             Ok(out)
         }
@@ -119,7 +154,8 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
             let mut s = String::new();
             let _ = writeln!(
                 s,
-                "get-shit-done-cc {}: {} calls to {} commands; gsd answers {} ({:.1}%)\n",
+                "{} {}: {} calls to {} commands; gsd answers {} ({:.1}%)\n",
+                c.dialect.package_name(),
                 c.version.as_deref().unwrap_or("?"),
                 c.calls,
                 c.rows.len(),
@@ -139,8 +175,14 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
             if !c.unresolved.is_empty() {
                 let _ = writeln!(
                     s,
-                    "\n{} `gsd-sdk query` mentions name no command (prose or placeholders)",
-                    c.unresolved.len()
+                    "\n{} `{}` mentions name no command (prose or placeholders)",
+                    c.unresolved.len(),
+                    c.dialect
+                        .markers()
+                        .iter()
+                        .map(|m| m.trim())
+                        .collect::<Vec<_>>()
+                        .join("` / `")
                 );
             }
             Ok(Output::ok(s))

@@ -1,13 +1,42 @@
-//! How many of GSD's own `gsd-sdk query` calls gsd answers: every call in
-//! an installed get-shit-done-cc package's workflows, commands and agents,
-//! resolved the way gsd-sdk resolves it, counted per command.
+//! How many of GSD's own tool calls gsd answers: every `gsd-sdk query` call
+//! in an installed get-shit-done-cc package's workflows, commands and agents,
+//! or every `gsd_run` / `gsd-tools` call in an installed @opengsd/gsd-core
+//! package's workflows, commands, agents and skills, resolved the way that
+//! release resolves it, counted per command.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{registry, resolve};
+use super::{core, registry, resolve};
+
+/// Which package (and so which dialect) was scanned.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// npm get-shit-done-cc: `gsd-sdk query …` calls.
+    GetShitDoneCc,
+    /// npm @opengsd/gsd-core: `gsd_run …` / `gsd-tools …` calls.
+    GsdCore,
+}
+
+impl Dialect {
+    /// The package name, as npm spells it.
+    pub fn package_name(self) -> &'static str {
+        match self {
+            Dialect::GetShitDoneCc => "get-shit-done-cc",
+            Dialect::GsdCore => "@opengsd/gsd-core",
+        }
+    }
+    /// How a call starts in that package's text.
+    pub fn markers(self) -> &'static [&'static str] {
+        match self {
+            Dialect::GetShitDoneCc => &["gsd-sdk query "],
+            Dialect::GsdCore => &["gsd_run ", "gsd-tools "],
+        }
+    }
+}
 
 /// One command's row.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -20,6 +49,7 @@ pub struct Row {
 /// The whole table.
 #[derive(Debug, Clone, Serialize)]
 pub struct Coverage {
+    pub dialect: Dialect,
     /// The package folder scanned.
     pub package: PathBuf,
     /// Package version from its package.json.
@@ -27,7 +57,7 @@ pub struct Coverage {
     pub rows: Vec<Row>,
     pub calls: usize,
     pub covered_calls: usize,
-    /// `gsd-sdk query` text that names no registered command (prose, placeholders).
+    /// Call text that names no command of that release (prose, placeholders).
     pub unresolved: Vec<String>,
 }
 
@@ -43,10 +73,12 @@ impl Coverage {
 
 /// Why the package cannot be scanned.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{0} holds no get-shit-done/workflows folder")]
+#[error("{0} holds neither get-shit-done/workflows nor gsd-core/workflows")]
 #[diagnostic(
     code(gsd::sdk::package),
-    help("pass the get-shit-done-cc package folder, e.g. $(npm root -g)/get-shit-done-cc")
+    help(
+        "pass the package folder: $(npm root -g)/get-shit-done-cc or $(npm root -g)/@opengsd/gsd-core"
+    )
 )]
 pub struct NotAPackage(pub String);
 
@@ -78,34 +110,73 @@ pub fn call_tokens(after_query: &str) -> Vec<String> {
         .collect()
 }
 
-/// Scan `package` (the get-shit-done-cc folder).
-pub fn scan(package: &Path) -> Result<Coverage, NotAPackage> {
-    let workflows = package.join("get-shit-done").join("workflows");
-    if !workflows.is_dir() {
-        return Err(NotAPackage(package.display().to_string()));
+/// How a call resolves in a dialect: its canonical name and whether gsd
+/// answers it natively there.
+fn resolve_call(dialect: Dialect, tokens: &[String]) -> Option<(String, bool)> {
+    match dialect {
+        Dialect::GetShitDoneCc => resolve::resolve(tokens).map(|r| {
+            let name = r.command.replace(' ', ".");
+            let covered = registry::handler(&name).is_some();
+            (name, covered)
+        }),
+        Dialect::GsdCore => core::resolve::resolve(tokens).map(|r| {
+            let covered = core::native::native(&r.command).is_some();
+            (r.command, covered)
+        }),
     }
+}
+
+/// Scan `package` (a get-shit-done-cc or @opengsd/gsd-core folder).
+pub fn scan(package: &Path) -> Result<Coverage, NotAPackage> {
+    let (dialect, dirs) = if package.join("gsd-core").join("workflows").is_dir() {
+        (
+            Dialect::GsdCore,
+            vec![
+                package.join("gsd-core").join("workflows"),
+                package.join("commands"),
+                package.join("agents"),
+                package.join("skills"),
+            ],
+        )
+    } else if package.join("get-shit-done").join("workflows").is_dir() {
+        (
+            Dialect::GetShitDoneCc,
+            vec![
+                package.join("get-shit-done").join("workflows"),
+                package.join("commands"),
+                package.join("agents"),
+            ],
+        )
+    } else {
+        return Err(NotAPackage(package.display().to_string()));
+    };
     let mut paths = Vec::new();
-    for dir in [workflows, package.join("commands"), package.join("agents")] {
+    for dir in dirs {
         files(&dir, &mut paths);
     }
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<String, (usize, bool)> = BTreeMap::new();
     let mut unresolved = Vec::new();
     for p in paths {
         let Ok(text) = std::fs::read_to_string(&p) else {
             continue;
         };
-        for (i, _) in text.match_indices("gsd-sdk query ") {
-            let toks = call_tokens(&text[i + "gsd-sdk query ".len()..]);
-            match resolve::resolve(&toks) {
-                Some(r) => *counts.entry(r.command.replace(' ', ".")).or_default() += 1,
-                None => unresolved.push(toks.join(" ")),
+        for marker in dialect.markers() {
+            for (i, _) in text.match_indices(marker) {
+                let toks = call_tokens(&text[i + marker.len()..]);
+                match resolve_call(dialect, &toks) {
+                    Some((name, covered)) => {
+                        let e = counts.entry(name).or_insert((0, covered));
+                        e.0 += 1;
+                    }
+                    None => unresolved.push(toks.join(" ")),
+                }
             }
         }
     }
     let mut rows: Vec<Row> = counts
         .into_iter()
-        .map(|(command, calls)| Row {
-            covered: registry::handler(&command).is_some(),
+        .map(|(command, (calls, covered))| Row {
+            covered,
             command,
             calls,
         })
@@ -118,6 +189,7 @@ pub fn scan(package: &Path) -> Result<Coverage, NotAPackage> {
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .and_then(|v| v["version"].as_str().map(str::to_string));
     Ok(Coverage {
+        dialect,
         package: package.to_path_buf(),
         version,
         rows,

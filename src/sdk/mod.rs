@@ -14,6 +14,7 @@
 
 pub mod commands;
 pub mod compat;
+pub mod core;
 pub mod coverage;
 pub mod fallback;
 pub mod output;

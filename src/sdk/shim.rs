@@ -1,6 +1,8 @@
-//! `gsd sdk install-shim [DIR]`: a `gsd-sdk` link to this binary, so GSD's
-//! workflows (which run `gsd-sdk query …`) reach gsd. The link must come
-//! before npm's gsd-sdk on PATH; the outcome says whether it does.
+//! `gsd sdk install-shim [DIR]`: links to this binary named `gsd-sdk` (what
+//! get-shit-done-cc's workflows run) and `gsd_run` / `gsd-tools` (what GSD
+//! Core's run), so both reach gsd, each answering in its own dialect. A link
+//! must come before npm's bin of the same name on PATH; the outcome says
+//! whether it does.
 
 use std::path::{Path, PathBuf};
 
@@ -14,15 +16,15 @@ pub struct ShimOutcome {
     /// `install`: created (false when the link was already there);
     /// `uninstall`: removed.
     pub changed: bool,
-    /// The `gsd-sdk` a shell finds first on PATH now.
+    /// The bin of the link's name a shell finds first on PATH now.
     pub first_on_path: Option<PathBuf>,
-    /// The other gsd-sdk (npm's) that the link now shadows, or that still
-    /// comes first.
-    pub npm_gsd_sdk: Option<PathBuf>,
+    /// The other bin of that name (npm's) that the link now shadows, or
+    /// that still comes first.
+    pub npm_bin: Option<PathBuf>,
 }
 
 impl ShimOutcome {
-    /// Whether `gsd-sdk` on PATH now runs gsd.
+    /// Whether the link's name on PATH now runs gsd.
     pub fn active(&self) -> bool {
         self.first_on_path.as_deref() == Some(self.link.as_path())
     }
@@ -79,31 +81,51 @@ fn links_to_a_gsd(link: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// The names the shim places: gsd-sdk's, then GSD Core's two bins.
+pub const NAMES: &[&str] = &["gsd-sdk", "gsd_run", "gsd-tools"];
+
 fn outcome(link: PathBuf, target: PathBuf, changed: bool) -> ShimOutcome {
-    let found = first_on_path("gsd-sdk");
+    let name = link
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let found = first_on_path(&name);
     let npm = found.iter().find(|p| !is_gsd(p, &target)).cloned();
     ShimOutcome {
         first_on_path: found.first().cloned(),
-        npm_gsd_sdk: npm,
+        npm_bin: npm,
         link,
         target,
         changed,
     }
 }
 
-/// The folder (DIR or the default), the link in it, and the resolved target.
-fn paths(dir: Option<&Path>, target: &Path) -> Result<(PathBuf, PathBuf, PathBuf), ShimError> {
+/// The folder (DIR or the default), the link `name` in it, and the resolved target.
+fn paths(
+    dir: Option<&Path>,
+    target: &Path,
+    name: &str,
+) -> Result<(PathBuf, PathBuf, PathBuf), ShimError> {
     let dir = match dir {
         Some(d) => d.to_path_buf(),
         None => default_dir().ok_or(ShimError::NoDir)?,
     };
     let target = std::fs::canonicalize(target).unwrap_or(target.to_path_buf());
-    Ok((dir.clone(), dir.join("gsd-sdk"), target))
+    Ok((dir.clone(), dir.join(name), target))
 }
 
 /// Link `DIR/gsd-sdk` to `target` (this binary).
 pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
-    let (dir, link, target) = paths(dir, target)?;
+    install_named(dir, target, "gsd-sdk")
+}
+
+/// Link `DIR/<name>` to `target`.
+pub fn install_named(
+    dir: Option<&Path>,
+    target: &Path,
+    name: &str,
+) -> Result<ShimOutcome, ShimError> {
+    let (dir, link, target) = paths(dir, target, name)?;
     let io = |source| ShimError::Io {
         path: link.display().to_string(),
         source,
@@ -124,7 +146,16 @@ pub fn install(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimErr
 
 /// Remove `DIR/gsd-sdk` when it is a link to gsd; anything else stays.
 pub fn uninstall(dir: Option<&Path>, target: &Path) -> Result<ShimOutcome, ShimError> {
-    let (_, link, target) = paths(dir, target)?;
+    uninstall_named(dir, target, "gsd-sdk")
+}
+
+/// Remove `DIR/<name>` when it is a link to gsd; anything else stays.
+pub fn uninstall_named(
+    dir: Option<&Path>,
+    target: &Path,
+    name: &str,
+) -> Result<ShimOutcome, ShimError> {
+    let (_, link, target) = paths(dir, target, name)?;
     let Ok(meta) = std::fs::symlink_metadata(&link) else {
         return Ok(outcome(link, target, false));
     };

@@ -1,0 +1,268 @@
+//! gsd as GSD Core's `gsd_run` / `gsd-tools` (npm @opengsd/gsd-core 1.14.0):
+//! the second dialect, beside gsd-sdk 1.42.3's in the parent module.
+//!
+//! GSD Core's workflows call `gsd_run <command> …` (a launcher that runs
+//! `node gsd-tools.cjs`) about a thousand times; each call pays a Node start.
+//! This layer answers those calls in 1.14.0's own terms — its global flags
+//! ([`parse_argv`]), its resolution ([`resolve`]), its output and error
+//! contract ([`output`]) — from the same engine the 1.42.3 dialect uses,
+//! where the two releases answer alike ([`native`]); everything else goes to
+//! the real gsd-tools ([`fallback`]). The next upstream release is a new
+//! module like this one, not a rewrite of the engine.
+
+pub mod fallback;
+pub mod native;
+pub mod output;
+pub mod resolve;
+
+use std::path::{Path, PathBuf};
+
+use super::{Answer, FallbackPolicy};
+use native::{CoreCall, Refusal, Scope};
+use output::Failure;
+
+/// One `gsd_run` call, its global flags taken apart the way gsd-tools'
+/// `main()` takes them.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The caller's working directory.
+    pub cwd: PathBuf,
+    /// The project root: `--project-dir`, else `--cwd`, else the working directory.
+    pub project: PathBuf,
+    /// Whether `--project-dir` named the root (gsd-tools then skips its
+    /// walk up to an ancestor holding `.planning/`).
+    pub project_explicit: bool,
+    /// The caller's argv without `--no-fallback`: what the real gsd-tools gets.
+    pub original: Vec<String>,
+    /// The argv after every global flag is taken out.
+    pub argv: Vec<String>,
+    pub raw: bool,
+    pub pick: Option<String>,
+    pub default: Option<String>,
+    pub json_errors: bool,
+    /// Only exit contract v1 (the default) is answered here.
+    pub contract_v1: bool,
+    pub workstream: Option<String>,
+    pub fallback: FallbackPolicy,
+}
+
+/// Take a flag given as `--name VALUE` or `--name=VALUE` out of `args`.
+/// `Err` when it is there without a value.
+fn take_valued(args: &mut Vec<String>, name: &str) -> Result<Option<String>, ()> {
+    let eq = format!("{name}=");
+    if let Some(i) = args.iter().position(|a| a.starts_with(&eq)) {
+        let v = args.remove(i)[eq.len()..].trim().to_string();
+        return if v.is_empty() { Err(()) } else { Ok(Some(v)) };
+    }
+    let Some(i) = args.iter().position(|a| a == name) else {
+        return Ok(None);
+    };
+    match args
+        .get(i + 1)
+        .filter(|v| !v.is_empty() && !v.starts_with("--"))
+    {
+        Some(v) => {
+            let v = v.clone();
+            args.drain(i..i + 2);
+            Ok(Some(v))
+        }
+        None => Err(()),
+    }
+}
+
+fn usage(message: String) -> Failure {
+    Failure::new("usage", message)
+}
+
+fn is_dir(p: &Path) -> bool {
+    p.is_dir()
+}
+
+/// Split GSD Core's global flags off `argv`, or the failure gsd-tools
+/// reports for a malformed one (with whether `--json-errors` was asked for).
+pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool)> {
+    let mut args: Vec<String> = argv.to_vec();
+    let mut fallback = FallbackPolicy::from_env();
+    if let Some(i) = args.iter().position(|a| a == "--no-fallback") {
+        args.remove(i);
+        fallback = FallbackPolicy::Denied;
+    }
+    let original = args.clone();
+    let json_errors = match args.iter().position(|a| a == "--json-errors") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => std::env::var("GSD_JSON_ERRORS").is_ok_and(|v| v == "1"),
+    };
+    let fail = |f: Failure| Err((f, json_errors));
+    let flagged = args.iter().any(|a| a.starts_with("--exit-contract="));
+    args.retain(|a| !a.starts_with("--exit-contract="));
+    let contract_v1 = !flagged
+        && std::env::var("GSD_EXIT_CONTRACT")
+            .map(|v| v.is_empty() || v == "v1")
+            .unwrap_or(true);
+    let mut project = cwd.to_path_buf();
+    match take_valued(&mut args, "--cwd") {
+        Ok(Some(d)) => project = cwd.join(d),
+        Ok(None) => {}
+        Err(()) => return fail(usage("Missing value for --cwd".into())),
+    }
+    if !is_dir(&project) {
+        return fail(usage(format!("Invalid --cwd: {}", project.display())));
+    }
+    let mut project_explicit = false;
+    match take_valued(&mut args, "--project-dir") {
+        Ok(Some(d)) => {
+            let dir = cwd.join(d);
+            if !is_dir(&dir) {
+                return fail(usage(format!(
+                    "Invalid --project-dir: {} (path does not exist or is not a directory)",
+                    dir.display()
+                )));
+            }
+            if !is_dir(&dir.join(".planning")) {
+                return fail(usage(format!(
+                    "Invalid --project-dir: {} (no .planning/ directory found — --project-dir must name the project root itself, not an ancestor to walk up from)",
+                    dir.display()
+                )));
+            }
+            project = dir;
+            project_explicit = true;
+        }
+        Ok(None) => {}
+        Err(()) => return fail(usage("Missing value for --project-dir".into())),
+    }
+    let mut workstream = std::env::var("GSD_WORKSTREAM")
+        .ok()
+        .filter(|w| !w.is_empty());
+    if let Ok(Some(w)) = take_valued(&mut args, "--ws") {
+        workstream = Some(w);
+    }
+    let workstream = workstream.or_else(|| crate::model::workstream::implied(&project));
+    let raw = match args.iter().position(|a| a == "--raw") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
+    let pick = match take_valued(&mut args, "--pick") {
+        Ok(p) => p,
+        Err(()) => return fail(usage("Missing value for --pick".into())),
+    };
+    let default = match args.iter().position(|a| a == "--default") {
+        Some(i) => {
+            let v = args.get(i + 1).cloned().unwrap_or_default();
+            args.drain(i..(i + 2).min(args.len()));
+            Some(v)
+        }
+        None => None,
+    };
+    Ok(Request {
+        cwd: cwd.to_path_buf(),
+        project,
+        project_explicit,
+        original,
+        argv: args,
+        raw,
+        pick,
+        default,
+        json_errors,
+        contract_v1,
+        workstream,
+        fallback,
+    })
+}
+
+/// Why this call is not one gsd answers natively, before any handler runs.
+fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
+    if !req.contract_v1 {
+        return Some(" under an exit contract other than v1".into());
+    }
+    if req.argv.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-h" | "--help" | "-?" | "--h" | "--usage" | "--version" | "-v"
+        )
+    }) {
+        return Some(" with a help or version flag".into());
+    }
+    if scope == Scope::Planning {
+        if let Some(w) = &req.workstream {
+            return Some(format!(" on workstream `{w}` yet"));
+        }
+        if !req.project_explicit && !is_dir(&req.project.join(".planning")) {
+            return Some(" outside a project root (gsd-tools walks up to one)".into());
+        }
+    }
+    None
+}
+
+/// Answer one `gsd_run` call in GSD Core 1.14.0's dialect.
+pub fn query(req: &Request) -> Answer {
+    let resolved = resolve::resolve(&req.argv);
+    let name = resolved
+        .as_ref()
+        .map(|r| r.command.clone())
+        .unwrap_or_else(|| req.argv.join(" "));
+    let real = fallback::real_gsd_tools();
+    let hand_on = |why: &str| {
+        fallback::hand_on(
+            &req.cwd,
+            &req.original,
+            &name,
+            why,
+            req.fallback,
+            req.json_errors,
+        )
+    };
+    let Some(r) = resolved else {
+        return hand_on("");
+    };
+    if r.command == "run-with-timeout" {
+        return hand_on("");
+    }
+    let Some((scope, handler)) = native::native(&r.command) else {
+        return hand_on("");
+    };
+    if let Some(why) = not_native_because(req, scope) {
+        return hand_on(&why);
+    }
+    let call = CoreCall {
+        project: &req.project,
+        cwd: &req.cwd,
+        args: &r.args,
+        default: req.default.as_deref(),
+        real: real.as_deref(),
+    };
+    let failed = |f: Failure| Answer {
+        stdout: String::new(),
+        stderr: vec![f.line(req.json_errors)],
+        exit: 1,
+    };
+    match handler(&call) {
+        Ok(out) => match output::render(&out, req.raw, req.pick.as_deref()) {
+            Ok(stdout) => Answer {
+                stdout,
+                stderr: Vec::new(),
+                exit: 0,
+            },
+            Err(f) => failed(f),
+        },
+        Err(Refusal::HandOn(why)) => hand_on(&format!(" here ({})", why.trim())),
+        Err(Refusal::Fail(f)) => failed(f),
+    }
+}
+
+/// Parse and answer: what `gsd_run ARGV…` prints.
+pub fn run(argv: &[String], cwd: &Path) -> Answer {
+    match parse_argv(argv, cwd) {
+        Ok(req) => query(&req),
+        Err((f, json_errors)) => Answer {
+            stdout: String::new(),
+            stderr: vec![f.line(json_errors)],
+            exit: 1,
+        },
+    }
+}

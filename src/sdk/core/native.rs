@@ -1,0 +1,237 @@
+//! The GSD Core 1.14.0 commands gsd answers itself, by canonical name.
+//!
+//! Two kinds: the engine's own answers (the 1.42.3 handlers in
+//! `super::super::commands`) where 1.14.0 answers the same — checked on the
+//! corpus by `tests/sdk_core.rs` — given this dialect's raw form; and the
+//! commands only GSD Core has. A handler that meets a case where 1.14.0
+//! answers differently or from state gsd does not read (a config key only
+//! 1.14.0's schema defaults, a runtime other than Claude Code) hands the call
+//! on rather than guess.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::super::commands::{config, phase_find, phases, text};
+use super::super::{Call, Reply, SdkError};
+use super::output::{Failure, Out, js_string};
+
+/// The GSD Core package and version this dialect answers as.
+pub const PACKAGE: &str = "@opengsd/gsd-core";
+pub const VERSION: &str = "1.14.0";
+
+/// Why a native handler does not answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// Hand the call to the real gsd-tools; the text says why.
+    HandOn(String),
+    /// Fail the way gsd-tools fails.
+    Fail(Failure),
+}
+
+/// One call as a native handler sees it.
+#[derive(Debug)]
+pub struct CoreCall<'a> {
+    pub project: &'a Path,
+    pub cwd: &'a Path,
+    pub args: &'a [String],
+    /// `--default VALUE` (gsd-tools takes it off the argv for every command).
+    pub default: Option<&'a str>,
+    /// The real gsd-tools the call would go to, if any (its install marker
+    /// names the runtime it was installed for).
+    pub real: Option<&'a Path>,
+}
+
+pub type Handler = fn(&CoreCall) -> Result<Out, Refusal>;
+
+/// How a native command relates to the project tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Reads `.planning/`: answered only where gsd-tools' project root is
+    /// the working directory and no workstream is active.
+    Planning,
+    /// Never reads the tree.
+    Free,
+}
+
+/// Every native command: canonical name, scope, handler.
+pub const NATIVE: &[(&str, Scope, Handler)] = &[
+    ("runtime-identity", Scope::Free, runtime_identity),
+    (
+        "resolve-dispatch-type",
+        Scope::Planning,
+        resolve_dispatch_type,
+    ),
+    ("skills-root", Scope::Free, skills_root),
+    ("config-get", Scope::Planning, config_get),
+    ("generate-slug", Scope::Free, generate_slug),
+    ("current-timestamp", Scope::Free, current_timestamp),
+    ("phase.next-decimal", Scope::Planning, next_decimal),
+    ("check.auto-mode", Scope::Planning, auto_mode),
+];
+
+/// The native handler for a canonical name.
+pub fn native(command: &str) -> Option<(Scope, Handler)> {
+    NATIVE
+        .iter()
+        .find(|(n, _, _)| *n == command)
+        .map(|(_, s, h)| (*s, *h))
+}
+
+fn hand_on(why: impl Into<String>) -> Refusal {
+    Refusal::HandOn(why.into())
+}
+
+/// An engine answer, or the call handed on when the engine refuses: its
+/// error messages are gsd-sdk 1.42.3's, not 1.14.0's.
+fn engine(
+    handler: fn(&Call) -> Result<Reply, SdkError>,
+    call: &CoreCall,
+    args: &[String],
+) -> Result<Value, Refusal> {
+    let engine_call = Call {
+        project: call.project,
+        args,
+        cwd: call.cwd,
+    };
+    match handler(&engine_call) {
+        Ok(Reply::Json(v)) => Ok(v),
+        Ok(Reply::Text(_)) => Err(hand_on("its answer here is text")),
+        Err(e) => Err(hand_on(format!("it fails here ({})", e.message))),
+    }
+}
+
+/// `runtime-identity`: the identity GSD Core's launcher preamble checks
+/// before a workflow runs (it must start `{"packageName":"@opengsd/gsd-core"`):
+/// gsd answers in that package's dialect, so it reports it.
+fn runtime_identity(_: &CoreCall) -> Result<Out, Refusal> {
+    let v = json!({"packageName": PACKAGE, "version": VERSION});
+    Ok(Out {
+        text: super::output::pretty(&v) + "\n",
+        raw: Some(v.to_string() + "\n"),
+    })
+}
+
+/// Whether the runtime GSD Core resolves for the project is Claude Code:
+/// `GSD_RUNTIME`, else config.json's `runtime`, else the install marker of
+/// the real package, else Claude Code.
+fn claude_runtime(call: &CoreCall) -> bool {
+    if std::env::var("GSD_RUNTIME").is_ok_and(|r| !r.trim().is_empty()) {
+        return std::env::var("GSD_RUNTIME").is_ok_and(|r| r.trim() == "claude");
+    }
+    let config = call.project.join(".planning").join("config.json");
+    if let Ok(text) = std::fs::read_to_string(&config)
+        && let Ok(Value::Object(m)) = serde_json::from_str::<Value>(&text)
+        && let Some(r) = m.get("runtime")
+    {
+        return r.as_str().is_some_and(|r| r.trim() == "claude");
+    }
+    let marker = call
+        .real
+        .and_then(|r| r.canonicalize().ok())
+        .and_then(|r| {
+            r.parent()?
+                .parent()?
+                .parent()
+                .map(|p| p.join(".gsd-runtime"))
+        })
+        .and_then(|m| std::fs::read_to_string(m).ok())
+        .map(|m| m.trim().to_string())
+        .filter(|m| !m.is_empty());
+    marker.is_none_or(|m| m == "claude")
+}
+
+/// `resolve-dispatch-type --requested NAME`: on Claude Code (a
+/// named-dispatch runtime) the requested agent name itself, printed bare.
+fn resolve_dispatch_type(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.iter().any(|a| a == "--json") {
+        return Err(hand_on("with --json"));
+    }
+    if !claude_runtime(call) {
+        return Err(hand_on(" for a runtime other than Claude Code"));
+    }
+    let requested = call
+        .args
+        .iter()
+        .position(|a| a == "--requested")
+        .and_then(|i| call.args.get(i + 1))
+        .map(String::as_str)
+        .unwrap_or("");
+    Ok(Out::text(if requested.is_empty() {
+        "coder"
+    } else {
+        requested
+    }))
+}
+
+/// `skills-root claude`: Claude Code's global skills folder.
+fn skills_root(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.first().map(String::as_str) != Some("claude") {
+        return Err(hand_on(" for a runtime other than claude"));
+    }
+    let home = std::env::var("HOME").unwrap_or_default();
+    let base = match std::env::var("CLAUDE_CONFIG_DIR") {
+        Ok(d) if !d.is_empty() => match d.strip_prefix("~/") {
+            Some(rest) => Path::new(&home).join(rest),
+            None if d == "~" => Path::new(&home).to_path_buf(),
+            None => Path::new(&d).to_path_buf(),
+        },
+        _ => Path::new(&home).join(".claude"),
+    };
+    let root = base.join("skills").display().to_string();
+    Ok(Out::with_raw(&json!({"skills_root": root}), root))
+}
+
+/// `config-get KEY [--default V]`: a key config.json holds, or the default.
+/// A key it does not hold goes on: 1.14.0 answers it from its schema defaults.
+fn config_get(call: &CoreCall) -> Result<Out, Refusal> {
+    let Some(key) = call.args.first() else {
+        return Err(hand_on(" without a key"));
+    };
+    match engine(config::get, call, std::slice::from_ref(key)) {
+        Ok(v) => Ok(Out::with_raw(&v, js_string(&v))),
+        Err(why) => match call.default {
+            Some(d) if !["brave_search", "firecrawl", "exa_search"].contains(&key.as_str()) => {
+                // Only a key absent from a readable config.json takes the default.
+                let readable = matches!(
+                    super::super::compat::config::raw(call.project),
+                    super::super::compat::config::Raw::Object(_)
+                );
+                if readable {
+                    Ok(Out::with_raw(&json!(d), d))
+                } else {
+                    Err(why)
+                }
+            }
+            _ => Err(why),
+        },
+    }
+}
+
+fn field_raw(v: &Value, field: &str) -> String {
+    js_string(v.get(field).unwrap_or(&Value::Null))
+}
+
+/// `generate-slug TEXT`.
+fn generate_slug(call: &CoreCall) -> Result<Out, Refusal> {
+    let v = engine(text::generate_slug, call, call.args)?;
+    Ok(Out::with_raw(&v, field_raw(&v, "slug")))
+}
+
+/// `current-timestamp [full|date|filename]`.
+fn current_timestamp(call: &CoreCall) -> Result<Out, Refusal> {
+    let v = engine(text::current_timestamp, call, call.args)?;
+    Ok(Out::with_raw(&v, field_raw(&v, "timestamp")))
+}
+
+/// `phase next-decimal N`.
+fn next_decimal(call: &CoreCall) -> Result<Out, Refusal> {
+    let v = engine(phase_find::next_decimal, call, call.args)?;
+    Ok(Out::with_raw(&v, field_raw(&v, "next")))
+}
+
+/// `check auto-mode`: JSON, also under `--raw`.
+fn auto_mode(call: &CoreCall) -> Result<Out, Refusal> {
+    let v = engine(phases::auto_mode, call, call.args)?;
+    Ok(Out::json(&v))
+}

@@ -1,0 +1,604 @@
+//! gsd as GSD Core's `gsd_run` / `gsd-tools` (npm @opengsd/gsd-core 1.14.0,
+//! installed by `.ci/gsd-core` and named by GSD_CORE).
+//!
+//! - The coverage table and the command list checked in under
+//!   `src/sdk/core/` are what the installed package gives now.
+//! - Parity: on a fixed sample of corpus trees, every call gsd answers
+//!   natively is asked of gsd (as `gsd_run`, through a link named so) and of
+//!   the real gsd-tools.cjs, each on its own copy of the tree; stdout and the
+//!   exit code must be equal. The sample keeps the test near half a minute:
+//!   the peer pays a Node start per call.
+//! - The dialect's own contract (flags, errors, fallback) with real processes.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::copy_dir;
+
+fn gsd_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_gsd")
+}
+
+/// A folder holding `gsd_run` and `gsd-tools` links to the gsd binary.
+fn shim_dir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for name in ["gsd_run", "gsd-tools"] {
+        std::os::unix::fs::symlink(gsd_bin(), d.path().join(name)).unwrap();
+    }
+    d
+}
+
+/// Run gsd as `name` (a link in `shims`) in `dir`.
+fn as_named(shims: &Path, name: &str, dir: &Path, argv: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(shims.join(name));
+    c.current_dir(dir)
+        .args(argv)
+        .env_remove("GSD_WORKSTREAM")
+        .env_remove("GSD_RUNTIME")
+        .env_remove("GSD_JSON_ERRORS")
+        .env_remove("GSD_EXIT_CONTRACT")
+        .env_remove("GSD_CORE_REAL")
+        .env_remove("CLAUDE_CONFIG_DIR");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("gsd runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A small planning tree in a git repository.
+fn project() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().join(".planning");
+    std::fs::create_dir_all(p.join("phases/01-start")).unwrap();
+    std::fs::write(
+        p.join("config.json"),
+        r#"{"model_profile":"balanced","workflow":{"research":true,"list":[1,null,"x"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("ROADMAP.md"),
+        "# Roadmap\n\n### Phase 1: Start\n**Goal**: begin\n",
+    )
+    .unwrap();
+    t
+}
+
+#[test]
+fn runtime_identity_satisfies_gsd_cores_launcher_preamble() {
+    let shims = shim_dir();
+    let t = project();
+    for name in ["gsd_run", "gsd-tools"] {
+        let o = as_named(
+            shims.path(),
+            name,
+            t.path(),
+            &["runtime-identity", "--raw"],
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(0));
+        // The preamble's `case` pattern: '{"packageName":"@opengsd/gsd-core"'*'}'.
+        assert_eq!(
+            text(&o.stdout),
+            "{\"packageName\":\"@opengsd/gsd-core\",\"version\":\"1.14.0\"}\n"
+        );
+    }
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        t.path(),
+        &["query", "runtime-identity"],
+        &[],
+    );
+    assert_eq!(
+        text(&o.stdout),
+        "{\n  \"packageName\": \"@opengsd/gsd-core\",\n  \"version\": \"1.14.0\"\n}\n"
+    );
+}
+
+#[test]
+fn raw_pick_and_errors_follow_gsd_tools() {
+    let shims = shim_dir();
+    let t = project();
+    let run = |argv: &[&str]| as_named(shims.path(), "gsd_run", t.path(), argv, &[]);
+    // JSON without a final newline; --raw prints String(value).
+    let o = run(&["config-get", "workflow.research"]);
+    assert_eq!(
+        (text(&o.stdout).as_str(), o.status.code()),
+        ("true", Some(0))
+    );
+    let o = run(&["config-get", "workflow.list", "--raw"]);
+    assert_eq!(text(&o.stdout), "1,,x");
+    let o = run(&["config-get", "workflow"]);
+    assert_eq!(
+        text(&o.stdout),
+        "{\n  \"research\": true,\n  \"list\": [\n    1,\n    null,\n    \"x\"\n  ]\n}"
+    );
+    // --pick anywhere prints the bare value; an absent field fails with the keys.
+    let o = run(&["--pick", "slug", "generate-slug", "Hello World"]);
+    assert_eq!(text(&o.stdout), "hello-world");
+    let o = run(&["query", "generate-slug", "Hello World", "--pick", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "Error: --pick \"nope\": field not found; available top-level keys: slug\n"
+    );
+    let o = run(&["generate-slug", "x", "--pick", "nope", "--json-errors"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["reason"], "pick_field_absent");
+    // A flag without its value.
+    let o = run(&["config-get", "model_profile", "--cwd"]);
+    assert_eq!(
+        (text(&o.stderr).as_str(), o.status.code()),
+        ("Error: Missing value for --cwd\n", Some(1))
+    );
+    let o = run(&[
+        "config-get",
+        "model_profile",
+        "--project-dir",
+        "/nonexistent-dir",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).starts_with("Error: Invalid --project-dir: /nonexistent-dir"));
+    // --cwd from elsewhere; dotted and spaced forms alike.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cwd = t.path().to_str().unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd-tools",
+        elsewhere.path(),
+        &["phase.next-decimal", "1", "--raw", "--cwd", cwd],
+        &[],
+    );
+    assert_eq!(text(&o.stdout), "01.1");
+    let o = as_named(
+        shims.path(),
+        "gsd-tools",
+        elsewhere.path(),
+        &[
+            "phase",
+            "next-decimal",
+            "1",
+            "--pick",
+            "base_phase",
+            &format!("--cwd={cwd}"),
+        ],
+        &[],
+    );
+    assert_eq!(text(&o.stdout), "01");
+}
+
+#[test]
+fn gsd_core_subcommand_is_the_same_dialect() {
+    let shims = shim_dir();
+    let t = project();
+    for argv in [
+        &["config-get", "model_profile", "--raw"][..],
+        &["skills-root", "claude"][..],
+        &[
+            "resolve-dispatch-type",
+            "--requested",
+            "gsd-planner",
+            "--raw",
+        ][..],
+    ] {
+        let named = as_named(shims.path(), "gsd_run", t.path(), argv, &[]);
+        let sub = Command::new(gsd_bin())
+            .current_dir(t.path())
+            .arg("core")
+            .args(argv)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("GSD_RUNTIME")
+            .output()
+            .unwrap();
+        assert_eq!(named.stdout, sub.stdout, "{argv:?}");
+        assert_eq!(named.status.code(), sub.status.code(), "{argv:?}");
+        assert_eq!(named.status.code(), Some(0), "{argv:?}");
+    }
+}
+
+#[test]
+fn what_gsd_does_not_answer_is_refused_without_the_fallback() {
+    let shims = shim_dir();
+    let t = project();
+    for env in [
+        &[("GSD_SDK_FALLBACK", "off")][..],
+        &[("GSD_CORE_REAL", "")][..],
+    ] {
+        let mut argv = vec!["state", "load"];
+        if env[0].0 == "GSD_CORE_REAL" {
+            argv.push("--no-fallback");
+        }
+        let o = as_named(shims.path(), "gsd_run", t.path(), &argv, env);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(text(&o.stdout), "");
+        let err = text(&o.stderr);
+        assert!(
+            err.starts_with("Error: gsd does not answer `gsd_run state.load`"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A config key config.json does not hold is 1.14.0's schema default: handed on.
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        t.path(),
+        &["config-get", "workflow.nyquist_validation", "--no-fallback"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("`gsd_run config-get` here"));
+}
+
+fn core_package() -> PathBuf {
+    PathBuf::from(
+        std::env::var_os("GSD_CORE").expect("GSD_CORE names the @opengsd/gsd-core package"),
+    )
+}
+
+fn gsd_tools_cjs() -> PathBuf {
+    core_package().join("gsd-core/bin/gsd-tools.cjs")
+}
+
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn uncovered_calls_go_to_the_real_gsd_tools_with_one_notice() {
+    let shims = shim_dir();
+    let t = project();
+    let real = gsd_tools_cjs();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        t.path(),
+        &["roadmap", "get-phase", "1"],
+        &[("GSD_CORE_REAL", real.to_str().unwrap())],
+    );
+    let peer = Command::new("node")
+        .arg(&real)
+        .args(["roadmap", "get-phase", "1"])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), peer.status.code());
+    assert_eq!(text(&o.stdout), text(&peer.stdout));
+    let err = text(&o.stderr);
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .starts_with("gsd: `roadmap.get-phase` is not covered by gsd; handing it to "),
+        "{err}"
+    );
+    assert!(text(&o.stdout).contains("\"found\": true"));
+}
+
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn checked_in_coverage_and_command_list_are_the_installed_packages() {
+    let pkg = core_package();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(gsd_bin())
+        .args(["sdk", "coverage"])
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let table =
+        std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-coverage.md")).unwrap();
+    assert_eq!(
+        text(&o.stdout),
+        table,
+        "regenerate: gsd sdk coverage $GSD_CORE > src/sdk/core/gsd-core-1.14.0-coverage.md"
+    );
+    assert!(table.starts_with("@opengsd/gsd-core 1.14.0: "));
+    let o = Command::new("node")
+        .arg(manifest.join("tests/sdk_core/commands.mjs"))
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let list = std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-commands.txt"))
+        .unwrap();
+    assert_eq!(text(&o.stdout), list);
+    // Every family gsd resolves a subcommand for is a command of the release.
+    for f in gsd::sdk::core::resolve::FAMILIES {
+        assert!(list.lines().any(|l| l == *f), "{f} is not a 1.14.0 command");
+    }
+}
+
+/// The fixed sample: trees whose name hashes to a first byte below 12
+/// (about one in twenty; the peer costs a Node start per call).
+fn sample(tree: &str) -> bool {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(tree.as_bytes())[0] < 12
+}
+
+/// The leading phase numbers of a tree's phase folders, first and last.
+fn phase_numbers(tree: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(tree.join(".planning/phases"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            let num: String = n
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            (!num.is_empty()).then(|| num.trim_end_matches('.').to_string())
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    match (v.first(), v.last()) {
+        (Some(a), Some(b)) if a != b => vec![a.clone(), b.clone()],
+        (Some(a), _) => vec![a.clone()],
+        _ => vec!["1".into()],
+    }
+}
+
+/// The calls compared on a tree: every native command, with the arguments
+/// GSD Core's workflows pass, in the forms they pass them. The ones that
+/// never read the tree are compared on the first tree only (`first`).
+fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    if first {
+        out.extend([
+            s(&["runtime-identity", "--raw"]),
+            s(&["runtime-identity"]),
+            s(&["query", "skills-root", "claude", "--raw"]),
+            s(&["query", "skills-root", "claude"]),
+            s(&["query", "generate-slug", "Add user login (v2)!", "--raw"]),
+        ]);
+    }
+    out.extend([
+        s(&[
+            "query",
+            "resolve-dispatch-type",
+            "--requested",
+            "gsd-planner",
+            "--raw",
+        ]),
+        s(&["query", "check.auto-mode"]),
+        s(&["check", "auto-mode", "--pick", "active"]),
+        s(&["query", "config-get", "workflow", "--pick", "research"]),
+    ]);
+    for key in [
+        "model_profile",
+        "commit_docs",
+        "workflow.research",
+        "workflow",
+        "git.branching_strategy",
+    ] {
+        out.push(s(&["query", "config-get", key]));
+    }
+    for key in ["model_profile", "workflow.plan_check"] {
+        out.push(s(&["query", "config-get", key, "--raw"]));
+    }
+    for n in phase_numbers(tree) {
+        out.push(s(&["query", "phase.next-decimal", &n]));
+        out.push(s(&["query", "phase", "next-decimal", &n, "--raw"]));
+    }
+    out
+}
+
+/// A copy of `tree` in a git repository, as a user's project is.
+fn copy(tree: &Path, to: &Path) {
+    copy_dir(tree, to);
+    common::git(to, &["init", "-q"]);
+}
+
+#[test]
+#[cfg_attr(
+    not(all(gsd_core, gsd_corpus)),
+    ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
+)]
+fn native_answers_equal_gsd_cores_on_a_corpus_sample() {
+    let trees: Vec<PathBuf> = common::corpus_trees()
+        .expect("GSD_CORPUS")
+        .into_iter()
+        .filter(|t| sample(&t.file_name().unwrap().to_string_lossy()))
+        .collect();
+    assert!(trees.len() >= 4, "the sample holds {} trees", trees.len());
+    let real = gsd_tools_cjs();
+    let shims = shim_dir();
+    let mut compared = 0;
+    let mut identical = 0;
+    let mut handed_on = 0;
+    let mut differing = Vec::new();
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = trees
+            .chunks(trees.len().div_ceil(2))
+            .map(|chunk| {
+                let real = &real;
+                let shims = shims.path();
+                let trees = &trees;
+                scope.spawn(move || {
+                    let mut rows = Vec::new();
+                    for tree in chunk {
+                        let first = Some(tree) == trees.first();
+                        let tmp = tempfile::tempdir().unwrap();
+                        let (ours, theirs) = (tmp.path().join("gsd"), tmp.path().join("peer"));
+                        copy(tree, &ours);
+                        copy(tree, &theirs);
+                        for call in calls(tree, first) {
+                            let argv: Vec<&str> = call.iter().map(String::as_str).collect();
+                            let mut with = argv.clone();
+                            with.push("--no-fallback");
+                            let g = as_named(shims, "gsd_run", &ours, &with, &[]);
+                            if text(&g.stderr).contains("gsd does not answer") {
+                                rows.push((tree.clone(), call, None));
+                                continue;
+                            }
+                            let p = Command::new("node")
+                                .arg(real)
+                                .args(&argv)
+                                .current_dir(&theirs)
+                                .env_remove("GSD_WORKSTREAM")
+                                .env_remove("GSD_RUNTIME")
+                                .env_remove("CLAUDE_CONFIG_DIR")
+                                .output()
+                                .unwrap();
+                            let same = g.stdout == p.stdout && g.status.code() == p.status.code();
+                            rows.push((
+                                tree.clone(),
+                                call,
+                                Some((same, text(&g.stdout), text(&p.stdout))),
+                            ));
+                        }
+                    }
+                    rows
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    for (tree, call, r) in results {
+        match r {
+            None => handed_on += 1,
+            Some((same, ours, theirs)) => {
+                compared += 1;
+                if same {
+                    identical += 1;
+                } else {
+                    differing.push(format!(
+                        "{} {:?}\n gsd: {ours}\n gsd-tools: {theirs}",
+                        tree.file_name().unwrap().to_string_lossy(),
+                        call
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "GSD Core 1.14.0 parity: {} trees, {compared} pairs compared, {identical} identical, {} differing, {handed_on} calls handed on",
+        trees.len(),
+        differing.len()
+    );
+    assert!(compared > 50, "only {compared} pairs compared");
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+#[test]
+fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
+    let pkg = tempfile::tempdir().unwrap();
+    let wf = pkg.path().join("gsd-core/workflows");
+    std::fs::create_dir_all(&wf).unwrap();
+    std::fs::create_dir_all(pkg.path().join("skills/x")).unwrap();
+    std::fs::write(
+        pkg.path().join("package.json"),
+        r#"{"name": "@opengsd/gsd-core", "version": "9.9.9"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        wf.join("a.md"),
+        "```bash\ncase \"$(gsd_run runtime-identity --raw 2>/dev/null)\" in\nX=$(gsd_run query config-get workflow.research)\ngsd_run query state.load\n```\nIf gsd_run is not on PATH, install it.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pkg.path().join("skills/x/SKILL.md"),
+        "gsd-tools query roadmap get-phase 3 --pick goal\n",
+    )
+    .unwrap();
+    let o = Command::new(gsd_bin())
+        .args(["sdk", "coverage", pkg.path().to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["dialect"], "gsd-core");
+    assert_eq!(v["version"], "9.9.9");
+    assert_eq!(v["calls"], 4);
+    assert_eq!(v["covered_calls"], 2);
+    assert_eq!(
+        v["unresolved"],
+        serde_json::json!(["is not on PATH, install it."])
+    );
+    let rows = v["rows"].as_array().unwrap();
+    for (command, covered) in [
+        ("runtime-identity", true),
+        ("config-get", true),
+        ("state.load", false),
+        ("roadmap.get-phase", false),
+    ] {
+        assert!(
+            rows.iter()
+                .any(|r| r["command"] == command && r["covered"] == covered),
+            "{command}: {v}"
+        );
+    }
+    let o = Command::new(gsd_bin())
+        .args(["sdk", "coverage", pkg.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        text(&o.stdout)
+            .starts_with("@opengsd/gsd-core 9.9.9: 4 calls to 4 commands; gsd answers 2 (50.0%)"),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[test]
+fn install_shim_places_and_removes_gsd_cores_bins_too() {
+    let bin = tempfile::tempdir().unwrap();
+    let dir = bin.path().to_str().unwrap();
+    let path = format!("{dir}:/usr/bin:/bin");
+    let shim = |extra: &[&str]| {
+        Command::new(gsd_bin())
+            .args(["sdk", "install-shim", dir, "--json"])
+            .args(extra)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let o = shim(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["active"], true, "{v}");
+    let core = v["gsd_core"].as_array().unwrap();
+    assert_eq!(core.len(), 2, "{v}");
+    for (entry, name) in core.iter().zip(["gsd_run", "gsd-tools"]) {
+        assert_eq!(entry["active"], true, "{v}");
+        assert_eq!(entry["changed"], true, "{v}");
+        let link = bin.path().join(name);
+        assert_eq!(entry["link"], link.display().to_string());
+        assert_eq!(
+            std::fs::canonicalize(&link).unwrap(),
+            std::fs::canonicalize(gsd_bin()).unwrap()
+        );
+    }
+    // The placed gsd_run answers in GSD Core's dialect.
+    let t = project();
+    let o = Command::new(bin.path().join("gsd_run"))
+        .args(["runtime-identity", "--raw"])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert!(text(&o.stdout).starts_with("{\"packageName\":\"@opengsd/gsd-core\""));
+    let o = shim(&["--uninstall"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    for name in ["gsd-sdk", "gsd_run", "gsd-tools"] {
+        assert!(
+            std::fs::symlink_metadata(bin.path().join(name)).is_err(),
+            "{name} removed"
+        );
+    }
+}
