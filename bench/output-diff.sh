@@ -6,6 +6,13 @@
 #
 #   bench/output-diff.sh record GSD OUT [TREES...]   # one file per command×tree
 #   bench/output-diff.sh compare OLD_GSD NEW_GSD [TREES...]
+#   bench/output-diff.sh check GSD [HASHES]          # CI: the outputs' hashes
+#   bench/output-diff.sh hashes GSD > HASHES         #   and how to renew them
+#
+# `check` runs only the CI_COMMANDS (the calls that read the whole model)
+# and compares their SHA-256 with bench/output-hashes.txt, so CI needs no
+# second binary; after a change meant to change an output, renew the file
+# with `hashes` and review the outputs that differ with `compare`.
 #
 # TREES default to every tree of ../shared/corpus (GSD_CORPUS) and every
 # fixture with a .planning/ folder. Each output file holds the exit code,
@@ -38,6 +45,12 @@ COMMANDS=(
   "sdk query phases.list --no-fallback"
   "sdk query roadmap.get-phase 1 --no-fallback"
   "sdk query find-phase 1 --no-fallback"
+)
+
+# The CI subset: the whole model (lint reads every file) and the roadmap.
+CI_COMMANDS=(
+  "lint --format json"
+  "roadmap --json"
 )
 
 default_trees() {
@@ -73,8 +86,41 @@ record() {
   rm -f "$out/.stdout" "$out/.stderr"
 }
 
+# hashes GSD TREES...: "sha256  name" of each CI_COMMANDS output, sorted.
+hashes() {
+  local gsd="$1"; shift
+  local work; work="$(mktemp -d)"
+  COMMANDS=("${CI_COMMANDS[@]}")
+  record "$gsd" "$work" "$@"
+  (cd "$work" && sha256sum -- * | sort -k2)
+  rm -rf "$work"
+}
+
 mode="${1:-}"
 case "$mode" in
+  hashes)
+    [ $# -ge 2 ] || { echo "usage: $0 hashes GSD" >&2; exit 2; }
+    gsd="$(realpath "$2")"
+    mapfile -t trees < <(default_trees)
+    hashes "$gsd" "${trees[@]}"
+    ;;
+  check)
+    [ $# -ge 2 ] || { echo "usage: $0 check GSD [HASHES]" >&2; exit 2; }
+    gsd="$(realpath "$2")" want="${3:-bench/output-hashes.txt}"
+    mapfile -t trees < <(default_trees)
+    got="$(hashes "$gsd" "${trees[@]}")"
+    # Without the corpus (no ../shared), only the fixtures' lines are checked.
+    if [ -d "${GSD_CORPUS:-../shared/corpus}" ]; then
+      expected="$(cat "$want")"
+    else
+      expected="$(grep -F -f <(printf '%s\n' "$got" | awk '{print "  " $2}') "$want" || true)"
+    fi
+    if ! diff <(printf '%s\n' "$expected") <(printf '%s\n' "$got"); then
+      echo "error: outputs changed (< expected, > now); see bench/output-diff.sh for how to review and renew" >&2
+      exit 1
+    fi
+    echo "$(printf '%s\n' "$got" | wc -l) outputs as recorded in $want" >&2
+    ;;
   record)
     [ $# -ge 3 ] || { echo "usage: $0 record GSD OUT [TREES...]" >&2; exit 2; }
     gsd="$(realpath "$2")" out="$3"; shift 3
@@ -97,7 +143,7 @@ case "$mode" in
     [ "$differ" -eq 0 ]
     ;;
   *)
-    echo "usage: $0 record GSD OUT [TREES...] | compare OLD_GSD NEW_GSD [TREES...]" >&2
+    echo "usage: $0 record GSD OUT [TREES...] | compare OLD_GSD NEW_GSD [TREES...] | check GSD [HASHES] | hashes GSD" >&2
     exit 2
     ;;
 esac
