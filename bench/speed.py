@@ -9,7 +9,8 @@ comparison at each tree size (and the largest corpus tree), and the curve of
 
 Usage: bench/speed.py GSD GSD_TOOLS_CJS [--runs N] [--sizes 40,1000,10000]
                       [--curve 100,1000,3000,10000] [--corpus DIR] [--work DIR]
-GSD is the release binary; GSD_TOOLS_CJS is get-shit-done/bin/gsd-tools.cjs
+                      [--before OLD_GSD]
+GSD is the release binary (--before adds columns for an older one); GSD_TOOLS_CJS is get-shit-done/bin/gsd-tools.cjs
 of npm get-shit-done-cc (`bash .ci/gsd-sdk` prints the package folder).
 Trees come from ../shared/spec/gsd-fixture/make-big.py (6 plans a phase) and
 are kept in --work for the next run.
@@ -71,6 +72,7 @@ def main():
     ap.add_argument("--curve", default="100,1000,3000,10000")
     ap.add_argument("--corpus", default=os.environ.get("GSD_CORPUS", os.path.join(SHARED, "corpus")))
     ap.add_argument("--work", default="/tmp/gsd-bench")
+    ap.add_argument("--before", help="an older gsd binary, measured in the same run")
     a = ap.parse_args()
     gsd, tools = os.path.abspath(a.gsd), os.path.abspath(a.tools)
     os.makedirs(a.work, exist_ok=True)
@@ -94,30 +96,43 @@ def main():
         ("sdk query roadmap.analyze --no-fallback", "roadmap analyze"),
         ("state --json", "state load"),
     ]
-    print("| tree | gsd call | gsd time | gsd peak RSS | gsd-tools call | gsd-tools time | gsd-tools peak RSS | time ratio |")
-    print("|---|---|---:|---:|---|---:|---:|---:|")
+    old = os.path.abspath(a.before) if a.before else None
+    before_head = "| gsd before: time | peak RSS " if old else ""
+    print(f"| tree | gsd call {before_head}| gsd time | gsd peak RSS | gsd-tools call | gsd-tools time | gsd-tools peak RSS | gsd-tools time / gsd time |")
+    print("|---|---" + ("|---:|---:" if old else "") + "|---:|---:|---|---:|---:|---:|")
     for label, tree in trees:
         files = sum(len(f) for _, _, f in os.walk(os.path.join(tree, ".planning")))
         runs = runs_for(files, a.runs)
-        ours_cache, theirs_cache = {}, {}
+        ours_cache, theirs_cache, before_cache = {}, {}, {}
         for ours, theirs in pairs:
             if ours not in ours_cache:
                 ours_cache[ours] = measure([gsd, "-C", tree] + ours.split(), tree, runs)
+                if old:
+                    before_cache[ours] = measure([old, "-C", tree] + ours.split(), tree, runs)
             if theirs not in theirs_cache:
                 theirs_cache[theirs] = measure(["node", tools] + theirs.split() + ["--cwd", tree], tree, runs)
             (gt, gm), (tt, tm) = ours_cache[ours], theirs_cache[theirs]
-            print(f"| {label} | `gsd {ours}` | {fmt_time(gt)} | {fmt_mem(gm)} | `{theirs}` | {fmt_time(tt)} | "
+            before = ""
+            if old:
+                bt, bm = before_cache[ours]
+                before = f"| {fmt_time(bt)} | {fmt_mem(bm)} "
+            print(f"| {label} | `gsd {ours}` {before}| {fmt_time(gt)} | {fmt_mem(gm)} | `{theirs}` | {fmt_time(tt)} | "
                   f"{fmt_mem(tm)} | {tt / gt:.1f}× |", flush=True)
 
     if a.curve:
         print()
-        print("| phases | files | `gsd lint --format json` time | peak RSS | time per 1,000 files |")
-        print("|---:|---:|---:|---:|---:|")
+        before_head = "| before: time | peak RSS " if old else ""
+        print(f"| phases | files {before_head}| `gsd lint --format json` time | peak RSS | time per 1,000 files |")
+        print("|---:|---:" + ("|---:|---:" if old else "") + "|---:|---:|---:|")
         for n in map(int, a.curve.split(",")):
             tree = make_tree(a.work, n)
             files = sum(len(f) for _, _, f in os.walk(os.path.join(tree, ".planning")))
             t, m = measure([gsd, "-C", tree, "lint", "--format", "json"], tree, runs_for(files, a.runs))
-            print(f"| {n:,} | {files:,} | {fmt_time(t)} | {fmt_mem(m)} | {t / files * 1000 * 1000:.1f} ms |", flush=True)
+            before = ""
+            if old:
+                bt, bm = measure([old, "-C", tree, "lint", "--format", "json"], tree, runs_for(files, a.runs))
+                before = f"| {fmt_time(bt)} | {fmt_mem(bm)} "
+            print(f"| {n:,} | {files:,} {before}| {fmt_time(t)} | {fmt_mem(m)} | {t / files * 1000 * 1000:.1f} ms |", flush=True)
 
 
 if __name__ == "__main__":
