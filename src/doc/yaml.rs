@@ -53,10 +53,14 @@ impl From<ScalarStyle> for Style {
 pub struct Scalar {
     pub text: String,
     pub style: Style,
-    /// Boxed twice: almost no scalar has a tag, and every node of every
+    /// Boxed: almost no scalar has a tag, and every node of every
     /// frontmatter pays for the field (8 bytes here instead of 24).
-    pub tag: Option<Box<Box<str>>>,
+    pub tag: Option<Box<Tag>>,
 }
+
+/// A scalar's tag as written (`!!str`, `!custom`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tag(pub String);
 
 /// A value in the tree.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,7 +96,7 @@ impl Scalar {
             return Typed::Str(&self.text);
         }
         if let Some(tag) = &self.tag
-            && (tag.ends_with(":str") || &***tag == "!")
+            && (tag.0.ends_with(":str") || tag.0 == "!")
         {
             return Typed::Str(&self.text);
         }
@@ -483,8 +487,7 @@ impl Builder<'_> {
             Event::Scalar(text, style, anchor, tag) => {
                 self.budget(1, span.start)?;
                 let span = scalar_span(file_text, span, style);
-                let tag =
-                    tag.map(|t| Box::new(format!("{}{}", t.handle, t.suffix).into_boxed_str()));
+                let tag = tag.map(|t| Box::new(Tag(format!("{}{}", t.handle, t.suffix))));
                 let node = Node {
                     value: Value::Scalar(Scalar {
                         text: Cow::into_owned(text),
