@@ -71,7 +71,9 @@ pub struct Source {
     /// The line break a new line gets ([`Source::eol`]).
     eol: &'static str,
     bom: bool,
-    line_starts: Vec<usize>,
+    /// Byte offset of each line's start, as u32 (a file gsd reads is at
+    /// most a few MB): the index is kept for every file of the tree.
+    line_starts: Box<[u32]>,
 }
 
 pub const BOM: &str = "\u{feff}";
@@ -82,7 +84,7 @@ impl Source {
         let counts = newline_counts(&bytes);
         let newline = NewlineStyle::of_counts(counts);
         let eol = if counts.0 > counts.1 { "\r\n" } else { "\n" };
-        let line_starts = line_starts(&bytes);
+        let line_starts = line_starts(&bytes, counts.0 + counts.1);
         let bom = bytes.starts_with(BOM.as_bytes());
         let content = match String::from_utf8(bytes) {
             Ok(text) => Content::Text(text),
@@ -178,6 +180,9 @@ impl Source {
 
     /// 1-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
+        let Ok(offset) = u32::try_from(offset) else {
+            return self.line_starts.len();
+        };
         match self.line_starts.binary_search(&offset) {
             Ok(i) => i + 1,
             Err(i) => i,
@@ -187,7 +192,7 @@ impl Source {
     /// 1-based (line, column) of a byte offset; the column counts characters.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
-        let start = self.line_starts[line - 1];
+        let start = self.line_starts[line - 1] as usize;
         let offset = offset.min(self.len());
         let col = match self.text() {
             Some(t) => {
@@ -204,8 +209,7 @@ impl Source {
     pub fn line_start(&self, line: usize) -> usize {
         self.line_starts
             .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(self.len())
+            .map_or(self.len(), |&s| s as usize)
     }
 
     /// The span of a 1-based line without its line break.
@@ -223,15 +227,18 @@ impl Source {
     }
 }
 
-fn line_starts(bytes: &[u8]) -> Vec<usize> {
-    let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+/// The start of every line; `breaks` is the number of `\n` in `bytes`,
+/// so the index is allocated once at its exact size.
+fn line_starts(bytes: &[u8], breaks: usize) -> Box<[u32]> {
+    let mut starts = Vec::with_capacity(breaks + 1);
     starts.push(0);
     starts.extend(
         memchr::memchr_iter(b'\n', bytes)
             .map(|p| p + 1)
-            .filter(|&p| p < bytes.len()),
+            .filter(|&p| p < bytes.len())
+            .map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
     );
-    starts
+    starts.into_boxed_slice()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Rules over the plans of one phase: numbering, dependencies, waves,
 //! file overlap, summaries.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::lint::context::{Ctx, Sink};
 use crate::model::workspace::Phase;
@@ -190,22 +190,39 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
             by_wave.entry(p.fm.wave.unwrap_or(1)).or_default().push(p);
         }
         for (wave, plans) in by_wave {
+            // Which plans of the wave name each file: only plans that share
+            // a file are compared, never every pair of the wave.
+            let mut naming: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (i, p) in plans.iter().enumerate() {
+                for f in &p.fm.files_modified {
+                    let at = naming.entry(f.as_str()).or_default();
+                    if at.last() != Some(&i) {
+                        at.push(i);
+                    }
+                }
+            }
             for (i, later) in plans.iter().enumerate() {
-                for earlier in &plans[..i] {
+                let mut earlier_ones: Vec<usize> = later
+                    .fm
+                    .files_modified
+                    .iter()
+                    .flat_map(|f| naming[f.as_str()].iter().copied().take_while(|&j| j < i))
+                    .collect();
+                earlier_ones.sort_unstable();
+                earlier_ones.dedup();
+                for earlier in earlier_ones.into_iter().map(|j| plans[j]) {
                     let shared: Vec<&String> = later
                         .fm
                         .files_modified
                         .iter()
                         .filter(|f| earlier.fm.files_modified.contains(f))
                         .collect();
-                    if !shared.is_empty() {
-                        let list = shared
-                            .iter()
-                            .map(|f| f.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                        s.at(&later.doc, later.key_span("files_modified"), format!("plans {} and {} both modify {list} in wave {wave}", earlier.display_id(), later.display_id()), "plans of one wave run in parallel; make one depend on the other or split the files");
-                    }
+                    let list = shared
+                        .iter()
+                        .map(|f| f.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    s.at(&later.doc, later.key_span("files_modified"), format!("plans {} and {} both modify {list} in wave {wave}", earlier.display_id(), later.display_id()), "plans of one wave run in parallel; make one depend on the other or split the files");
                 }
             }
         }

@@ -165,46 +165,54 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
         .chain(cx.reading.phases.iter().map(|p| p.phase_id.major()))
         .collect();
     // Numbers the roadmap accounts for in words (`phases 10–11 belong to
-    // an earlier milestone`) are not gaps either.
-    let mut mentioned = cx
-        .ws
-        .roadmap
-        .as_ref()
-        .map(|rm| mentioned_ranges(rm.doc.text(), true))
-        .unwrap_or_default();
-    // Archived roadmaps (`milestones/vX.Y-ROADMAP.md`) account for the
-    // numbers of shipped milestones, whatever marks they carry.
-    let archive = cx.planning_rel("milestones");
-    for doc in cx.ws.other.iter().filter(|d| {
-        d.rel_path.parent() == Some(archive.as_path()) && d.file_name().ends_with("-ROADMAP.md")
-    }) {
-        mentioned.extend(mentioned_ranges(doc.text(), false));
-    }
-    // A workstream numbers its phases after the project's: the project's
-    // archived roadmaps (`.planning/milestones/`, not read with the
-    // workstream's files) account for numbers too.
-    if cx.ws.workstream.is_some() {
-        let root_archive = cx.ws.root.join(".planning").join("milestones");
-        for e in std::fs::read_dir(root_archive)
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let name = e.file_name();
-            if name.to_string_lossy().ends_with("-ROADMAP.md")
-                && let Ok(text) = std::fs::read_to_string(e.path())
-            {
-                mentioned.extend(mentioned_ranges(&text, false));
+    // an earlier milestone`) are not gaps either. Read only when a number
+    // is missing: reading every line of a big roadmap for phrases was a
+    // tenth of `gsd lint` on a tree without a single gap.
+    let mentioned = std::cell::OnceCell::new();
+    let mentioned = || {
+        mentioned.get_or_init(|| {
+            let mut found = cx
+                .ws
+                .roadmap
+                .as_ref()
+                .map(|rm| mentioned_ranges(rm.doc.text(), true))
+                .unwrap_or_default();
+            // Archived roadmaps (`milestones/vX.Y-ROADMAP.md`) account for
+            // the numbers of shipped milestones, whatever marks they carry.
+            let archive = cx.planning_rel("milestones");
+            for doc in cx.ws.other.iter().filter(|d| {
+                d.rel_path.parent() == Some(archive.as_path())
+                    && d.file_name().ends_with("-ROADMAP.md")
+            }) {
+                found.extend(mentioned_ranges(doc.text(), false));
             }
-        }
-    }
+            // A workstream numbers its phases after the project's: the
+            // project's archived roadmaps (`.planning/milestones/`, not read
+            // with the workstream's files) account for numbers too.
+            if cx.ws.workstream.is_some() {
+                let root_archive = cx.ws.root.join(".planning").join("milestones");
+                for e in std::fs::read_dir(root_archive)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    if e.file_name().to_string_lossy().ends_with("-ROADMAP.md")
+                        && let Ok(text) = std::fs::read_to_string(e.path())
+                    {
+                        found.extend(mentioned_ranges(&text, false));
+                    }
+                }
+            }
+            found
+        })
+    };
     let in_range = |n: u64| {
         PhaseId::parse(&n.to_string()).is_some_and(|id| {
             cx.ws
                 .roadmap
                 .as_ref()
                 .is_some_and(|rm| rm.shipped_range_holds(&id))
-                || mentioned.iter().any(|r| r.contains(&id))
+                || mentioned().iter().any(|r| r.contains(&id))
         })
     };
     for w in nums.windows(2) {
