@@ -52,17 +52,20 @@ pub fn hand_on(
             exit: 10,
         };
     };
+    let mut cmd = Command::new(&real);
+    cmd.arg("query").args(argv).current_dir(project);
+    run_real(name, &real, cmd)
+}
+
+/// Run the real tool for a command gsd does not answer: its output as
+/// the answer, after a one-line notice that it was handed on. The tool runs
+/// with its own fallback off, so it never hands the call back to gsd.
+pub fn run_real(name: &str, real: &Path, mut cmd: Command) -> Answer {
     let mut notice = vec![format!(
         "gsd: `{name}` is not covered by gsd; handing it to {} (GSD_SDK_FALLBACK=off makes this an error)",
         real.display()
     )];
-    let out = Command::new(&real)
-        .arg("query")
-        .args(argv)
-        .current_dir(project)
-        .env("GSD_SDK_FALLBACK", "off")
-        .output();
-    match out {
+    match cmd.env("GSD_SDK_FALLBACK", "off").output() {
         Ok(o) => {
             notice.extend(
                 String::from_utf8_lossy(&o.stderr)

@@ -75,32 +75,7 @@ pub fn hand_on(
             "gsd does not answer `gsd_run {name}`{why}, and no GSD Core gsd-tools is installed to hand it to ({hint}; npm install -g @opengsd/gsd-core, or set GSD_CORE_REAL)"
         ));
     };
-    let mut notice = vec![format!(
-        "gsd: `{name}` is not covered by gsd; handing it to {} (GSD_SDK_FALLBACK=off makes this an error)",
-        real.display()
-    )];
-    let out = command_for(&real)
-        .args(argv)
-        .current_dir(cwd)
-        .env("GSD_SDK_FALLBACK", "off")
-        .output();
-    match out {
-        Ok(o) => {
-            notice.extend(
-                String::from_utf8_lossy(&o.stderr)
-                    .lines()
-                    .map(str::to_string),
-            );
-            Answer {
-                stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-                stderr: notice,
-                exit: o.status.code().unwrap_or(1),
-            }
-        }
-        Err(e) => Answer {
-            stdout: String::new(),
-            stderr: vec![format!("Error: cannot run {}: {e}", real.display())],
-            exit: 1,
-        },
-    }
+    let mut cmd = command_for(&real);
+    cmd.args(argv).current_dir(cwd);
+    super::super::fallback::run_real(name, &real, cmd)
 }
