@@ -75,19 +75,6 @@ fn folder_milestone(reading: &RoadmapReading, p: &Phase) -> (Option<String>, boo
     }
 }
 
-/// A folder's status as the reading decides it (a ticked entry or a
-/// phase-level summary completes a phase whatever its plan files say), for
-/// the folder the reading read; else what its files show.
-fn folder_status(reading: &RoadmapReading, p: &Phase) -> &'static str {
-    let read = match (&p.location, &p.id) {
-        (PhaseLocation::Current, Some(id)) => reading
-            .phase(id)
-            .filter(|r| r.dir.as_deref() == Some(p.dir.as_path())),
-        _ => None,
-    };
-    read.map_or(p.disk_status(), |r| r.status)
-}
-
 fn phase_json(ws: &Workspace, reading: &RoadmapReading, p: &Phase) -> Value {
     let rm = ws.roadmap.as_ref();
     let detail = p.id.as_ref().and_then(|id| rm.and_then(|r| r.phase(id)));
@@ -103,7 +90,7 @@ fn phase_json(ws: &Workspace, reading: &RoadmapReading, p: &Phase) -> Value {
         "plans": p.plan_count(),
         "summaries": p.summary_files.len(),
         "completed_plans": p.completed_plans(),
-        "status": folder_status(reading, p),
+        "status": reading.folder_status(p),
         "disk_status": p.disk_status(),
     })
 }
@@ -134,7 +121,7 @@ fn list(cwd: &Path, json: super::args::JsonFlag) -> Result<Output, CliError> {
             table::fit(&p.dir_name, 40),
             p.completed_plans(),
             table::count(p.plan_count(), "plan ", "plans"),
-            folder_status(&reading, p)
+            reading.folder_status(p)
         );
     }
     Ok(Output::ok(s))

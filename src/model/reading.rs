@@ -545,6 +545,19 @@ impl RoadmapReading {
             .then_some(m)
     }
 
+    /// A phase folder's status as the reading decides it (a ticked entry or
+    /// a phase-level summary completes a phase whatever its plan files say),
+    /// for the folder the reading read; else what its files show.
+    pub fn folder_status(&self, p: &Phase) -> &'static str {
+        let read = match (&p.location, &p.id) {
+            (PhaseLocation::Current, Some(id)) => self
+                .phase(id)
+                .filter(|r| r.dir.as_deref() == Some(p.dir.as_path())),
+            _ => None,
+        };
+        read.map_or(p.disk_status(), |r| r.status)
+    }
+
     /// The reading of one phase: the active one when a number is used by
     /// several milestones (numbering that restarts).
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseReading> {
