@@ -550,3 +550,291 @@ fn a_committing_write_refuses_the_users_own_edits() {
     assert_eq!(status(d), "");
     assert!(d.join(".planning/phases/01-api/01-02-PLAN.md").exists());
 }
+
+/// tests/common/eio.c built as a preload library, once per test binary.
+fn eio_library() -> &'static Path {
+    static LIB: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    LIB.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let lib = dir.join("libeio.so");
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/common/eio.c");
+        let o = Command::new("cc")
+            .args(["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o"])
+            .arg(&lib)
+            .arg(&src)
+            .arg("-ldl")
+            .output()
+            .expect("cc (a C compiler, which cargo's linker needs anyway)");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        lib
+    })
+}
+
+/// How a run under the preload library went: the steps it counted and
+/// how many it failed.
+struct Steps {
+    steps: usize,
+    failed: usize,
+}
+
+/// `gsd args` with step `n` (or, with `from`, every step from `n` on) of
+/// its file-system changes failing with EIO.
+fn gsd_eio(dir: &Path, args: &[&str], n: usize, from: bool) -> (Output, Steps) {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gsd"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("LD_PRELOAD", eio_library())
+        .env(
+            if from { "GSD_EIO_FROM" } else { "GSD_EIO_AT" },
+            n.to_string(),
+        )
+        .env("GSD_EIO_LOG", log.path())
+        .output()
+        .unwrap();
+    let counts = std::fs::read_to_string(log.path()).unwrap();
+    let mut it = counts.split_whitespace().map(|w| w.parse().unwrap());
+    let steps = Steps {
+        steps: it.next().unwrap(),
+        failed: it.next().unwrap(),
+    };
+    (o, steps)
+}
+
+/// EIO (a failing disk, a network file system gone) at each step of each
+/// multi-file write command, one step at a time and from a step on (so
+/// that the undo fails too). One failing step: the command succeeds with
+/// the new tree, or exits 2 with the old tree exactly, `git status` clean,
+/// nothing pending. Every step failing from some point: the same, or the
+/// change is pending and the message says how to finish or abandon it;
+/// a read then changes nothing, `gsd recover --abandon` gives the old tree
+/// and `gsd recover` the new one, both with `git status` clean.
+#[test]
+fn eio_at_every_write_step_leaves_the_old_tree_or_a_recoverable_one() {
+    let base = base();
+    let old = tree_id(base.path());
+    let mut table = vec![
+        "| command | steps | one step fails: new / old | from a step on: new / old / pending |"
+            .to_owned(),
+    ];
+    for cmd in &COMMANDS {
+        let (_, new) = reference(base.path(), cmd.args);
+        let mut seen = 0;
+        let mut counts = [[0usize; 3]; 2];
+        for from in [false, true] {
+            for n in 1.. {
+                let row = format!(
+                    "{:?}, EIO {} step {n}",
+                    cmd.args,
+                    if from { "from" } else { "at" }
+                );
+                let t = copy_of(base.path());
+                let d = t.path();
+                let before = snapshot(d);
+                let (o, steps) = gsd_eio(d, cmd.args, n, from);
+                if steps.failed == 0 {
+                    assert!(n > 1, "{row}: no step counted");
+                    assert_eq!(o.status.code(), Some(0), "{row}: {}", stderr(&o));
+                    break;
+                }
+                seen = seen.max(steps.steps);
+                // A journal the command could neither write whole nor empty
+                // (every later step failing) is torn, not pending: nothing
+                // changed, and the next command clears it.
+                let pending = words(&o).contains("pending in");
+                let outcome = match o.status.code() {
+                    Some(0) => {
+                        assert_eq!(tree_id(d), new, "{row}: exit 0, not the new tree");
+                        assert_eq!(status(d), "", "{row}");
+                        if leftovers(d).iter().any(|p| p.ends_with("journal.json")) {
+                            // Committed; only the journal could not be
+                            // emptied: the next write's recovery clears it.
+                            assert!(from, "{row}: one failed step left a journal");
+                            let r = gsd(d, &["recover"]);
+                            assert!(
+                                stdout(&r).contains("already committed"),
+                                "{row}: {}",
+                                stdout(&r)
+                            );
+                        }
+                        0
+                    }
+                    Some(2) if !pending => {
+                        let w = words(&o);
+                        assert!(!w.contains("pending"), "{row}: {w}");
+                        common::assert_same(
+                            &before,
+                            &snapshot(d),
+                            &format!("{row}: not the old tree"),
+                        );
+                        if !from {
+                            assert_eq!(status(d), "", "{row}");
+                            assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{row}");
+                        }
+                        // With every later step failing, not even a temp
+                        // file could be removed, nor `.gsd/.gitignore`
+                        // written: the next command, on a working disk,
+                        // hides what is left in `.gsd/`.
+                        let read = gsd(d, &["roadmap", "--json"]);
+                        assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
+                        common::assert_same(
+                            &before,
+                            &snapshot(d),
+                            &format!("{row}: the next read changed the tree"),
+                        );
+                        assert_eq!(status(d), "", "{row}: after the next read");
+                        1
+                    }
+                    Some(2) => {
+                        assert!(from, "{row}: one failed step was not undone: {}", words(&o));
+                        let w = words(&o);
+                        assert!(
+                            w.contains("gsd recover") && w.contains(".gsd/journal.json"),
+                            "{row}: {w}"
+                        );
+                        let failed = snapshot(d);
+                        let read = gsd(d, &["roadmap", "--json"]);
+                        assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
+                        common::assert_same(
+                            &failed,
+                            &snapshot(d),
+                            &format!("{row}: the read changed the tree"),
+                        );
+                        let finish = copy_of(d);
+                        let r = gsd(d, &["recover", "--abandon"]);
+                        assert_eq!(r.status.code(), Some(0), "{row}: {}", stderr(&r));
+                        common::assert_same(
+                            &before,
+                            &snapshot(d),
+                            &format!("{row}: abandoned, not the old tree"),
+                        );
+                        assert_eq!(tree_id(d), old, "{row}");
+                        assert_eq!(status(d), "", "{row}: abandoned");
+                        let r = gsd(finish.path(), &["recover"]);
+                        assert_eq!(r.status.code(), Some(0), "{row}: {}", stderr(&r));
+                        assert_eq!(
+                            tree_id(finish.path()),
+                            new,
+                            "{row}: finished, not the new tree"
+                        );
+                        assert_eq!(status(finish.path()), "", "{row}: finished");
+                        assert_eq!(leftovers(finish.path()), Vec::<PathBuf>::new(), "{row}");
+                        2
+                    }
+                    _ => panic!("{row}: {}", stderr(&o)),
+                };
+                assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{row}");
+                counts[usize::from(from)][outcome] += 1;
+            }
+        }
+        assert!(
+            counts[0][1] > 0 && counts[1][2] > 0,
+            "{:?}: {counts:?}",
+            cmd.args
+        );
+        table.push(format!(
+            "| {} | {seen} | {} / {} | {} / {} / {} |",
+            cmd.args.join(" "),
+            counts[0][0],
+            counts[0][1],
+            counts[1][0],
+            counts[1][1],
+            counts[1][2]
+        ));
+    }
+    eprintln!("{}", table.join("\n"));
+}
+
+/// `gsd args` on a copy of `base` inside a 4 MB tmpfs of its own (a mount
+/// namespace of an unprivileged user namespace: `unshare -rm`) filled up
+/// to `free` bytes: the disk is really full. The tree is copied out
+/// afterwards into `out`; returns the command's exit code and stderr.
+fn gsd_on_full_disk(base: &Path, args: &[&str], free: u64, out: &Path) -> (i32, String) {
+    let script = r#"
+set -e
+mnt="$(mktemp -d)"
+mount -t tmpfs -o size=4m gsdfull "$mnt"
+mkdir "$mnt/repo" && cp -a "$BASE/." "$mnt/repo/"
+avail=$(( $(stat -f -c '%a * %S' "$mnt") ))
+head -c $(( avail - FREE )) /dev/zero > "$mnt/fill"
+set +e
+"$GSD" -C "$mnt/repo" "$@" 2> "$OUT.stderr" > /dev/null
+echo $? > "$OUT.rc"
+set -e
+cp -a "$mnt/repo/." "$OUT/"
+"#;
+    let o = Command::new("unshare")
+        .args(["-rm", "sh", "-c", script, "full-disk"])
+        .args(args)
+        .env("BASE", base)
+        .env("FREE", free.to_string())
+        .env("GSD", env!("CARGO_BIN_EXE_gsd"))
+        .env("OUT", out)
+        .output()
+        .expect("unshare (util-linux)");
+    assert!(
+        o.status.success(),
+        "a tmpfs in a user namespace: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rc = std::fs::read_to_string(out.with_extension("rc")).unwrap();
+    let err = std::fs::read_to_string(out.with_extension("stderr")).unwrap();
+    (rc.trim().parse().unwrap(), err)
+}
+
+/// A really full disk (ENOSPC), with 0, 4, 8, … KB left, at each multi-file
+/// write command, until there is room: the command exits 2 with the old
+/// tree, `git status` clean, or (the undo itself out of room) the change
+/// is pending and `gsd recover --abandon` on a disk with room gives the old
+/// tree; with room, the new tree.
+#[test]
+fn a_full_disk_leaves_the_old_tree_or_a_recoverable_one() {
+    let base = base();
+    let old = tree_id(base.path());
+    for cmd in &COMMANDS {
+        let (_, new) = reference(base.path(), cmd.args);
+        let before = snapshot(base.path());
+        let (mut failed, mut pending) = (0, 0);
+        let mut free = 0;
+        loop {
+            let row = format!("{:?} with {} KB free", cmd.args, free / 1024);
+            let t = tempfile::tempdir().unwrap();
+            let out = t.path().join("tree");
+            std::fs::create_dir(&out).unwrap();
+            let (rc, err) = gsd_on_full_disk(base.path(), cmd.args, free, &out);
+            let d = out.as_path();
+            let w = err.split_whitespace().collect::<Vec<_>>().join(" ");
+            if rc == 0 {
+                assert_eq!(tree_id(d), new, "{row}");
+                assert_eq!(status(d), "", "{row}");
+                break;
+            }
+            assert_eq!(rc, 2, "{row}: {w}");
+            assert!(w.contains("No space left on device"), "{row}: {w}");
+            failed += 1;
+            if w.contains("pending in") {
+                pending += 1;
+                let r = gsd(d, &["recover", "--abandon"]);
+                assert_eq!(r.status.code(), Some(0), "{row}: {}", stderr(&r));
+            } else {
+                // The next command, with room, hides what a full `.gsd/`
+                // kept (a temp file its .gitignore could not replace).
+                let r = gsd(d, &["roadmap", "--json"]);
+                assert_eq!(r.status.code(), Some(0), "{row}: {}", stderr(&r));
+            }
+            common::assert_same(&before, &snapshot(d), &format!("{row}: not the old tree"));
+            assert_eq!(tree_id(d), old, "{row}");
+            assert_eq!(status(d), "", "{row}");
+            assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{row}");
+            free += 4096;
+            assert!(free < 2 << 20, "{row}: still failing");
+        }
+        eprintln!(
+            "{:?}: {failed} full-disk runs failed ({pending} left pending, then abandoned), then room at {} KB",
+            cmd.args,
+            free / 1024
+        );
+        assert!(failed > 0, "{:?}: never out of room", cmd.args);
+    }
+}

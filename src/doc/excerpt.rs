@@ -42,12 +42,13 @@ impl Excerpt {
         offset: usize,
         len: usize,
     ) -> (Self, SourceSpan) {
-        Self::numbered(name, text, offset, len, &|at| count_newlines(&text[..at]))
+        Self::numbered(name, &Lines { text, index: None }, offset, len)
     }
 
     /// [`Excerpt::around`] in a file read as a [`Source`](super::Source),
-    /// numbered by its line index: counting the lines before the excerpt
-    /// per report made a file's many reports cost its size each.
+    /// its lines found by its line index: counting the lines before the
+    /// excerpt, or searching a long line for its ends, per report made a
+    /// file's many reports cost its size (or that line's length) each.
     pub fn around_in(
         name: impl Into<String>,
         source: &super::Source,
@@ -55,24 +56,27 @@ impl Excerpt {
         len: usize,
     ) -> (Self, SourceSpan) {
         let text = source.text().unwrap_or_default();
-        // `line_of` is 1-based; its index has no line after a final break.
-        Self::numbered(name, text, offset, len, &|at| {
-            if at < text.len() {
-                source.line_of(at).saturating_sub(1)
-            } else {
-                count_newlines(text)
-            }
-        })
+        Self::numbered(
+            name,
+            &Lines {
+                text,
+                index: Some(source),
+            },
+            offset,
+            len,
+        )
     }
 
-    /// The excerpt, `line_before(at)` giving the 0-based line of a line start.
+    /// The excerpt of `lines`' text.
     fn numbered(
         name: impl Into<String>,
-        text: &str,
+        lines: &Lines<'_>,
         offset: usize,
         len: usize,
-        line_before: &dyn Fn(usize) -> usize,
     ) -> (Self, SourceSpan) {
+        let text = lines.text;
+        let line_start = |_: &str, at: usize| lines.start(at);
+        let line_end = |_: &str, at: usize| lines.end(at);
         let start = floor(text, offset.min(text.len()));
         let mut end = ceil(text, start.saturating_add(len).min(text.len()));
         let first_line_start = line_start(text, start);
@@ -89,12 +93,12 @@ impl Excerpt {
         }
         let mut to = line_end(text, end);
         for _ in 0..CONTEXT_LINES {
-            match text[to..].find('\n') {
-                Some(i) => to = line_end(text, to + i + 1),
-                None => break,
+            if to >= text.len() {
+                break;
             }
+            to = line_end(text, to + 1);
         }
-        let first_line = line_before(from);
+        let first_line = lines.number(from);
         let mut out = Excerpt {
             name: name.into(),
             text: String::new(),
@@ -121,14 +125,13 @@ impl Excerpt {
             if new_end.is_none() && end <= le {
                 new_end = Some(map(end));
             }
-            // The line break as the file has it (`\r\n` or `\n`).
-            let next = text[le..].find('\n').map(|i| le + i + 1);
-            match next {
-                Some(n) if le < to => {
-                    out.text.push_str(&text[le..n]);
-                    ls = n;
-                }
-                _ => break,
+            // The line break as the file has it (`\r\n` or `\n`): `le` is
+            // the `\n` of a line with one.
+            if le < to && le < text.len() {
+                out.text.push('\n');
+                ls = le + 1;
+            } else {
+                break;
             }
         }
         let s = new_start.unwrap_or(out.text.len());
@@ -182,14 +185,47 @@ fn window(text: &str, ls: usize, le: usize, start: usize, end: usize) -> (usize,
     (a, if b == body_end { le } else { b })
 }
 
-/// Start of the line holding `at`.
-fn line_start(text: &str, at: usize) -> usize {
-    text[..at].rfind('\n').map_or(0, |i| i + 1)
+/// A text's lines, found by a [`Source`](super::Source)'s line index when
+/// there is one, else by searching the text.
+struct Lines<'a> {
+    text: &'a str,
+    index: Option<&'a super::Source>,
 }
 
-/// End of the line holding `at`: its `\n`'s offset, or the text's end.
-fn line_end(text: &str, at: usize) -> usize {
-    text[at..].find('\n').map_or(text.len(), |i| at + i)
+impl Lines<'_> {
+    /// Start of the line holding `at`.
+    fn start(&self, at: usize) -> usize {
+        match self.index {
+            Some(s) if at < self.text.len() => s.line_start(s.line_of(at)),
+            _ => self.text[..at].rfind('\n').map_or(0, |i| i + 1),
+        }
+    }
+
+    /// End of the line holding `at`: its `\n`'s offset, or the text's end.
+    fn end(&self, at: usize) -> usize {
+        match self.index {
+            Some(s) if at < self.text.len() => {
+                let line = s.line_of(at);
+                if line < s.line_count() {
+                    s.line_start(line + 1) - 1
+                } else {
+                    // The index has no line after a final break.
+                    self.text.len() - usize::from(self.text.ends_with('\n'))
+                }
+            }
+            _ => self.text[at..]
+                .find('\n')
+                .map_or(self.text.len(), |i| at + i),
+        }
+    }
+
+    /// The 0-based number of the line starting at `at`.
+    fn number(&self, at: usize) -> usize {
+        match self.index {
+            Some(s) if at < self.text.len() => s.line_of(at).saturating_sub(1),
+            _ => count_newlines(&self.text[..at]),
+        }
+    }
 }
 
 fn count_newlines(s: &str) -> usize {

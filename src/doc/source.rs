@@ -74,6 +74,21 @@ pub struct Source {
     /// Byte offset of each line's start, as u32 (a file gsd reads is at
     /// most a few MB): the index is kept for every file of the tree.
     line_starts: Box<[u32]>,
+    /// Characters before each [`CHAR_BLOCK`]-byte block, built on the first
+    /// column asked for deep into a long line: thousands of findings on
+    /// one 200 KB line would otherwise count that line's characters once
+    /// each (quadratic).
+    char_marks: std::sync::OnceLock<Box<[u32]>>,
+}
+
+/// Bytes per block of [`Source::char_marks`]; a column never counts more
+/// than this many bytes beyond a mark.
+const CHAR_BLOCK: usize = 4096;
+
+/// Characters in a run of UTF-8 bytes that may start or end inside a
+/// character: every byte but a continuation byte starts one.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 pub const BOM: &str = "\u{feff}";
@@ -103,6 +118,7 @@ impl Source {
             eol,
             bom,
             line_starts,
+            char_marks: std::sync::OnceLock::new(),
         }
     }
 
@@ -195,6 +211,9 @@ impl Source {
         let start = self.line_starts[line - 1] as usize;
         let offset = offset.min(self.len());
         let col = match self.text() {
+            Some(_) if offset - start > CHAR_BLOCK => {
+                self.chars_before(offset) - self.chars_before(start) + 1
+            }
             Some(t) => {
                 t.get(start..offset)
                     .map_or(offset - start, |s| s.chars().count())
@@ -203,6 +222,25 @@ impl Source {
             None => offset - start + 1,
         };
         (line, col)
+    }
+
+    /// Characters before byte `offset` of the text, from the nearest mark.
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.bytes();
+        let marks = self.char_marks.get_or_init(|| {
+            let mut total = 0u32;
+            bytes
+                .chunks(CHAR_BLOCK)
+                .map(|block| {
+                    let before = total;
+                    total += chars_in(block) as u32;
+                    before
+                })
+                .collect()
+        });
+        let block = offset / CHAR_BLOCK;
+        marks.get(block).map_or(0, |&m| m as usize)
+            + chars_in(&bytes[(block * CHAR_BLOCK).min(offset)..offset])
     }
 
     /// Byte offset of the start of a 1-based line (clamped to the file end).
@@ -278,6 +316,18 @@ mod tests {
         assert!(s.text().is_none());
         assert_eq!(s.utf8_error_at(), Some(1));
         assert_eq!(s.bytes(), &[b'a', 0xff, b'\n', b'b']);
+    }
+
+    #[test]
+    fn columns_deep_in_a_long_line_count_chars_as_a_direct_count_does() {
+        let line = "aé€😀".repeat(3000);
+        let text = format!("x\n{line}\n{line}");
+        let s = Source::from_text("t", text.clone());
+        for (offset, _) in text.char_indices().step_by(997) {
+            let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let want = text[start..offset].chars().count() + 1;
+            assert_eq!(s.line_col(offset).1, want, "offset {offset}");
+        }
     }
 
     #[test]

@@ -30,6 +30,11 @@ pub enum CommitError {
     #[error("git add failed: {0}")]
     #[diagnostic(code(gsd::store::git_cli))]
     Cli(String),
+    /// HEAD could not move, and git's index, already holding the change,
+    /// could not be put back either.
+    #[error("git: {}; git's index still holds the change", .0.message())]
+    #[diagnostic(code(gsd::store::git))]
+    IndexAhead(git2::Error),
     #[error("signed commit failed (commit.gpgsign is set): {0}")]
     #[diagnostic(
         code(gsd::store::signing),
@@ -170,7 +175,7 @@ pub fn commit_in(
     if gpgsign {
         return commit_with_cli(&workdir, &rel, message);
     }
-    Ok(commit_with_libgit2(repo, &workdir, &rel, message)?)
+    commit_with_libgit2(repo, &workdir, &rel, message)
 }
 
 /// `p` with its links and `..` resolved: the file itself when it exists,
@@ -206,11 +211,11 @@ fn commit_with_libgit2(
     workdir: &Path,
     rel: &[PathBuf],
     message: &str,
-) -> Result<CommitOutcome, git2::Error> {
+) -> Result<CommitOutcome, CommitError> {
     let parent = match repo.head() {
         Ok(h) => Some(h.peel_to_commit()?),
         Err(e) if e.code() == ErrorCode::UnbornBranch || e.code() == ErrorCode::NotFound => None,
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     // HEAD's tree with exactly the touched paths replaced: only the trees
     // on those paths are read and rewritten (a whole-tree index would read
@@ -240,7 +245,7 @@ fn commit_with_libgit2(
                     update.remove(git_path.as_str());
                 }
             }
-            Err(e) => return Err(git2::Error::from_str(&e.to_string())),
+            Err(e) => return Err(git2::Error::from_str(&e.to_string()).into()),
         }
     }
     let tree_id = update.create_updated(repo, &baseline)?;
@@ -254,14 +259,143 @@ fn commit_with_libgit2(
         .signature()
         .or_else(|_| Signature::now("gsd", "gsd@localhost"))?;
     let parents: Vec<&git2::Commit> = parent.iter().collect();
-    let id = repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)?;
-    // The touched paths in the real index now match HEAD and the work tree;
-    // every other entry (staged or not) is left exactly as it was.
-    index_to_worktree(repo, workdir, rel)?;
+    let id = repo.commit(None, &sig, &sig, message, &tree, &parents)?;
+    // The index first, HEAD last: HEAD moved over an index that could not
+    // follow would show the change staged in reverse; an index written
+    // before a HEAD that could not move is put back. The touched paths in
+    // the index then match HEAD and the work tree; every other entry
+    // (staged or not) is left exactly as it was.
+    let mut index = repo.index()?;
+    let before: Vec<Option<git2::IndexEntry>> = rel.iter().map(|p| index.get_path(p, 0)).collect();
+    stage(&mut index, workdir, rel)?;
+    if let Err(e) = move_head(repo, parent.as_ref().map(git2::Commit::id), id, message) {
+        // A reflog that could not be appended fails the call after the
+        // reference moved: the commit is made.
+        if repo.head().ok().and_then(|h| h.target()) != Some(id) {
+            let restored = (|| {
+                for (p, entry) in rel.iter().zip(before) {
+                    match entry {
+                        Some(entry) => index.add(&entry)?,
+                        None => {
+                            let _ = index.remove_path(p);
+                        }
+                    }
+                }
+                index.write()
+            })();
+            return Err(match restored {
+                Ok(()) => e.into(),
+                Err(_) => CommitError::IndexAhead(e),
+            });
+        }
+    }
     Ok(CommitOutcome::Committed {
         id: id.to_string(),
         signed: false,
     })
+}
+
+/// Point HEAD (its branch, or HEAD itself when detached) at `id`, only if
+/// it still points at `parent`, with the reflog line `git commit` writes.
+fn move_head(
+    repo: &Repository,
+    parent: Option<git2::Oid>,
+    id: git2::Oid,
+    message: &str,
+) -> Result<(), git2::Error> {
+    let summary = message.lines().next().unwrap_or_default();
+    let head = repo.find_reference("HEAD")?;
+    let name = head.symbolic_target()?.unwrap_or("HEAD").to_owned();
+    match parent {
+        Some(old) => {
+            let log = format!("commit: {summary}");
+            repo.reference_matching(&name, id, true, old, &log)?;
+        }
+        None => {
+            let log = format!("commit (initial): {summary}");
+            repo.reference(&name, id, false, &log)?;
+        }
+    }
+    Ok(())
+}
+
+/// Put git's index entries for `rel` back to HEAD's after a change was
+/// undone, where the index holds neither HEAD's nor the work tree's bytes
+/// (the change's own, staged by a commit whose HEAD could not move). An
+/// entry that matches the work tree is the user's staging and stays.
+pub fn reset_stale_index(root: &Path, rel: &[PathBuf]) -> Result<(), CommitError> {
+    let repo = Repository::discover(root)?;
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(());
+    };
+    let head_tree = match repo.head() {
+        Ok(h) => Some(h.peel_to_tree()?),
+        Err(_) => None,
+    };
+    let mut index = repo.index()?;
+    let mut changed = false;
+    for p in in_workdir(root, &workdir, rel) {
+        let entry = index.get_path(&p, 0);
+        let on_disk = std::fs::read(workdir.join(&p))
+            .ok()
+            .and_then(|b| git2::Oid::hash_object(git2::ObjectType::Blob, &b).ok());
+        if entry.as_ref().map(|e| e.id) == on_disk {
+            continue;
+        }
+        let in_head = head_tree.as_ref().and_then(|t| t.get_path(&p).ok());
+        if entry.as_ref().map(|e| e.id) == in_head.as_ref().map(git2::TreeEntry::id) {
+            continue;
+        }
+        changed = true;
+        match in_head {
+            Some(t) => {
+                let mut e = entry.unwrap_or_else(|| blank_entry(&p));
+                e.id = t.id();
+                e.mode = t.filemode() as u32;
+                e.file_size = 0; // stat data unknown: git rehashes the file
+                index.add(&e)?;
+            }
+            None => index.remove_path(&p)?,
+        }
+    }
+    if changed {
+        index.write()?;
+    }
+    Ok(())
+}
+
+/// An index entry for `path` with no stat data.
+fn blank_entry(path: &Path) -> git2::IndexEntry {
+    let zero = git2::IndexTime::new(0, 0);
+    git2::IndexEntry {
+        ctime: zero,
+        mtime: zero,
+        dev: 0,
+        ino: 0,
+        mode: 0o100644,
+        uid: 0,
+        gid: 0,
+        file_size: 0,
+        id: git2::Oid::ZERO_SHA1,
+        flags: 0,
+        flags_extended: 0,
+        path: path.to_string_lossy().replace('\\', "/").into_bytes(),
+    }
+}
+
+/// `rel` (relative to `root`) as paths relative to the work tree, links
+/// resolved; paths outside it are dropped.
+fn in_workdir(root: &Path, workdir: &Path, rel: &[PathBuf]) -> Vec<PathBuf> {
+    let workdir = std::fs::canonicalize(workdir).unwrap_or_else(|_| workdir.to_path_buf());
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    rel.iter()
+        .filter_map(|p| {
+            resolved(&root.join(p))
+                .strip_prefix(&workdir)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .collect()
 }
 
 fn index_to_worktree(
@@ -269,7 +403,11 @@ fn index_to_worktree(
     workdir: &Path,
     rel: &[PathBuf],
 ) -> Result<(), git2::Error> {
-    let mut index = repo.index()?;
+    stage(&mut repo.index()?, workdir, rel)
+}
+
+/// The touched paths in `index` at their work-tree bytes, written.
+fn stage(index: &mut git2::Index, workdir: &Path, rel: &[PathBuf]) -> Result<(), git2::Error> {
     for p in rel {
         if workdir.join(p).exists() {
             index.add_path(p)?;
@@ -417,17 +555,8 @@ pub fn refresh_index(root: &Path, rel: &[PathBuf]) -> Result<(), CommitError> {
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         return Ok(());
     };
+    let rel = in_workdir(root, &workdir, rel);
     let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
-    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let rel: Vec<PathBuf> = rel
-        .iter()
-        .filter_map(|p| {
-            resolved(&root.join(p))
-                .strip_prefix(&workdir)
-                .ok()
-                .map(Path::to_path_buf)
-        })
-        .collect();
     Ok(index_to_worktree(&repo, &workdir, &rel)?)
 }
 

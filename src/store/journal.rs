@@ -236,12 +236,14 @@ pub fn pending(root: &Path) -> bool {
 /// Empty the journal once its change is applied and committed (or undone).
 /// Not synced: an emptying lost to a power cut leaves a journal whose
 /// change recovery finds complete (or never started).
+/// A journal that cannot be emptied (a failing disk) is unlinked instead.
 pub fn remove(root: &Path) -> std::io::Result<()> {
-    match std::fs::OpenOptions::new().write(true).open(path(root)) {
+    let emptied = match std::fs::OpenOptions::new().write(true).open(path(root)) {
         Ok(f) => f.set_len(0),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => Err(e),
-    }
+    };
+    emptied.or_else(|e| std::fs::remove_file(path(root)).map_err(|_| e))
 }
 
 /// The journal could not be used; nothing was changed.

@@ -28,8 +28,9 @@ pub enum Recovery {
     },
     /// Every file got its old bytes back.
     Undone { message: String, files: usize },
-    /// `--abandon` on a change that was already committed: only git's index
-    /// was brought up to it (`git revert` takes the commit back).
+    /// A change that was already committed (its process died, or its disk
+    /// failed, after the commit): only git's index was brought up to it
+    /// and the journal cleared (`git revert` takes the commit back).
     AlreadyCommitted { message: String, id: String },
     /// `--abandon` where files were edited since: the journal was dropped,
     /// these files left as they are.
@@ -58,7 +59,7 @@ impl Recovery {
                 "undid an interrupted change ({files} file(s): \"{message}\"): every file is as it was before it"
             ),
             Recovery::AlreadyCommitted { message, id } => format!(
-                "the interrupted change \"{message}\" was already committed as {}; nothing to undo (`git revert {}` takes it back)",
+                "the interrupted change \"{message}\" was already committed as {}; its journal is cleared (`git revert {}` takes it back)",
                 &id[..id.len().min(7)],
                 &id[..id.len().min(7)]
             ),
@@ -128,6 +129,19 @@ pub(super) fn locked(root: &Path, direction: Direction) -> Result<Option<Recover
     } else {
         Some(replay::progress(root, &record))
     };
+    // A killed (or failed) atomic write leaves its temp file beside its
+    // target: gone first, so that a folder the change made is empty when
+    // undoing removes it.
+    let dirs: std::collections::BTreeSet<PathBuf> = record
+        .touched()
+        .iter()
+        .filter_map(|p| root.join(p).parent().map(Path::to_path_buf))
+        .collect();
+    for d in dirs {
+        for t in stray_temps(&d) {
+            let _ = std::fs::remove_file(t);
+        }
+    }
     let recovery = match (direction, done) {
         (Direction::Finish, Some(Err(paths))) => return Err(diverged(&record, &paths).into()),
         (Direction::Finish, Some(Ok(p))) => {
@@ -135,8 +149,7 @@ pub(super) fn locked(root: &Path, direction: Direction) -> Result<Option<Recover
             replay::forward(root, &record, p.last)?;
             finished(root, &record)?
         }
-        (Direction::Finish, None) => finished(root, &record)?,
-        (Direction::Undo, None) => {
+        (_, None) => {
             let id = super::transaction::commit_of(root, &record, true, None)?
                 .id()
                 .unwrap_or_default()
@@ -149,6 +162,9 @@ pub(super) fn locked(root: &Path, direction: Direction) -> Result<Option<Recover
         (Direction::Undo, Some(Ok(p))) => {
             check(root, &record, Direction::Undo, p.first)?;
             replay::backward(root, &record, p.first)?;
+            if record.commit {
+                super::commit::reset_stale_index(root, &record.touched())?;
+            }
             Recovery::Undone {
                 message: record.message.clone(),
                 files: record.touched().len(),
@@ -159,17 +175,6 @@ pub(super) fn locked(root: &Path, direction: Direction) -> Result<Option<Recover
             paths: paths.iter().map(|p| p.display().to_string()).collect(),
         },
     };
-    // A killed atomic write leaves its temp file beside its target.
-    let dirs: std::collections::BTreeSet<PathBuf> = record
-        .touched()
-        .iter()
-        .filter_map(|p| root.join(p).parent().map(Path::to_path_buf))
-        .collect();
-    for d in dirs {
-        for t in stray_temps(&d) {
-            let _ = std::fs::remove_file(t);
-        }
-    }
     journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
     Ok(Some(recovery))
 }

@@ -146,8 +146,20 @@ impl Transaction {
             ops: ops_for(root, set, &real)?,
         };
         // A journal that cannot be written whole is emptied by `write`:
-        // nothing has changed yet.
-        journal::write(root, &record).map_err(|e| io(&journal::path(root), e))?;
+        // nothing has changed yet. One that cannot be emptied either stays,
+        // and says so.
+        if let Err(e) = journal::write(root, &record) {
+            let cause = io(&journal::path(root), e);
+            return Err(if journal::pending(root) {
+                StoreError::Pending {
+                    cause: Box::new(cause),
+                    undo: "no file was changed, but the journal could not be emptied".into(),
+                    journal: journal::FILE.into(),
+                }
+            } else {
+                cause
+            });
+        }
         if let Err(e) = replay::forward(root, &record, 0) {
             return Err(undo(root, &record, e));
         }
@@ -168,7 +180,10 @@ impl Transaction {
             }
             Err(e) => return Err(undo(root, &record, e)),
         };
-        journal::remove(root).map_err(|e| io(&journal::path(root), e))?;
+        // The change is made and committed: a journal that cannot be
+        // emptied now does not make it fail (a retry would make it twice).
+        // Recovery finds its commit made and only clears it.
+        let _ = journal::remove(root);
         Ok(StoreOutcome {
             changed: changed(&record),
             commit,
@@ -203,6 +218,13 @@ fn undo(root: &Path, record: &Record, cause: StoreError) -> StoreError {
         replay::check_writable(root, record, Direction::Undo, done)
             .map_err(|p| format!("{} is not writable", p.display()))?;
         replay::backward(root, record, done).map_err(|e| e.to_string())?;
+        if matches!(
+            &cause,
+            StoreError::Commit(super::commit::CommitError::IndexAhead(_))
+        ) {
+            super::commit::reset_stale_index(root, &record.touched())
+                .map_err(|e| format!("git's index could not be put back: {e}"))?;
+        }
         journal::remove(root).map_err(|e| format!("cannot empty {}: {e}", journal::FILE))
     })();
     match undone {
