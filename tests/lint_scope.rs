@@ -506,3 +506,44 @@ fn trace_ranges_and_plans_put_aside_inside_a_phase() {
     write(root, ".planning/phases/01-catalog/01-04-PLAN.md", bad);
     assert!(severities(root, "plan-no-tasks").contains(&"warning".to_owned()));
 }
+
+/// `### Phase C — Name`: a letter (or capitals) ID before a dash heads the
+/// phase's details as `### Phase C: Name` does; the checklist entry has its
+/// section and the reading finds the phase's name there.
+#[test]
+fn letter_phase_ids_before_a_dash_head_their_details() {
+    let t = project(&["Setup"], &[]);
+    let d = t.path();
+    edit(
+        d,
+        ".planning/ROADMAP.md",
+        "## Phase Details",
+        "- [ ] **Phase A: Mobile scaffold** — native app\n- [ ] **Phase B: Parity** — port the rest\n\n## Phase Details\n\n### Phase A — Mobile scaffold\n\n**Goal:** an app\n\n### Phase B – Parity\n\n**Goal:** the rest\n",
+    );
+    assert_eq!(
+        findings(d, "roadmap-checklist-without-details"),
+        Vec::<Value>::new()
+    );
+    // Without the dash sections, each entry is reported: the rule still fires.
+    edit(
+        d,
+        ".planning/ROADMAP.md",
+        "### Phase A — Mobile scaffold",
+        "### Mobile scaffold",
+    );
+    edit(
+        d,
+        ".planning/ROADMAP.md",
+        "### Phase B – Parity",
+        "### Parity",
+    );
+    let lines: Vec<String> = findings(d, "roadmap-checklist-without-details")
+        .iter()
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].contains("phase A") && lines[1].contains("phase B"),
+        "{lines:?}"
+    );
+}

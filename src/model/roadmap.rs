@@ -141,11 +141,7 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
     let rest = &s[idx + 6..];
     let (id, after) = match PhaseId::parse_prefix(rest) {
         Some((id, after)) => (id, after),
-        None => {
-            // Custom IDs: `Phase AUTH-FLOW: name`.
-            let end = rest.find(':')?;
-            (PhaseId::parse(&rest[..end])?, &rest[end..])
-        }
+        None => custom_phase_prefix(rest)?,
     };
     let after_trim = after.trim_start();
     let sep = [
@@ -169,6 +165,28 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
         .fold(name, |n, sep| n.split(sep).next().unwrap_or(n));
     let name = name.trim().trim_end_matches("(INSERTED)").trim().to_owned();
     Some((id, name))
+}
+
+/// A custom phase ID at the start of `rest` and what follows it: any ID
+/// before a colon (`Phase AUTH-FLOW: name`), or one in capitals before a
+/// dash (`Phase C — Name`, `Phase MVP – Name`; not `Phase overview — …`).
+fn custom_phase_prefix(rest: &str) -> Option<(PhaseId, &str)> {
+    let by_colon = rest
+        .find([':', '：'])
+        .and_then(|end| Some((PhaseId::parse(&rest[..end])?, &rest[end..])));
+    by_colon.or_else(|| {
+        let end = rest.find(' ')?;
+        let token = &rest[..end];
+        let capitals = token.len() <= 12
+            && token.bytes().any(|b| b.is_ascii_uppercase())
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        let dash = ["—", "–", "- "]
+            .iter()
+            .any(|d| rest[end..].trim_start().starts_with(d));
+        (capitals && dash).then(|| Some((PhaseId::parse(token)?, &rest[end..])))?
+    })
 }
 
 impl Roadmap {
@@ -716,5 +734,18 @@ mod tests {
         let (_, name) = parse_phase_title("Phase 3 — UI polish").unwrap();
         assert_eq!(name, "UI polish");
         assert!(parse_phase_title("Phases 1-4 shipped").is_none());
+        // Letter and custom IDs before a dash, as before a colon.
+        let (id, name) = parse_phase_title("Phase C — Remaining premium features").unwrap();
+        assert_eq!(
+            (id.to_string().as_str(), name.as_str()),
+            ("C", "Remaining premium features")
+        );
+        let (id, _) = parse_phase_title("Phase MVP – Polish").unwrap();
+        assert_eq!(id.to_string(), "MVP");
+        let (id, _) = parse_phase_title("Phase AUTH-FLOW: Login").unwrap();
+        assert_eq!(id.to_string(), "AUTH-FLOW");
+        // A word, not an ID.
+        assert!(parse_phase_title("Phase overview — what each phase does").is_none());
+        assert!(parse_phase_title("Phase Details").is_none());
     }
 }
