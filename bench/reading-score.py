@@ -10,6 +10,11 @@ Held-out trees are scored but their per-tree answers are only shown with
 --show-holdout (look at them only to measure, at the end).
 
     python3 bench/reading-score.py [--gsd PATH] [--corpus DIR] [--show-holdout]
+
+Trees from outside the corpus (a batch of never-seen trees, one label per
+tree, no split): every tree is scored and shown.
+
+    python3 bench/reading-score.py --trees DIR --labels DIR
 """
 import argparse, hashlib, json, os, re, subprocess, sys
 
@@ -86,7 +91,26 @@ def main():
     ap.add_argument("--gsd", default=os.path.join(here, "..", "target", "debug", "gsd"), help="the gsd binary (default: the debug build the tests use)")
     ap.add_argument("--corpus", default=os.path.join(here, "..", "..", "shared", "corpus"))
     ap.add_argument("--show-holdout", action="store_true")
+    ap.add_argument("--trees", help="a folder of OWNER+NAME/.planning trees outside the corpus")
+    ap.add_argument("--labels", help="their labels (with --trees)")
     a = ap.parse_args()
+    if a.trees or a.labels:
+        if not (a.trees and a.labels):
+            ap.error("--trees and --labels go together")
+        ok = n = 0
+        for f in sorted(os.listdir(a.labels)):
+            if not f.endswith(".json"):
+                continue
+            label = json.load(open(os.path.join(a.labels, f)))
+            r, err = gsd_reading(a.gsd, os.path.join(a.trees, label["tree"]), label.get("workstream"))
+            wrong = score(label, r)
+            n += 1
+            ok += not wrong
+            if wrong:
+                print(f"{label['tree']}: " + (f"[gsd failed: {err}] " if err else "") + " | ".join(wrong))
+        print(f"{ok}/{n} trees right on all of milestone, phases, position, plans"
+              + (f" ({100 * ok / n:.0f}%)" if n else ""))
+        return
     labels_dir = os.path.join(here, "..", "tests", "reading-labels")
     figures = {"tune": [0, 0], "holdout": [0, 0]}
     for sub in ("tune", "holdout"):
