@@ -207,9 +207,83 @@ fn io(path: &Path, source: std::io::Error) -> super::StoreError {
     }
 }
 
+/// Hard links, in `.gsd/`, to the files a running change replaces or
+/// deletes. Undoing the change in the same process renames them back, which
+/// needs no room: on a full disk, writing the old bytes again would fail
+/// as the change did. A file that cannot be linked (another file system)
+/// is undone from the journal's bytes, as recovery undoes everything.
+#[derive(Debug, Default)]
+pub struct Kept {
+    links: std::collections::HashMap<PathBuf, PathBuf>,
+}
+
+impl Kept {
+    /// Link `rel`'s current file, unless it is linked already (the first
+    /// version is the old one).
+    fn keep(&mut self, root: &Path, rel: &Path) {
+        if self.links.contains_key(rel) {
+            return;
+        }
+        let link = root.join(".gsd").join(format!(
+            "{}old-{}",
+            super::atomic::TEMP_PREFIX,
+            self.links.len()
+        ));
+        let _ = std::fs::remove_file(&link); // a killed change's, under our lock
+        if std::fs::hard_link(root.join(rel), &link).is_ok() {
+            self.links.insert(rel.to_path_buf(), link);
+        }
+    }
+
+    /// Put `rel`'s old file back from its link; `None` when it has none.
+    fn restore(&mut self, root: &Path, rel: &Path) -> Option<std::io::Result<()>> {
+        let link = self.links.remove(rel)?;
+        let abs = root.join(rel);
+        let put = (|| {
+            if let Some(parent) = abs.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::rename(&link, &abs)?;
+            if let Some(d) = abs.parent().and_then(|p| std::fs::File::open(p).ok()) {
+                let _ = d.sync_all();
+            }
+            Ok(())
+        })();
+        Some(put)
+    }
+
+    /// Drop the links once the change is kept (a link left behind is a
+    /// temp file in `.gsd/`, which the next write removes).
+    pub fn release(self) {
+        for link in self.links.values() {
+            let _ = std::fs::remove_file(link);
+        }
+    }
+}
+
 /// Run `record`'s operations from the `done`th on.
 pub fn forward(root: &Path, record: &Record, done: usize) -> Result<(), super::StoreError> {
+    forward_keeping(root, record, done, None)
+}
+
+/// [`forward`], linking each file it replaces or deletes into `kept`.
+pub fn forward_keeping(
+    root: &Path,
+    record: &Record,
+    done: usize,
+    mut kept: Option<&mut Kept>,
+) -> Result<(), super::StoreError> {
     for op in &record.ops[done..] {
+        if let (
+            Some(k),
+            Op::Delete { path, .. }
+            | Op::Write {
+                path, old: Some(_), ..
+            },
+        ) = (kept.as_deref_mut(), op)
+        {
+            k.keep(root, path);
+        }
         match op {
             Op::Delete { path, .. } => {
                 let abs = root.join(path);
@@ -244,7 +318,31 @@ pub fn forward(root: &Path, record: &Record, done: usize) -> Result<(), super::S
 /// gets its old bytes back (a deleted one its mode too), moves go back,
 /// new files go.
 pub fn backward(root: &Path, record: &Record, done: usize) -> Result<(), super::StoreError> {
+    backward_keeping(root, record, done, None)
+}
+
+/// [`backward`], putting back the files `kept` links instead of writing
+/// their old bytes.
+pub fn backward_keeping(
+    root: &Path,
+    record: &Record,
+    done: usize,
+    mut kept: Option<&mut Kept>,
+) -> Result<(), super::StoreError> {
     for op in record.ops[..done].iter().rev() {
+        if let (
+            Some(k),
+            Op::Delete { path, .. }
+            | Op::Write {
+                path, old: Some(_), ..
+            },
+        ) = (kept.as_deref_mut(), op)
+            && let Some(put) = k.restore(root, path)
+        {
+            let abs = root.join(path);
+            put.map_err(|e| io(&abs, e))?;
+            continue;
+        }
         match op {
             Op::Delete { path, old, mode } => {
                 let abs = root.join(path);

@@ -160,8 +160,9 @@ impl Transaction {
                 cause
             });
         }
-        if let Err(e) = replay::forward(root, &record, 0) {
-            return Err(undo(root, &record, e));
+        let mut kept = replay::Kept::default();
+        if let Err(e) = replay::forward_keeping(root, &record, 0, Some(&mut kept)) {
+            return Err(undo(root, &record, e, kept));
         }
         let commit = match commit_of(root, &record, false, repo.as_deref()) {
             Ok(c) => c,
@@ -172,14 +173,16 @@ impl Transaction {
                     && super::commit::made_after(root, record.head.as_deref(), &record.message)
                         .is_some() =>
             {
+                kept.release();
                 return Err(StoreError::Pending {
                     cause: Box::new(e),
                     undo: "the commit was made".into(),
                     journal: journal::FILE.into(),
                 });
             }
-            Err(e) => return Err(undo(root, &record, e)),
+            Err(e) => return Err(undo(root, &record, e, kept)),
         };
+        kept.release();
         // The change is made and committed: a journal that cannot be
         // emptied now does not make it fail (a retry would make it twice).
         // Recovery finds its commit made and only clears it.
@@ -201,7 +204,7 @@ fn touched(set: &ChangeSet) -> Vec<PathBuf> {
 
 /// Take back what a failed change did, and say so in its error; when that
 /// fails too, the journal stays and the error names it.
-fn undo(root: &Path, record: &Record, cause: StoreError) -> StoreError {
+fn undo(root: &Path, record: &Record, cause: StoreError, mut kept: replay::Kept) -> StoreError {
     let undone = (|| -> Result<(), String> {
         let done = replay::progress(root, record)
             .map_err(|paths| {
@@ -217,7 +220,9 @@ fn undo(root: &Path, record: &Record, cause: StoreError) -> StoreError {
             .last;
         replay::check_writable(root, record, Direction::Undo, done)
             .map_err(|p| format!("{} is not writable", p.display()))?;
-        replay::backward(root, record, done).map_err(|e| e.to_string())?;
+        replay::backward_keeping(root, record, done, Some(&mut kept)).map_err(|e| e.to_string())?;
+        // Links of files the change never got to.
+        std::mem::take(&mut kept).release();
         if matches!(
             &cause,
             StoreError::Commit(super::commit::CommitError::IndexAhead(_))

@@ -559,6 +559,16 @@ pub fn assert_same(a: &Snapshot, b: &Snapshot, what: &str) {
     assert!(c.is_empty(), "{what}: {c:#?}");
 }
 
+/// A link a running change keeps in `.gsd/` to a file it replaces (its
+/// undo renames it back; the change's end removes it).
+pub fn kept_link(p: &Path) -> bool {
+    p.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == ".gsd")
+        && p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(".gsd-tmp-old-"))
+}
+
 /// Files gsd may never leave behind: temp files anywhere, and a journal
 /// with a change in it (an empty one is the journal at rest).
 pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
