@@ -547,3 +547,90 @@ fn letter_phase_ids_before_a_dash_head_their_details() {
         "{lines:?}"
     );
 }
+
+/// A progress row and the disk that both say a phase is done, for a phase
+/// the work has moved past, differ only in a finished phase's count: info.
+/// While the phase is the work at hand, the same difference is drift.
+#[test]
+fn a_finished_phase_whose_row_and_disk_both_say_done_differs_only_in_history() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 3, 3, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 0/0 |",
+        "| 1. Catalog | 2/2 |",
+    );
+    // Phase 1 is still the work at hand: the row lags the disk.
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+    plans(root, "02-cart", 1, 1, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 2. Cart | 0/0 |",
+        "| 2. Cart | 1/1 |",
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["info"]);
+}
+
+/// `status: unknown` (GSD's placeholder when the body has no `Status:`
+/// line) and a position line that itself says `COMPLETE` contradict no
+/// ticked roadmap entry; a status that says work is under way does.
+#[test]
+fn a_placeholder_status_or_a_complete_position_contradicts_no_ticked_phase() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 1, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1",
+        "- [x] **Phase 1",
+    );
+    let state = std::fs::read_to_string(root.join(".planning/STATE.md")).unwrap();
+    let status_line = state
+        .lines()
+        .find(|l| l.starts_with("Status:"))
+        .expect("a Status: line")
+        .to_owned();
+    edit(
+        root,
+        ".planning/STATE.md",
+        &status_line,
+        "Status: Executing",
+    );
+    assert_eq!(severities(root, "state-phase-complete-status"), ["warning"]);
+    let phase_line = state
+        .lines()
+        .find(|l| l.starts_with("Phase:"))
+        .expect("a Phase: line")
+        .to_owned();
+    edit(
+        root,
+        ".planning/STATE.md",
+        &phase_line,
+        "Phase: 1 of 2 (Catalog) — COMPLETE",
+    );
+    assert_eq!(
+        severities(root, "state-phase-complete-status"),
+        Vec::<String>::new()
+    );
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Phase: 1 of 2 (Catalog) — COMPLETE",
+        &phase_line,
+    );
+    edit(root, ".planning/STATE.md", "Status: Executing", "");
+    edit(
+        root,
+        ".planning/STATE.md",
+        "# Project State",
+        "---\nstatus: unknown\n---\n# Project State",
+    );
+    assert_eq!(
+        severities(root, "state-phase-complete-status"),
+        Vec::<String>::new()
+    );
+}

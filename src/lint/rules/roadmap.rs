@@ -383,7 +383,13 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
             // of a phase the work has moved past is a finished phase's
             // record, as for a ticked box.
             let ahead = done as usize >= d && cx.moved_past(id);
-            let live = !row.archived && !ahead && cx.reading.phase(id).is_some_and(|p| p.active);
+            // Row and disk both say the phase is done, and the work has
+            // moved past it: only the count of a finished phase differs.
+            let both_done = done == total && d == t && cx.moved_past(id);
+            let live = !row.archived
+                && !ahead
+                && !both_done
+                && cx.reading.phase(id).is_some_and(|p| p.active);
             let sev = if live {
                 s.severity()
             } else {

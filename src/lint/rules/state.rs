@@ -92,7 +92,17 @@ pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
         return;
     };
     let status = st.status().unwrap_or_default().to_ascii_lowercase();
+    // `status: unknown` is the placeholder GSD's tools write when the body
+    // has no `Status:` line: no status, so nothing to contradict.
+    if matches!(status.trim(), "" | "unknown" | "-" | "tbd" | "n/a" | "none") {
+        return;
+    }
+    // `Phase: 01 (scaffolding) — COMPLETE`: the position line says it.
+    let position_says_done = st
+        .body_field("phase")
+        .is_some_and(|f| f.value.to_ascii_lowercase().contains("complete"));
     if entry.checked
+        && !position_says_done
         && !(status.contains("complete")
             || status.contains("done")
             || status.contains("verif")
