@@ -1180,3 +1180,45 @@ fn full_width_colons_and_ticked_plan_lists() {
     assert_ne!(phases[1]["status"], "complete", "{v}");
     assert_eq!(v["current_phase"], "2", "{v}");
 }
+
+/// A phase table in STATE.md (`| Phase | Status | Evidence |`, where some
+/// trees keep their progress) says which phases are done; a table with no
+/// status column (GSD's `| Phase | Plans | Total |` metrics) says nothing.
+#[test]
+fn state_phase_tables_with_a_status_column_say_which_phases_are_done() {
+    let t = initialised(&["Catalog", "Cart", "Checkout"]);
+    let root = t.path();
+    let state = std::fs::read_to_string(root.join(".planning/STATE.md")).unwrap();
+    let metrics = "\n## Metrics\n\n| Phase | Plans | Total |\n|---|---|---|\n| 1 | 2 | 10 min |\n| 2 | 1 | 5 min |\n";
+    write(root, ".planning/STATE.md", &format!("{state}{metrics}"));
+    let r = roadmap(root);
+    let statuses: Vec<&str> = r["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap())
+        .collect();
+    assert!(!statuses.contains(&"complete"), "{r}");
+    let progress = "\n## Progress\n\n| Phase | Status | Evidence |\n|-------|--------|----------|\n| 1 | Complete | audit done |\n| 2 | Complete | API verified |\n| 3 | In progress | |\n";
+    write(
+        root,
+        ".planning/STATE.md",
+        &format!("{state}{metrics}{progress}"),
+    );
+    let r = roadmap(root);
+    let statuses: Vec<&str> = r["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses[..2], ["complete", "complete"], "{r}");
+    assert_ne!(statuses[2], "complete", "{r}");
+    assert_eq!(r["next_phase"], "3", "{r}");
+    let o = common::gsd(root, &["roadmap", "--explain"]);
+    assert!(
+        common::stdout(&o).contains("STATE.md's phase table says done"),
+        "{}",
+        common::stdout(&o)
+    );
+}

@@ -249,6 +249,12 @@ impl RoadmapReading {
         let mut details: HashMap<(Option<usize>, PhaseKey), &PhaseDetail> = HashMap::new();
         let mut entries: HashMap<(Option<usize>, PhaseKey), &ChecklistEntry> = HashMap::new();
         let mut rows: HashMap<(Option<usize>, PhaseKey), &ProgressRow> = HashMap::new();
+        // STATE.md's own per-phase table (`| Phase | Status |`), first row
+        // of a phase kept: some trees keep their progress there.
+        let mut state_rows: HashMap<PhaseKey, String> = HashMap::new();
+        for r in ws.state.iter().flat_map(|st| st.phase_status_rows()) {
+            state_rows.entry(r.phase.key()).or_insert(r.status);
+        }
         if let Some(rm) = &ws.roadmap {
             for r in rm.progress.iter().flat_map(|t| &t.rows) {
                 if let Some(id) = &r.phase {
@@ -326,7 +332,11 @@ impl RoadmapReading {
             // Every box in its section is ticked: its `Plans:` list, its
             // criteria or its task list, ticked as the work landed.
             let plans_ticked = detail.is_some_and(|d| d.boxes.1 > 0 && d.boxes.0 == d.boxes.1);
-            let said_done = ticked || row_done || heading_done || line_done || plans_ticked;
+            let state_row_done = state_rows
+                .get(&id.key())
+                .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped);
+            let said_done =
+                ticked || row_done || heading_done || line_done || plans_ticked || state_row_done;
             let said_where = if ticked {
                 "its checklist entry is ticked"
             } else if plans_ticked {
@@ -335,6 +345,8 @@ impl RoadmapReading {
                 "its progress row's status says done"
             } else if line_done {
                 "its **Status:** line says done"
+            } else if state_row_done {
+                "STATE.md's phase table says done"
             } else {
                 "its heading says done"
             };

@@ -68,6 +68,15 @@ pub fn field_key(name: &str) -> String {
 /// lines (`Loop … on plan 05-02: complete after …`) are not fields.
 pub const HISTORY_HEADING: &str = "## Ralph Loop History";
 
+/// A phase's status in a table of STATE.md (`| Phase | Status | … |`, the
+/// per-phase progress some trees keep there instead of in ROADMAP.md).
+#[derive(Debug, Clone)]
+pub struct PhaseStatusRow {
+    pub phase: PhaseId,
+    pub status: String,
+    pub line: usize,
+}
+
 impl State {
     pub fn parse(doc: Document) -> State {
         let text = doc.text();
@@ -262,6 +271,61 @@ pub fn parse_position(raw: &str) -> Option<PhasePosition> {
         name = Some(rest[open + 1..open + close].trim().to_owned());
     }
     Some(PhasePosition { phase, of, name })
+}
+
+impl State {
+    /// The rows of every table whose header has a phase column and a
+    /// status column, with the phase they name.
+    pub fn phase_status_rows(&self) -> Vec<PhaseStatusRow> {
+        let text = self.doc.text();
+        let rows = &self.md.table_rows;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < rows.len() {
+            // A table: rows on consecutive lines, a header then `|---|`.
+            let mut end = i + 1;
+            while end < rows.len() && rows[end].line.number == rows[end - 1].line.number + 1 {
+                end += 1;
+            }
+            let table = &rows[i..end];
+            i = end;
+            if table.len() < 3 || !table[1].separator {
+                continue;
+            }
+            let header: Vec<String> = table[0]
+                .cells
+                .iter()
+                .map(|c| c.slice(text).trim_matches('*').trim().to_ascii_lowercase())
+                .collect();
+            let (Some(pc), Some(sc)) = (
+                header.iter().position(|h| h.contains("phase")),
+                header.iter().position(|h| h == "status"),
+            ) else {
+                continue;
+            };
+            for row in &table[2..] {
+                let (Some(p), Some(st)) = (row.cells.get(pc), row.cells.get(sc)) else {
+                    continue;
+                };
+                let cell = p.slice(text).trim_matches('*').trim();
+                let id = super::roadmap::parse_phase_title(cell)
+                    .map(|(id, _)| id)
+                    .or_else(|| {
+                        let (id, rest) = PhaseId::parse_prefix(cell)?;
+                        (rest.is_empty() || rest.starts_with(['.', ' ', ':', ')', '—', '–']))
+                            .then_some(id)
+                    });
+                if let Some(phase) = id {
+                    out.push(PhaseStatusRow {
+                        phase,
+                        status: st.slice(text).trim().to_owned(),
+                        line: row.line.number,
+                    });
+                }
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
