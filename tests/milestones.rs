@@ -1222,3 +1222,47 @@ fn state_phase_tables_with_a_status_column_say_which_phases_are_done() {
         common::stdout(&o)
     );
 }
+
+/// Every plan box in a phase's roadmap section ticked completes the phase —
+/// unless STATE.md says the work is in that phase now with a status that
+/// does not say done (its plans ran; its closeout is under way).
+#[test]
+fn ticked_plan_boxes_of_the_phase_state_names_as_under_way_are_work_in_progress() {
+    let t = initialised(&["Catalog", "Cart"]);
+    let root = t.path();
+    let rm = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    let with_plans = rm.replacen(
+        "### Phase 2: Cart\n",
+        "### Phase 2: Cart\n\nPlans:\n- [x] 02-01: cart model\n- [x] 02-02: checkout button\n",
+        1,
+    );
+    assert_ne!(rm, with_plans, "gsd init writes phase sections");
+    let ticked_one = with_plans.replacen("- [ ] **Phase 1", "- [x] **Phase 1", 1);
+    write(root, ".planning/ROADMAP.md", &ticked_one);
+    let state = std::fs::read_to_string(root.join(".planning/STATE.md")).unwrap();
+    let phase_line = state
+        .lines()
+        .find(|l| l.starts_with("Phase:"))
+        .unwrap()
+        .to_owned();
+    let status_line = state
+        .lines()
+        .find(|l| l.starts_with("Status:"))
+        .unwrap()
+        .to_owned();
+    let at_two = state
+        .replacen(&phase_line, "Phase: 2 of 2 (Cart)", 1)
+        .replacen(&status_line, "Status: Executing", 1);
+    write(root, ".planning/STATE.md", &at_two);
+    let r = roadmap(root);
+    assert_ne!(r["phases"][1]["status"], "complete", "{r}");
+    assert_eq!(r["current_phase"], "2", "{r}");
+    // STATE.md says the phase is done: the ticked boxes complete it.
+    write(
+        root,
+        ".planning/STATE.md",
+        &at_two.replacen("Status: Executing", "Status: Phase complete", 1),
+    );
+    let r = roadmap(root);
+    assert_eq!(r["phases"][1]["status"], "complete", "{r}");
+}

@@ -249,6 +249,20 @@ impl RoadmapReading {
         let mut details: HashMap<(Option<usize>, PhaseKey), &PhaseDetail> = HashMap::new();
         let mut entries: HashMap<(Option<usize>, PhaseKey), &ChecklistEntry> = HashMap::new();
         let mut rows: HashMap<(Option<usize>, PhaseKey), &ProgressRow> = HashMap::new();
+        // The phase STATE.md says the work is in now (its first position,
+        // with a status that does not say done): its roadmap section's
+        // ticked boxes are work under way, not a finished phase.
+        let state_current: Option<PhaseKey> = ws.state.as_ref().and_then(|st| {
+            let pos = st.positions().into_iter().next()?;
+            let status = st.status().unwrap_or_default().to_lowercase();
+            let line_done = st
+                .body_field("currentPhase")
+                .is_some_and(|f| f.value.to_lowercase().contains("complete"));
+            let done = ["complete", "done", "shipped", "verif"]
+                .iter()
+                .any(|w| status.contains(w));
+            (!done && !line_done).then(|| pos.phase.key())
+        });
         // STATE.md's own per-phase table (`| Phase | Status |`), first row
         // of a phase kept: some trees keep their progress there.
         let mut state_rows: HashMap<PhaseKey, String> = HashMap::new();
@@ -331,7 +345,8 @@ impl RoadmapReading {
             });
             // Every box in its section is ticked: its `Plans:` list, its
             // criteria or its task list, ticked as the work landed.
-            let plans_ticked = detail.is_some_and(|d| d.boxes.1 > 0 && d.boxes.0 == d.boxes.1);
+            let plans_ticked = state_current.as_ref() != Some(&id.key())
+                && detail.is_some_and(|d| d.boxes.1 > 0 && d.boxes.0 == d.boxes.1);
             let state_row_done = state_rows
                 .get(&id.key())
                 .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped);
