@@ -41,9 +41,12 @@ pub struct PhaseAddArgs {
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct PhaseArgs {
+pub struct PhaseCompleteArgs {
     /// Phase id: `5`, `05`, `5.1`.
     pub phase: String,
+    /// Complete it even with plans lacking a summary (`--force`).
+    #[serde(default)]
+    pub force: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -11,7 +11,9 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::Value;
 
 use super::failure::Failure;
-use super::params::{LintArgs, PhaseAddArgs, PhaseArgs, PlanArgs, PlanFmSetArgs, StateSetArgs};
+use super::params::{
+    LintArgs, PhaseAddArgs, PhaseCompleteArgs, PlanArgs, PlanFmSetArgs, StateSetArgs,
+};
 use super::{reads, writes};
 
 /// The server for one project: the folder it was started in (or
@@ -100,8 +102,9 @@ impl GsdServer {
         description = "Mark a phase complete in the roadmap, moving STATE.md on (gsd phase complete). Commits; returns the diff and commit.",
         annotations(read_only_hint = false, destructive_hint = false)
     )]
-    async fn phase_complete(&self, Parameters(a): Parameters<PhaseArgs>) -> CallToolResult {
-        answer(writes::phase_complete(&self.project, &a.phase))
+    async fn phase_complete(&self, Parameters(a): Parameters<PhaseCompleteArgs>) -> CallToolResult {
+        let force = a.force.unwrap_or(false);
+        answer(writes::phase_complete(&self.project, &a.phase, force))
     }
 
     #[tool(

@@ -26,17 +26,18 @@ pub fn phase_add(project: &Path, name: &str) -> Result<Value, Failure> {
     store(project, Scope::Index, |ws| ops::phase::add(ws, name))
 }
 
-/// `gsd phase complete PHASE` (without `--force`: a phase with plans not
-/// yet done is refused, and the agent is told which).
-pub fn phase_complete(project: &Path, phase: &str) -> Result<Value, Failure> {
+/// `gsd phase complete PHASE [--force]`: without `force`, a phase whose
+/// plans are not all summarised is refused, and the agent is told which.
+pub fn phase_complete(project: &Path, phase: &str, force: bool) -> Result<Value, Failure> {
     store(project, Scope::Index, |ws| {
-        ops::phase::complete(ws, phase, false)
+        ops::phase::complete(ws, phase, force)
     })
 }
 
 /// `gsd fm set PLAN KEY VALUE`, the plan named by its id.
+/// (The full scope: finding a plan by id reads the plans.)
 pub fn plan_fm_set(project: &Path, id: &str, key: &str, value: &str) -> Result<Value, Failure> {
-    store(project, Scope::Index, |ws| {
+    store(project, Scope::Full, |ws| {
         let found = plan_ref::find_plan(ws, project, id)?;
         let path = found.at.plan.doc.path().to_path_buf();
         let shown = ws.rel(&path).to_path_buf();
