@@ -12,7 +12,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::claude_cli::{claude_bin, claude_command, run_prompt};
+use common::claude_cli::{claude_bin, claude_command, js_numbers, run_prompt};
 use common::mock_model::{MockModel, Reply, assistant_turns, last_user_text};
 use common::*;
 use serde_json::{Value, json};
@@ -128,7 +128,10 @@ fn claude_code_reads_and_writes_through_gsd_mcp() {
     let roadmap = result_after(&reqs, 1);
     let got: Value = serde_json::from_str(&roadmap)
         .unwrap_or_else(|e| panic!("the roadmap result is not JSON ({e}): {roadmap}"));
-    assert_eq!(got, json(&gsd(dir, &["roadmap", "--json"])));
+    assert_eq!(
+        js_numbers(&got),
+        js_numbers(&json(&gsd(dir, &["roadmap", "--json"])))
+    );
 
     // (b) state_set: one line of STATE.md in one commit, diff in the result.
     let set = result_after(&reqs, 2);
