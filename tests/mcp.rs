@@ -26,10 +26,14 @@ struct Server {
 impl Server {
     /// `gsd -C dir mcp`, initialized (the handshake every client makes).
     fn start(dir: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gsd"))
-            .arg("-C")
-            .arg(dir)
-            .arg("mcp")
+        let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+        c.arg("-C").arg(dir).arg("mcp");
+        Server::spawn(c)
+    }
+
+    /// `cmd` (a `gsd … mcp`), started and initialized.
+    fn spawn(mut cmd: Command) -> Server {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -298,6 +302,55 @@ fn a_refused_write_changes_nothing_and_says_why() {
         "{r}"
     );
     assert_same(&before, &snapshot(dir), "a read-only file");
+}
+
+#[test]
+fn a_lock_held_past_its_timeout_is_a_refusal() {
+    let t = project();
+    let dir = t.path();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.arg("-C")
+        .arg(dir)
+        .arg("mcp")
+        .env("GSD_LOCK_TIMEOUT_MS", "200");
+    let mut s = Server::spawn(c);
+    std::fs::create_dir_all(dir.join(".gsd")).unwrap();
+    let lock = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".gsd/planning.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let before = snapshot(dir);
+    let r = s.call("state_set", json!({"field": "status", "value": "Done"}));
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(text(&r).contains("gave up"), "{r}");
+    assert!(
+        text(&r).contains("help: wait for the other gsd command"),
+        "{r}"
+    );
+    assert_same(&before, &snapshot(dir), "a held lock");
+    // Released, the same call goes through.
+    drop(lock);
+    let r = s.call("state_set", json!({"field": "status", "value": "Done"}));
+    assert_eq!(r["isError"], false, "{r}");
+}
+
+#[test]
+fn project_names_the_folder_served() {
+    let t = project();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gsd"));
+    c.current_dir(elsewhere.path())
+        .arg("mcp")
+        .arg("--project")
+        .arg(t.path());
+    let mut s = Server::spawn(c);
+    assert_eq!(
+        s.read("state", json!({})),
+        json(&gsd(t.path(), &["state", "--json"]))
+    );
 }
 
 #[test]
