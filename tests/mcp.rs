@@ -387,9 +387,33 @@ fn bad_arguments_are_clear_errors_and_the_server_goes_on() {
     assert_eq!(v["error"]["code"], -32602, "{v}");
     assert_eq!(v["error"]["message"], "tool not found", "{v}");
 
+    // A line that is not JSON-RPC at all does not stop the server.
+    writeln!(s.stdin, "this is not json").unwrap();
+
     // Still answering, and nothing changed.
     assert_eq!(s.read("state", json!({}))["status"], "Ready to plan");
     assert_same(&before, &snapshot(dir), "bad arguments");
+}
+
+#[test]
+fn a_missing_core_file_is_said_as_the_cli_says_it() {
+    let t = project();
+    let dir = t.path();
+    std::fs::remove_file(dir.join(".planning/STATE.md")).unwrap();
+    let mut s = Server::start(dir);
+    let r = s.call("state", json!({}));
+    assert_eq!(r["isError"], true, "{r}");
+    assert_eq!(
+        text(&r),
+        "error[gsd::file_not_found]: .planning/STATE.md does not exist\nhelp: create it with `gsd init`"
+    );
+    let cli = gsd(dir, &["state", "--json"]);
+    assert_eq!(cli.status.code(), Some(2));
+    assert!(
+        stderr(&cli).contains(".planning/STATE.md does not exist"),
+        "{}",
+        stderr(&cli)
+    );
 }
 
 #[test]

@@ -25,6 +25,12 @@ impl Failure {
         }
     }
 
+    /// With the code the CLI's diagnostic for the same failure has.
+    pub fn with_code(mut self, code: &str) -> Failure {
+        self.code = Some(code.to_owned());
+        self
+    }
+
     /// A miette diagnostic's code, message and help.
     pub fn diagnostic(d: &dyn Diagnostic) -> Failure {
         Failure {
@@ -64,8 +70,11 @@ impl From<OpError> for Failure {
             OpError::Render(r) => Failure::new(r.to_string(), None),
             OpError::Missing { file, hint } => {
                 Failure::new(format!("{file} does not exist"), Some(hint.clone()))
+                    .with_code("gsd::file_not_found")
             }
-            OpError::Invalid { message, help } => Failure::new(message.clone(), help.clone()),
+            OpError::Invalid { message, help } => {
+                Failure::new(message.clone(), help.clone()).with_code("gsd::bad_input")
+            }
         }
     }
 }

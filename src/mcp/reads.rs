@@ -77,13 +77,8 @@ pub fn lint(project: &Path, least: MinSeverity) -> Result<Value, Failure> {
     serde_json::from_str(&text).map_err(|e| Failure::new(e.to_string(), None))
 }
 
-/// A core file the tree does not have.
+/// A core file the tree does not have, said as the CLI says it.
 fn missing(ws: &Workspace, name: &str) -> Failure {
-    Failure::new(
-        format!(
-            "{} does not exist",
-            ws.rel(&ws.planning.join(name)).display()
-        ),
-        Some("create it with `gsd init` (or pick the workstream that has it)".into()),
-    )
+    let (file, hint) = crate::view::missing_core_file(ws, name);
+    Failure::new(format!("{file} does not exist"), Some(hint)).with_code("gsd::file_not_found")
 }
