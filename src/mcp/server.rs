@@ -24,12 +24,23 @@ pub struct GsdServer {
     tool_router: ToolRouter<GsdServer>,
 }
 
-/// A tool's answer: the JSON as structured content (and as its text), or
-/// the failure as a tool error.
-fn answer(result: Result<Value, Failure>) -> CallToolResult {
-    match result {
-        Ok(v) => CallToolResult::structured(v),
-        Err(f) => f.into_result(),
+/// Run one tool and give its answer: the JSON as structured content (and
+/// as its text), or the failure as a tool error. A bug that panics is a
+/// tool error too (the panic message went to stderr): one bad call must
+/// not end the agent's session. A write's files are safe either way: the
+/// store journals before it writes.
+fn answer(tool: impl FnOnce() -> Result<Value, Failure>) -> CallToolResult {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(tool)) {
+        Ok(Ok(v)) => CallToolResult::structured(v),
+        Ok(Err(f)) => f.into_result(),
+        Err(_) => Failure::new(
+            "gsd hit a bug answering this call (its message is on the server's stderr)",
+            Some(
+                "please report it; `gsd recover` finishes or undoes a write it interrupted".into(),
+            ),
+        )
+        .with_code("gsd::mcp::panic")
+        .into_result(),
     }
 }
 
@@ -42,17 +53,12 @@ impl GsdServer {
         }
     }
 
-    /// The tools this server lists, as `tools/list` sends them.
-    pub fn tools(&self) -> Vec<rmcp::model::Tool> {
-        self.tool_router.list_all()
-    }
-
     #[tool(
         description = "The roadmap as JSON (gsd roadmap --json): milestones, phases with status and plan counts, current and next phase.",
         annotations(read_only_hint = true)
     )]
     async fn roadmap(&self) -> CallToolResult {
-        answer(reads::roadmap(&self.project))
+        answer(|| reads::roadmap(&self.project))
     }
 
     #[tool(
@@ -60,7 +66,7 @@ impl GsdServer {
         annotations(read_only_hint = true)
     )]
     async fn state(&self) -> CallToolResult {
-        answer(reads::state(&self.project))
+        answer(|| reads::state(&self.project))
     }
 
     #[tool(
@@ -68,7 +74,7 @@ impl GsdServer {
         annotations(read_only_hint = true)
     )]
     async fn plan(&self, Parameters(a): Parameters<PlanArgs>) -> CallToolResult {
-        answer(reads::plan(&self.project, &a.id))
+        answer(|| reads::plan(&self.project, &a.id))
     }
 
     #[tool(
@@ -76,10 +82,7 @@ impl GsdServer {
         annotations(read_only_hint = true)
     )]
     async fn lint(&self, Parameters(a): Parameters<LintArgs>) -> CallToolResult {
-        answer(reads::lint(
-            &self.project,
-            a.min_severity.unwrap_or_default(),
-        ))
+        answer(|| reads::lint(&self.project, a.min_severity.unwrap_or_default()))
     }
 
     #[tool(
@@ -87,7 +90,7 @@ impl GsdServer {
         annotations(read_only_hint = false, destructive_hint = false)
     )]
     async fn state_set(&self, Parameters(a): Parameters<StateSetArgs>) -> CallToolResult {
-        answer(writes::state_set(&self.project, &a.field, &a.value))
+        answer(|| writes::state_set(&self.project, &a.field, &a.value))
     }
 
     #[tool(
@@ -95,7 +98,7 @@ impl GsdServer {
         annotations(read_only_hint = false, destructive_hint = false)
     )]
     async fn phase_add(&self, Parameters(a): Parameters<PhaseAddArgs>) -> CallToolResult {
-        answer(writes::phase_add(&self.project, &a.name))
+        answer(|| writes::phase_add(&self.project, &a.name))
     }
 
     #[tool(
@@ -104,7 +107,7 @@ impl GsdServer {
     )]
     async fn phase_complete(&self, Parameters(a): Parameters<PhaseCompleteArgs>) -> CallToolResult {
         let force = a.force.unwrap_or(false);
-        answer(writes::phase_complete(&self.project, &a.phase, force))
+        answer(|| writes::phase_complete(&self.project, &a.phase, force))
     }
 
     #[tool(
@@ -112,11 +115,11 @@ impl GsdServer {
         annotations(read_only_hint = false, destructive_hint = false)
     )]
     async fn plan_fm_set(&self, Parameters(a): Parameters<PlanFmSetArgs>) -> CallToolResult {
-        answer(writes::plan_fm_set(&self.project, &a.id, &a.key, &a.value))
+        answer(|| writes::plan_fm_set(&self.project, &a.id, &a.key, &a.value))
     }
 }
 
-#[tool_handler]
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for GsdServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
