@@ -2,7 +2,6 @@
 //! `crate::ops` through [`ops::run`] (lock, refusals, journal, one commit)
 //! and answers with the commit and the unified diff it made.
 
-use std::cell::RefCell;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -53,10 +52,10 @@ fn store(
     scope: Scope,
     plan: impl FnOnce(&Workspace) -> Result<Change, OpError>,
 ) -> Result<Value, Failure> {
-    let made = RefCell::new(String::new());
+    let mut made = String::new();
     let outcome = ops::run(project, WriteOptions::default(), scope, |ws| {
         let change = plan(ws)?;
-        *made.borrow_mut() = ops::diff(&ws.root, &change.set).1;
+        made = ops::diff(&ws.root, &change.set).1;
         Ok(change)
     })?;
     let recovered = outcome.recovered.as_ref().map(|r| r.describe());
@@ -71,7 +70,7 @@ fn store(
             "changed": outcome.changed,
             "commit": outcome.commit.describe(),
             "commit_id": outcome.commit.id(),
-            "diff": made.into_inner(),
+            "diff": made,
             "recovered": recovered,
         })),
         // Never asked for: the options above do not say dry run.
