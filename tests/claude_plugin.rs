@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use common::claude_cli::claude_bin;
+use common::claude_cli::{claude_bin, js_numbers};
 use common::mock_model::{MockModel, Reply, assistant_turns, first_user_text, last_user_text};
 use common::*;
 use serde_json::Value;
@@ -353,5 +353,86 @@ fn the_plugin_guard_denies_sudo_and_claude_sees_why() {
     assert!(
         !s.project.path().join(".claude").exists(),
         "no project settings written"
+    );
+}
+
+/// The plugin starts `gsd mcp` (its `mcpServers` in plugin.json): once
+/// installed, Claude Code connects the server in the project and the model
+/// reads STATE.md through it, the answer being `gsd state --json`.
+#[test]
+#[cfg_attr(
+    not(gsd_claude),
+    ignore = "needs the Claude Code CLI in GSD_CLAUDE (bash .ci/test installs it)"
+)]
+fn the_plugin_starts_the_gsd_mcp_server() {
+    let claude = claude_bin();
+    let s = Setup::new();
+    s.install_plugin(&claude);
+    let p = s.project.path();
+    let run = |mock: &MockModel| {
+        let mut c = common::claude_cli::claude_command(&claude, p, s.home.path(), &mock.url);
+        c.env("PATH", &s.path);
+        let o = common::claude_cli::run_prompt(c, "Where does the work stand?", LIMIT);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        o
+    };
+    // The session's init event: the plugin's server connected, its tools
+    // offered under Claude Code's names for a plugin's MCP tools.
+    let mock = MockModel::start(|_| Reply::text("Nothing to do."));
+    let o = run(&mock);
+    let init: Value = stdout(&o)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["type"] == "system" && e["subtype"] == "init")
+        .unwrap_or_else(|| panic!("no init event: {}", stdout(&o)));
+    let servers = init["mcp_servers"].as_array().unwrap();
+    assert!(
+        servers
+            .iter()
+            .any(|m| m["name"].as_str().is_some_and(|n| n.contains("gsd"))
+                && m["status"] == "connected"),
+        "{init}"
+    );
+    let tools: Vec<String> = init["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t.as_str())
+        .filter(|n| n.starts_with("mcp__") && n.contains("gsd"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(tools.len(), 8, "{tools:?}");
+    let state_tool = tools
+        .iter()
+        .find(|n| n.ends_with("__state"))
+        .unwrap_or_else(|| panic!("{tools:?}"))
+        .clone();
+
+    let name = state_tool.clone();
+    let mock = MockModel::start(move |req| match assistant_turns(req) {
+        0 => Reply::Tool {
+            text: String::new(),
+            name: name.clone(),
+            input: serde_json::json!({}),
+        },
+        _ => Reply::text("Read it."),
+    });
+    // Headless, a tool runs only when allowed: allow this one by name.
+    let mut c = common::claude_cli::claude_command(&claude, p, s.home.path(), &mock.url);
+    c.env("PATH", &s.path).args(["--allowedTools", &state_tool]);
+    let o = common::claude_cli::run_prompt(c, "Where does the work stand?", LIMIT);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let reqs = mock.requests();
+    let answer = reqs
+        .iter()
+        .filter(|r| assistant_turns(r) == 1)
+        .map(last_user_text)
+        .next_back()
+        .unwrap_or_else(|| panic!("{reqs:#?}"));
+    let got: Value = serde_json::from_str(&answer)
+        .unwrap_or_else(|e| panic!("the state result is not JSON ({e}): {answer}"));
+    assert_eq!(
+        js_numbers(&got),
+        js_numbers(&json(&s.gsd(&["state", "--json"])))
     );
 }

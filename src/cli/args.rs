@@ -530,6 +530,14 @@ pub enum Command {
         #[command(flatten)]
         json: JsonFlag,
     },
+    /// Serve this project to an agent as a Model Context Protocol server on
+    /// stdin/stdout (`claude mcp add gsd -- gsd mcp`): read tools (roadmap,
+    /// state, plan, lint) and write tools that commit like the CLI.
+    Mcp {
+        /// The project to serve (default: the working directory, or -C).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+    },
     /// The plans of each phase as a dependency graph by wave.
     Graph {
         /// Only this phase (`5`, `05`, or its folder name).

@@ -120,22 +120,8 @@ impl From<OpError> for CliError {
 }
 
 /// A core file (ROADMAP.md, STATE.md) the planning folder read does not
-/// have, with the hint that fits the tree: start it with `gsd init`, plan
-/// the workstream, or pick a workstream where the work lives.
+/// have, with the hint that fits the tree (`view::missing_core_file`).
 pub fn missing_core_file(ws: &crate::model::Workspace, name: &str) -> CliError {
-    let names = crate::model::workstream::names(&ws.root);
-    let hint = match &ws.workstream {
-        Some(w) => {
-            format!("workstream `{w}` has no {name} yet; `gsd workstream list` shows the others")
-        }
-        None if !names.is_empty() => format!(
-            "this project keeps its work in workstreams ({}): pass --ws NAME, or name one in .planning/active-workstream",
-            names.join(", ")
-        ),
-        None => "create it with `gsd init`".into(),
-    };
-    CliError::FileNotFound {
-        file: ws.rel(&ws.planning.join(name)).display().to_string(),
-        hint,
-    }
+    let (file, hint) = crate::view::missing_core_file(ws, name);
+    CliError::FileNotFound { file, hint }
 }

@@ -67,6 +67,7 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
     }
     let root = crate::model::workspace::find_root(&start)?;
     let project = lint::project::run_project(&root, &Options { disabled: disable })?;
+    let files = project.files_checked();
     let diags = project.diagnostics;
     let all = project.workspaces;
     let least = match min_severity {
@@ -80,10 +81,6 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
     });
     let (diags, hidden): (Vec<_>, Vec<_>) = diags.into_iter().partition(|d| d.severity <= least);
     let docs: Vec<&crate::model::Document> = all.iter().flat_map(|w| w.documents()).collect();
-    // A file several tracks share (PROJECT.md, config.json) is one file.
-    let distinct: std::collections::HashSet<&Path> =
-        docs.iter().map(|d| d.rel_path.as_path()).collect();
-    let files = distinct.len() + all.iter().map(|w| w.skipped.len()).sum::<usize>();
     let text = match format {
         _ if style.quiet => String::new(),
         Format::Json => {

@@ -21,6 +21,7 @@ mod convert;
 mod export;
 mod fm;
 mod lint;
+mod mcp;
 mod meta;
 mod phase;
 mod plan;
@@ -237,6 +238,7 @@ fn run_command(cli: Cli, cwd: &std::path::Path, style: style::Style) -> i32 {
             workstream::list(&cwd, json)
         }
         Command::Recover { abandon, json } => recover::run(&cwd, abandon, json.json),
+        Command::Mcp { project } => mcp::serve(&cwd, project),
         Command::Completions { .. } | Command::Man => unreachable!("answered above"),
     };
     finish(result, style)

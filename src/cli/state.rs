@@ -80,18 +80,7 @@ pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, 
     match get {
         None => {
             let reading = RoadmapReading::new(&ws);
-            let v = json!({
-                "path": ws.rel(st.doc.path()).display().to_string(),
-                "milestone": reading.current_milestone,
-                "roadmap_current_phase": reading.current_phase,
-                "roadmap_next_phase": reading.next_phase,
-                "frontmatter": st.doc.fm().map_or(Value::Null, |n| n.to_json()),
-                "fields": st.fields,
-                "current_phase": st.current_phase(),
-                "status": st.status(),
-                "decisions": st.decisions().into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
-                "blockers": st.blockers().into_iter().map(|(_, d)| d).collect::<Vec<_>>(),
-            });
+            let v = crate::view::state::json(&ws, st, &reading);
             if json_flag {
                 return Ok(Output::json(&v));
             }

@@ -23,6 +23,25 @@ pub struct ProjectLint {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl ProjectLint {
+    /// How many files were checked: a file several tracks share
+    /// (PROJECT.md, config.json) is one file; skipped files count too.
+    pub fn files_checked(&self) -> usize {
+        let distinct: std::collections::HashSet<&Path> = self
+            .workspaces
+            .iter()
+            .flat_map(|w| w.documents())
+            .map(|d| d.rel_path.as_path())
+            .collect();
+        distinct.len()
+            + self
+                .workspaces
+                .iter()
+                .map(|w| w.skipped.len())
+                .sum::<usize>()
+    }
+}
+
 /// The tracks lint checks for the project at `root` (None: the root).
 pub fn targets(root: &Path) -> Result<Vec<Option<String>>, WorkspaceError> {
     let chosen = workstream::resolve(root)?;

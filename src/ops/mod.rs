@@ -204,6 +204,18 @@ pub fn run_in(
 }
 
 fn dry_run(root: &Path, set: &ChangeSet) -> Applied {
+    let (files, diff) = diff(root, set);
+    Applied::DryRun {
+        message: set.message.clone(),
+        files,
+        diff,
+    }
+}
+
+/// What `set` changes, for people: the paths it writes (relative to
+/// `root`), and its deletes and renames then a unified diff per written
+/// file. `--dry-run` shows it; the MCP server returns it with the commit.
+pub fn diff(root: &Path, set: &ChangeSet) -> (Vec<String>, String) {
     let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
     let mut diff = String::new();
     for d in &set.deletes {
@@ -226,11 +238,7 @@ fn dry_run(root: &Path, set: &ChangeSet) -> Applied {
         );
         files.push(name);
     }
-    Applied::DryRun {
-        message: set.message.clone(),
-        files,
-        diff,
-    }
+    (files, diff)
 }
 
 /// A file's new text as a change of its current bytes.

@@ -81,3 +81,21 @@ pub fn runner_env(c: &mut Command, home: &Path, url: &str) {
         .env("GIT_COMMITTER_NAME", "agent")
         .env("GIT_COMMITTER_EMAIL", "agent@example.com");
 }
+
+/// `v` with its numbers as JavaScript has them: Claude Code passes an MCP
+/// tool's structured result to the model re-serialised in JavaScript,
+/// where YAML's `1.0` becomes `1`. Compare both sides through this.
+pub fn js_numbers(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => v.clone(),
+        },
+        Value::Array(a) => Value::Array(a.iter().map(js_numbers).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, x)| (k.clone(), js_numbers(x))).collect())
+        }
+        _ => v.clone(),
+    }
+}
