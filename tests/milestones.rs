@@ -1181,6 +1181,16 @@ fn full_width_colons_and_ticked_plan_lists() {
     assert_eq!(v["current_phase"], "2", "{v}");
 }
 
+/// Each phase's status in `gsd roadmap --json`, in order.
+fn phase_statuses(r: &Value) -> Vec<String> {
+    r["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// A phase table in STATE.md (`| Phase | Status | Evidence |`, where some
 /// trees keep their progress) says which phases are done; a table with no
 /// status column (GSD's `| Phase | Plans | Total |` metrics) says nothing.
@@ -1192,13 +1202,8 @@ fn state_phase_tables_with_a_status_column_say_which_phases_are_done() {
     let metrics = "\n## Metrics\n\n| Phase | Plans | Total |\n|---|---|---|\n| 1 | 2 | 10 min |\n| 2 | 1 | 5 min |\n";
     write(root, ".planning/STATE.md", &format!("{state}{metrics}"));
     let r = roadmap(root);
-    let statuses: Vec<&str> = r["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["status"].as_str().unwrap())
-        .collect();
-    assert!(!statuses.contains(&"complete"), "{r}");
+    let statuses = phase_statuses(&r);
+    assert!(!statuses.iter().any(|s| s == "complete"), "{r}");
     let progress = "\n## Progress\n\n| Phase | Status | Evidence |\n|-------|--------|----------|\n| 1 | Complete | audit done |\n| 2 | Complete | API verified |\n| 3 | In progress | |\n";
     write(
         root,
@@ -1206,12 +1211,7 @@ fn state_phase_tables_with_a_status_column_say_which_phases_are_done() {
         &format!("{state}{metrics}{progress}"),
     );
     let r = roadmap(root);
-    let statuses: Vec<&str> = r["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["status"].as_str().unwrap())
-        .collect();
+    let statuses = phase_statuses(&r);
     assert_eq!(statuses[..2], ["complete", "complete"], "{r}");
     assert_ne!(statuses[2], "complete", "{r}");
     assert_eq!(r["next_phase"], "3", "{r}");

@@ -261,6 +261,17 @@ impl Kept {
     }
 }
 
+/// The file `op` replaces or deletes (what [`Kept`] links), if any.
+fn replaced(op: &Op) -> Option<&PathBuf> {
+    match op {
+        Op::Delete { path, .. }
+        | Op::Write {
+            path, old: Some(_), ..
+        } => Some(path),
+        Op::Move { .. } | Op::Write { old: None, .. } => None,
+    }
+}
+
 /// Run `record`'s operations from the `done`th on.
 pub fn forward(root: &Path, record: &Record, done: usize) -> Result<(), super::StoreError> {
     forward_keeping(root, record, done, None)
@@ -274,14 +285,7 @@ pub fn forward_keeping(
     mut kept: Option<&mut Kept>,
 ) -> Result<(), super::StoreError> {
     for op in &record.ops[done..] {
-        if let (
-            Some(k),
-            Op::Delete { path, .. }
-            | Op::Write {
-                path, old: Some(_), ..
-            },
-        ) = (kept.as_deref_mut(), op)
-        {
+        if let (Some(k), Some(path)) = (kept.as_deref_mut(), replaced(op)) {
             k.keep(root, path);
         }
         match op {
@@ -330,13 +334,7 @@ pub fn backward_keeping(
     mut kept: Option<&mut Kept>,
 ) -> Result<(), super::StoreError> {
     for op in record.ops[..done].iter().rev() {
-        if let (
-            Some(k),
-            Op::Delete { path, .. }
-            | Op::Write {
-                path, old: Some(_), ..
-            },
-        ) = (kept.as_deref_mut(), op)
+        if let (Some(k), Some(path)) = (kept.as_deref_mut(), replaced(op))
             && let Some(put) = k.restore(root, path)
         {
             let abs = root.join(path);
