@@ -90,6 +90,19 @@ fn words(o: &Output) -> String {
         .join(" ")
 }
 
+/// Run the next read command (`gsd roadmap --json`) and check it leaves
+/// the tree as `expected`: a read never acts on another command's change.
+fn next_read_keeps(d: &Path, expected: &Snapshot, row: &str) -> Output {
+    let read = gsd(d, &["roadmap", "--json"]);
+    assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
+    common::assert_same(
+        expected,
+        &snapshot(d),
+        &format!("{row}: the next read changed the tree"),
+    );
+    read
+}
+
 /// One way a write fails: set up in the copy, what the error says, undone
 /// after the checks.
 struct Fault {
@@ -252,13 +265,7 @@ fn every_failed_write_leaves_the_old_tree_and_nothing_pending() {
             assert!(!words(&o).contains("pending"), "{row}: {}", words(&o));
             common::assert_same(&before, &snapshot(d), &format!("{row}: the tree changed"));
             assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{row}");
-            let read = gsd(d, &["roadmap", "--json"]);
-            assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
-            common::assert_same(
-                &before,
-                &snapshot(d),
-                &format!("{row}: the next read changed the tree"),
-            );
+            next_read_keeps(d, &before, &row);
             (fault.clear)(d, cmd);
             assert_eq!(status(d), "", "{row}");
             assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{row}");
@@ -315,13 +322,7 @@ fn a_killed_write_is_left_to_recover_and_a_read_changes_nothing() {
             let row = format!("{:?} killed at {}/9", cmd.args, run);
             let before = snapshot(d);
             let was_pending = leftovers(d).iter().any(|p| p.ends_with("journal.json"));
-            let read = gsd(d, &["roadmap", "--json"]);
-            assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
-            common::assert_same(
-                &before,
-                &snapshot(d),
-                &format!("{row}: the read changed the tree"),
-            );
+            let read = next_read_keeps(d, &before, &row);
             if was_pending {
                 pending += 1;
                 // Or, killed while writing its journal, a torn one cleared.
@@ -681,13 +682,7 @@ fn eio_at_every_write_step_leaves_the_old_tree_or_a_recoverable_one() {
                         // file could be removed, nor `.gsd/.gitignore`
                         // written: the next command, on a working disk,
                         // hides what is left in `.gsd/`.
-                        let read = gsd(d, &["roadmap", "--json"]);
-                        assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
-                        common::assert_same(
-                            &before,
-                            &snapshot(d),
-                            &format!("{row}: the next read changed the tree"),
-                        );
+                        next_read_keeps(d, &before, &row);
                         assert_eq!(status(d), "", "{row}: after the next read");
                         1
                     }
@@ -699,13 +694,7 @@ fn eio_at_every_write_step_leaves_the_old_tree_or_a_recoverable_one() {
                             "{row}: {w}"
                         );
                         let failed = snapshot(d);
-                        let read = gsd(d, &["roadmap", "--json"]);
-                        assert_eq!(read.status.code(), Some(0), "{row}: {}", stderr(&read));
-                        common::assert_same(
-                            &failed,
-                            &snapshot(d),
-                            &format!("{row}: the read changed the tree"),
-                        );
+                        next_read_keeps(d, &failed, &row);
                         let finish = copy_of(d);
                         let r = gsd(d, &["recover", "--abandon"]);
                         assert_eq!(r.status.code(), Some(0), "{row}: {}", stderr(&r));
