@@ -554,6 +554,21 @@ mod evidence {
         assert_eq!(current(&roadmap(t.path())).as_deref(), Some("v7"));
     }
 
+    /// A `**Status**:` line under the milestone's first phase heading is
+    /// that phase's, not the milestone's (the one right under the milestone
+    /// heading is, above): every phase complete and no mark leaves the
+    /// milestone current.
+    #[test]
+    fn a_first_phases_status_line_is_not_its_milestones() {
+        let t = tree(&[(
+            ".planning/ROADMAP.md",
+            "# Roadmap\n\n## Milestone 1: Production-Ready v1.0\n\n### Phase 1: A\n**Status**: `completed`\n\n### Phase 2: B\n**Status**: `completed`\n",
+        )]);
+        let v = roadmap(t.path());
+        assert_eq!(current(&v).as_deref(), Some("v1.0"), "{v}");
+        assert_eq!(active(&v), ["1", "2"], "{v}");
+    }
+
     #[test]
     fn completion_from_every_mark_and_from_summaries_without_plans() {
         let t = tree(&[

@@ -250,13 +250,21 @@ impl Roadmap {
                 continue;
             }
             let section = md.section(i, body.end);
-            // `**Status:** Complete ✓` under the heading speaks for it.
+            // `**Status:** Complete ✓` under the heading speaks for it — not
+            // one under its first phase's heading (`### Phase 1` then
+            // `**Status**: completed` is that phase's).
+            let own_end = md.headings[i + 1..]
+                .iter()
+                .map(|h| h.line.span.start)
+                .find(|&at| at < section.end)
+                .unwrap_or(section.end);
             let mut status = MilestoneStatus::of_text(t);
             if status == MilestoneStatus::Unknown {
                 status = md
                     .lines_in(section)
                     .skip(1)
                     .take(12)
+                    .take_while(|l| l.span.start < own_end)
                     .filter(|l| !l.in_fence)
                     .filter_map(|l| label_line(text, l.span))
                     .find(|l| l.label.slice(text).eq_ignore_ascii_case("status"))
