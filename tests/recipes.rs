@@ -59,13 +59,40 @@ fn sample(fixture: &str) -> tempfile::TempDir {
     t
 }
 
+/// A `cargo` ahead of the real one on PATH that adds `--locked` to
+/// `cargo install`. pre-commit builds the hook with `cargo install --path`,
+/// which resolves the dependencies afresh; with any crate released since
+/// Cargo.lock was written (there always is one) that rebuilt every
+/// dependency the install test had just built in the same target folder —
+/// 7 minutes of CI. What this test proves is the hook's wiring; the
+/// lockfile's build is the install test's.
+fn locked_cargo(dir: &Path) -> std::ffi::OsString {
+    let real = env!("CARGO");
+    let shim = dir.join("cargo");
+    std::fs::write(
+        &shim,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = install ]; then shift; exec '{real}' install --locked \"$@\"; fi\nexec '{real}' \"$@\"\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = std::ffi::OsString::from(dir);
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}
+
 fn try_repo(sample: &Path, home: &Path) -> Output {
+    let bin = tempfile::tempdir().unwrap();
     Command::new(tool("GSD_PRE_COMMIT"))
         .args(["try-repo"])
         .arg(repo())
         .args(["gsd-lint", "--all-files", "--color", "never"])
         .current_dir(sample)
         .env("PRE_COMMIT_HOME", home)
+        .env("PATH", locked_cargo(bin.path()))
         // pre-commit builds the hook with `cargo install`.
         .envs(common::quick_release())
         .output()
