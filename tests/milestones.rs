@@ -1281,3 +1281,30 @@ fn ticked_plan_boxes_of_the_phase_state_names_as_under_way_are_work_in_progress(
     let r = roadmap(root);
     assert_eq!(r["phases"][1]["status"], "complete", "{r}");
 }
+
+/// `--explain` names where each milestone's status was read: the list
+/// entry, the `<details>` summary, the heading, the `**Status:**` line
+/// under it; and says so when nothing marks one.
+#[test]
+fn explain_names_where_each_milestone_status_was_read() {
+    let t = initialised(&["Foundation"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** - Phases 1-2 (shipped 2026-01-01)\n\n\
+         <details>\n<summary>v1.1 Polish (Phase 3) - SHIPPED 2026-02-01</summary>\n\n\
+         - [x] **Phase 3: Polish**\n\n</details>\n\n\
+         ## v2.0 Growth\n\n**Status:** In progress\n\n- [ ] **Phase 4: Growth**\n\n\
+         ## v3.0 Later\n\n- [ ] **Phase 5: Later**\n",
+    );
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    for line in [
+        "v1.0 MVP is shipped: its entry in the milestones list says so (ROADMAP.md line 5)",
+        "v1.1 Polish is shipped: its `<details>` summary says so (ROADMAP.md line 7)",
+        "v2.0 Growth is in progress: the status line under its heading says so (ROADMAP.md line 16)",
+        "v3.0 Later is not marked shipped, in progress or planned (ROADMAP.md line 20)",
+    ] {
+        assert!(why.contains(line), "{line}\n{why}");
+    }
+}

@@ -37,12 +37,7 @@ pub fn fit(s: &str, width: usize) -> String {
 }
 
 fn status_word(s: MilestoneStatus) -> &'static str {
-    match s {
-        MilestoneStatus::Shipped => "shipped",
-        MilestoneStatus::InProgress => "in progress",
-        MilestoneStatus::Planned => "planned",
-        MilestoneStatus::Unknown => "",
-    }
+    s.word()
 }
 
 fn phase_line(s: &mut String, p: &PhaseReading) {

@@ -38,6 +38,17 @@ pub enum MilestoneStatus {
 }
 
 impl MilestoneStatus {
+    /// The word people read: `in progress`, and nothing for a milestone
+    /// nothing marks.
+    pub fn word(self) -> &'static str {
+        match self {
+            MilestoneStatus::Shipped => "shipped",
+            MilestoneStatus::InProgress => "in progress",
+            MilestoneStatus::Planned => "planned",
+            MilestoneStatus::Unknown => "",
+        }
+    }
+
     /// The status a line of text states, read only where a status is
     /// written: a mark anywhere (✅ 🚧 🔄 📋), or a status phrase opening a
     /// part of the line after its title — in brackets or parentheses, after a
@@ -280,6 +291,11 @@ pub struct Milestone {
     /// 1-based line of the first place that names it.
     pub line: usize,
     pub source: MilestoneSource,
+    /// Where its status was read: the first place that states one (a
+    /// milestone named in several places keeps the first status stated).
+    /// None when nothing states it.
+    #[serde(skip)]
+    pub status_from: Option<(MilestoneSource, usize)>,
     /// The phase range as written (`Phases 12-14, 16`), if any.
     pub phase_range: Option<String>,
     #[serde(skip)]
@@ -568,8 +584,9 @@ impl MilestoneMap {
                 .position(|m| m.version.as_deref().is_some_and(|w| same_version(v, w)))
         {
             let m = &mut self.milestones[i];
-            if m.status == MilestoneStatus::Unknown {
+            if m.status == MilestoneStatus::Unknown && status != MilestoneStatus::Unknown {
                 m.status = status;
+                m.status_from = Some((source, line));
             }
             if m.phase_range.is_none()
                 && let Some((r, t)) = range
@@ -589,6 +606,7 @@ impl MilestoneMap {
             status,
             line,
             source,
+            status_from: (status != MilestoneStatus::Unknown).then_some((source, line)),
             phase_range,
             range,
         });

@@ -180,7 +180,9 @@ impl RoadmapReading {
                     "the roadmap does not mark it"
                 };
                 explain.push(format!("{} has shipped: {why}; {though}", owned[i].label()));
+                continue;
             }
+            explain.push(why_status(&owned[i]));
         }
         let from_state = from_state.filter(|&i| !owned[i].is_shipped());
         let milestones: &[Milestone] = &owned;
@@ -654,6 +656,34 @@ fn why_current(
     )
 }
 
+/// Where a milestone's status was read, for `--explain`.
+fn why_status(m: &Milestone) -> String {
+    let Some((source, line)) = m.status_from else {
+        return format!(
+            "{} is not marked shipped, in progress or planned (ROADMAP.md line {})",
+            m.label(),
+            m.line
+        );
+    };
+    let (what, file) = match source {
+        MilestoneSource::List => ("its entry in the milestones list", "ROADMAP.md"),
+        MilestoneSource::Details => ("its `<details>` summary", "ROADMAP.md"),
+        MilestoneSource::Heading if line == m.line => ("its heading", "ROADMAP.md"),
+        MilestoneSource::Heading => ("the status line under its heading", "ROADMAP.md"),
+        MilestoneSource::State => ("STATE.md names it as the milestone under way", "STATE.md"),
+    };
+    let says = if source == MilestoneSource::State {
+        ""
+    } else {
+        " says so"
+    };
+    format!(
+        "{} is {}: {what}{says} ({file} line {line})",
+        m.label(),
+        m.status.word()
+    )
+}
+
 /// `SUMMARY.md` or `NN-SUMMARY.md`: a summary of a whole phase, not of
 /// one of its plans.
 fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
@@ -707,6 +737,7 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
         status: MilestoneStatus::InProgress,
         line,
         source: MilestoneSource::State,
+        status_from: Some((MilestoneSource::State, line)),
         phase_range: None,
         range: Default::default(),
     })

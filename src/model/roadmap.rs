@@ -259,20 +259,28 @@ impl Roadmap {
                 .find(|&at| at < section.end)
                 .unwrap_or(section.end);
             let mut status = MilestoneStatus::of_text(t);
-            if status == MilestoneStatus::Unknown {
-                status = md
+            let mut status_line = h.line.number;
+            if status == MilestoneStatus::Unknown
+                && let Some((number, st)) = md
                     .lines_in(section)
                     .skip(1)
                     .take(12)
                     .take_while(|l| l.span.start < own_end)
                     .filter(|l| !l.in_fence)
-                    .filter_map(|l| label_line(text, l.span))
-                    .find(|l| l.label.slice(text).eq_ignore_ascii_case("status"))
-                    .map_or(MilestoneStatus::Unknown, |l| {
-                        MilestoneStatus::of_value(l.value.slice(text))
-                    });
+                    .find_map(|l| {
+                        label_line(text, l.span)
+                            .filter(|ll| ll.label.slice(text).eq_ignore_ascii_case("status"))
+                            .map(|ll| (l.number, MilestoneStatus::of_value(ll.value.slice(text))))
+                    })
+            {
+                status = st;
+                status_line = number;
             }
             let milestone = map.add_with_status(t, h.line.number, MilestoneSource::Heading, status);
+            let m = &mut map.milestones[milestone];
+            if m.status_from == Some((MilestoneSource::Heading, h.line.number)) {
+                m.status_from = Some((MilestoneSource::Heading, status_line));
+            }
             map.regions.push(Region {
                 span: section,
                 milestone,

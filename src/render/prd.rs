@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use crate::model::milestone::MilestoneStatus;
 use crate::model::requirements::Scope;
 use crate::model::{PhaseId, Workspace};
 
@@ -109,12 +108,7 @@ pub fn render(r: &Renderer, ws: &Workspace, date: &str) -> Result<String, Render
     let mut milestones = Vec::new();
     if let Some(rm) = &ws.roadmap {
         for m in &rm.milestones {
-            let status = match m.status {
-                MilestoneStatus::Shipped => "shipped",
-                MilestoneStatus::InProgress => "in progress",
-                MilestoneStatus::Planned => "planned",
-                MilestoneStatus::Unknown => "",
-            };
+            let status = m.status.word();
             milestones.push(serde_json::json!({ "title": m.label(), "status": status }));
         }
         // The current milestone's phases, as `gsd roadmap` reads them.
