@@ -31,7 +31,8 @@ def main():
             total += 1
             key = f"{tree} {d['file']}:{d.get('line') or 0} {d['code']}"
             found.append((hashlib.sha256(key.encode()).hexdigest(), key, d))
-    found.sort()
+    # Two findings may share a key (one line, one rule, two messages).
+    found.sort(key=lambda f: (f[0], f[1], f[2]["message"]))
     print(f"<!-- {min(a.n, len(found))} of {total} error and warning findings, smallest sha256 of `TREE FILE:LINE CODE` -->")
     print("| finding | severity | message | verdict | why |")
     print("|---|---|---|---|---|")

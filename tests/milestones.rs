@@ -1308,3 +1308,62 @@ fn explain_names_where_each_milestone_status_was_read() {
         assert!(why.contains(line), "{line}\n{why}");
     }
 }
+
+/// `## Previous Milestone` lists the shipped v1.0 and `## Phases` lists the
+/// next milestone's phases without naming it: those phases are the work
+/// under way. All of them ticked, the tree is between milestones; an
+/// unticked box inside the shipped milestone's listed range is its history.
+#[test]
+fn unfinished_phases_outside_every_milestone_are_the_work_when_all_named_shipped() {
+    let t = initialised(&["Fixes", "Statement"]);
+    let root = t.path();
+    let text = |second: &str, range: &str| {
+        format!(
+            "# Roadmap: Feature Completeness\n\n## Previous Milestone\n\n\
+             - [x] **v1.0: Technical Debt**{range} — auth, email (2026-04-21)\n\n\
+             ## Phases\n\n- [x] **Phase 1: Fixes** — compliance fixes\n\
+             - [{second}] **Phase 2: Statement** — the generator\n"
+        )
+    };
+    write(root, ".planning/ROADMAP.md", &text(" ", ""));
+    let v = roadmap(root);
+    let active: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["active"] == true)
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(active, ["1", "2"], "{v}");
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+    let position = v["current_phase"].as_str().or(v["next_phase"].as_str());
+    assert_eq!(position, Some("2"), "{v}");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(
+        why.contains("unfinished phases outside every milestone"),
+        "{why}"
+    );
+
+    // Every loose phase ticked: nothing is under way.
+    write(root, ".planning/ROADMAP.md", &text("x", ""));
+    let v = roadmap(root);
+    assert!(
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["active"] == false),
+        "{v}"
+    );
+    // The unticked phase lies in the shipped milestone's range: history.
+    write(root, ".planning/ROADMAP.md", &text(" ", " (Phases 1-2)"));
+    let v = roadmap(root);
+    assert!(
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["active"] == false),
+        "{v}"
+    );
+}

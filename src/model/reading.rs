@@ -295,6 +295,33 @@ impl RoadmapReading {
                 .min()
                 .cloned()
         });
+        // No milestone is current (every one named has shipped), yet the
+        // roadmap lists phases outside every milestone with unticked boxes,
+        // none inside a shipped milestone's listed range: that list is the
+        // work under way, in a milestone the roadmap does not name (`##
+        // Previous Milestone` ✅ v1.0, then `## Phases` of the next).
+        let in_shipped_range = |id: &PhaseId| {
+            ws.roadmap
+                .as_ref()
+                .and_then(|r| r.milestone_by_range(id))
+                .is_some()
+        };
+        let loose_live = current.is_none()
+            && !milestones.is_empty()
+            && order.iter().any(|(m, id)| {
+                m.is_none()
+                    && !id.is_backlog()
+                    && !unnamed.contains(&id.key())
+                    && !in_shipped_range(id)
+                    && entries
+                        .get(&(None, id.key()))
+                        .is_some_and(|e| !e.checked && !super::milestone::says_dropped(&e.name))
+            });
+        if loose_live {
+            explain.push(
+                "no milestone named is current, but the roadmap lists unfinished phases outside every milestone: they are the work under way".to_owned(),
+            );
+        }
         let mut phases = Vec::new();
         for (m, id) in order {
             // Its own milestone's entry, else one outside every milestone.
@@ -322,7 +349,12 @@ impl RoadmapReading {
                     (None, Some(_)) => current_first.as_ref().is_none_or(|f| id >= *f),
                     // Milestones named and none current: between
                     // milestones, nothing is live.
-                    (None, None) => milestones.is_empty(),
+                    (None, None) => {
+                        milestones.is_empty()
+                            || (loose_live
+                                && !unnamed.contains(&id.key())
+                                && !in_shipped_range(&id))
+                    }
                     (Some(i), Some(c)) => i == c,
                     (Some(_), None) => true,
                 };

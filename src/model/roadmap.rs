@@ -225,7 +225,12 @@ impl Roadmap {
                 })
             };
             if (marked || chain()) && super::milestone::find_milestone_id(content).is_some() {
-                map.add(content, item.line.number, MilestoneSource::List);
+                // `- [x] **v1.0: Name**`: a ticked milestone entry has shipped.
+                let status = match item.checkbox {
+                    Some(cb) if cb.checked => MilestoneStatus::Shipped,
+                    _ => MilestoneStatus::of_text(content),
+                };
+                map.add_with_status(content, item.line.number, MilestoneSource::List, status);
             }
         }
         for d in &details {
