@@ -1367,3 +1367,59 @@ fn unfinished_phases_outside_every_milestone_are_the_work_when_all_named_shipped
         "{v}"
     );
 }
+
+/// A roadmap that lists its phases as plain bullets (`- **Phase 2**:
+/// TaskBox`, goal and plans indented under each) names them: their folders
+/// are in the roadmap, their names are read, and a phase whose plan boxes
+/// are all ticked is complete.
+#[test]
+fn phases_listed_as_plain_bullets_are_named() {
+    let t = initialised(&["Persistence", "TaskBox"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "## ROADMAP.md draft\n\
+         - **Phase 1**: Persistence Foundation (resources and saving).\n  \
+           **Goal:** Build the data layer.\n  Plans:\n  - [x] 01-01 — data model\n\
+         - **Phase 2**: TaskBox (visual editor).\n  **Goal:** A node dashboard.\n  Plans:\n  - [ ] 02-01 — scenes\n\
+         - **Phase 3**: BlogBox (rich text).\n",
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        "# Project State\n\n## Current Position\n\nPhase: 2 of 3 (TaskBox)\n",
+    );
+    let v = roadmap(root);
+    let phases = v["phases"].as_array().unwrap();
+    let named: Vec<(&str, &str, &str)> = phases
+        .iter()
+        .map(|p| {
+            (
+                p["number"].as_str().unwrap(),
+                p["name"].as_str().unwrap_or(""),
+                p["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(named[0].0, "1", "{v}");
+    assert!(named[0].1.starts_with("Persistence Foundation"), "{v}");
+    assert_eq!(named[0].2, "complete", "{v}");
+    assert_eq!((named[1].0, named[2].0), ("2", "3"), "{v}");
+    let codes = lint_codes(root);
+    assert!(
+        !codes
+            .iter()
+            .any(|(c, _, _)| c == "phase-dir-not-in-roadmap"),
+        "{codes:?}"
+    );
+    // A folder the list does not name is still reported.
+    std::fs::create_dir_all(root.join(".planning/phases/04-extra")).unwrap();
+    let codes = lint_codes(root);
+    assert!(
+        codes
+            .iter()
+            .any(|(c, _, m)| c == "phase-dir-not-in-roadmap" && m.contains("04-extra")),
+        "{codes:?}"
+    );
+}

@@ -356,6 +356,33 @@ impl Roadmap {
                 Some((id, name, *l))
             })
             .collect();
+        // A list of phases with no checkboxes (`- **Phase 2**: TaskBox`,
+        // its goal and plans indented under it) names them the same way,
+        // for a phase no heading, bold line or checklist entry names.
+        let mut bold = bold;
+        let named: std::collections::HashSet<_> = starts
+            .iter()
+            .map(|(id, ..)| id.key())
+            .chain(bold.iter().map(|(id, ..)| id.key()))
+            .chain(checklist.iter().map(|c| c.phase.key()))
+            .collect();
+        for item in md
+            .list_items
+            .iter()
+            .filter(|it| it.indent == 0 && it.checkbox.is_none())
+        {
+            let content = item.content.slice(text).trim();
+            if !content.starts_with("**Phase ") {
+                continue;
+            }
+            if let Some((id, name)) = parse_phase_title(content)
+                .filter(|(id, name)| !id.is_custom() && !name.is_empty())
+                .filter(|(id, _)| !named.contains(&id.key()))
+            {
+                bold.push((id, name, item.line));
+            }
+        }
+        bold.sort_by_key(|(_, _, l)| l.number);
         for (k, (id, name, line)) in bold.iter().enumerate() {
             let next_bold = bold.get(k + 1).map(|(_, _, l)| l.span.start);
             let next_heading = md
