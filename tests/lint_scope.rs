@@ -546,6 +546,21 @@ fn letter_phase_ids_before_a_dash_head_their_details() {
         lines[0].contains("phase A") && lines[1].contains("phase B"),
         "{lines:?}"
     );
+    assert_eq!(
+        severities(d, "roadmap-checklist-without-details"),
+        ["warning", "warning"]
+    );
+    // A ticked phase has run: its missing section is a record, info.
+    edit(
+        d,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase A: Mobile scaffold**",
+        "- [x] **Phase A: Mobile scaffold**",
+    );
+    assert_eq!(
+        severities(d, "roadmap-checklist-without-details"),
+        ["info", "warning"]
+    );
 }
 
 /// A progress row and the disk that both say a phase is done, for a phase
@@ -633,4 +648,26 @@ fn a_placeholder_status_or_a_complete_position_contradicts_no_ticked_phase() {
         severities(root, "state-phase-complete-status"),
         Vec::<String>::new()
     );
+}
+
+/// GSD schedules every `*-PLAN.md` (`05-02B-PLAN.md` too): a name that is
+/// not NN-MM but still ends in `-PLAN.md` is a note, info. A loose name
+/// GSD only counts (`01-PLAN-02.md`) is still a warning.
+#[test]
+fn plan_names_gsd_schedules_are_info_and_loose_ones_warnings() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/01-catalog/01-02B-PLAN.md",
+        &plan("01", "02B", ""),
+    );
+    assert_eq!(severities(root, "plan-noncanonical-name"), ["info"]);
+    std::fs::remove_file(root.join(".planning/phases/01-catalog/01-02B-PLAN.md")).unwrap();
+    write(
+        root,
+        ".planning/phases/01-catalog/01-PLAN-02.md",
+        &plan("01", "02", ""),
+    );
+    assert_eq!(severities(root, "plan-noncanonical-name"), ["warning"]);
 }

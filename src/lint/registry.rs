@@ -36,7 +36,7 @@ rules! {
     "plan-missing-field", Error, plan::plan_missing_field, "7.1 / 7.2", "A plan lacks a required frontmatter field (phase, plan, type, wave, depends_on, files_modified, autonomous, must_haves).";
     "plan-field-type", Error, plan::plan_field_type, "", "A plan frontmatter value has the wrong type (wave not an integer, autonomous not a boolean, …).";
     "plan-no-tasks", Warning, plan::plan_no_tasks, "7.1", "A plan has no <task> elements.";
-    "plan-noncanonical-name", Warning, plan::plan_noncanonical_name, "7.4", "A plan file is not named NN-MM-PLAN.md.";
+    "plan-noncanonical-name", Warning, plan::plan_noncanonical_name, "7.4", "A plan file is not named NN-MM-PLAN.md (info when it still ends in -PLAN.md, which GSD schedules).";
     "wave-without-dependencies", Warning, plan::wave_without_dependencies, "7.1", "A plan is in wave > 1 but depends on nothing.";
     "checkpoint-not-autonomous", Error, plan::checkpoint_not_autonomous, "7.1", "A plan has checkpoint tasks but is not marked autonomous: false.";
     "must-haves-not-checkable", Warning, plan::must_haves_not_checkable, "", "must_haves has nothing a tool can verify (no map artifacts or key links).";
@@ -60,7 +60,7 @@ rules! {
     "phase-dir-not-in-roadmap", Warning, roadmap::phase_dir_not_in_roadmap, "W007", "A phase folder is not mentioned in ROADMAP.md.";
     "phase-numbering-gap", Warning, roadmap::phase_numbering_gap, "7.2", "Integer phase folders skip a number.";
     "phase-dir-bad-name", Warning, roadmap::phase_dir_bad_name, "W005", "A phase folder is not named like NN-slug.";
-    "roadmap-checklist-without-details", Warning, roadmap::roadmap_checklist_without_details, "4.3", "A checklist entry has no `### Phase N:` detail section.";
+    "roadmap-checklist-without-details", Warning, roadmap::roadmap_checklist_without_details, "4.3", "An unticked checklist entry has no `### Phase N:` detail section (a ticked one: info).";
     "roadmap-plan-count-mismatch", Warning, roadmap::roadmap_plan_count_mismatch, "", "ROADMAP's **Plans** count differs from the plans on disk.";
     "roadmap-progress-mismatch", Warning, roadmap::roadmap_progress_mismatch, "", "A progress-table row differs from the plans and summaries on disk.";
     "roadmap-complete-but-unfinished", Warning, roadmap::roadmap_complete_but_unfinished, "", "A phase is checked complete but has plans without summaries.";

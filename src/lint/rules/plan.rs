@@ -178,7 +178,30 @@ pub fn must_haves_not_checkable(cx: &Ctx, s: &mut Sink) {
 pub fn plan_noncanonical_name(cx: &Ctx, s: &mut Sink) {
     for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
         if !plan.canonical_name {
-            s.file(&plan.doc.rel_path, format!("plan file {} does not follow the NN-MM-PLAN.md naming", plan.doc.file_name()), "rename it to {phase}-{plan}-PLAN.md (e.g. 05-07-PLAN.md) so gsd-tools and executors find it");
+            // GSD schedules every `*-PLAN.md` (its canonical-name contract,
+            // `05-02B-PLAN.md` included); only the loose forms it merely
+            // counts (`01-PLAN-01.md`, `plan.md`) go unscheduled.
+            let scheduled = plan.doc.file_name().ends_with("-PLAN.md");
+            let (sev, help) = if scheduled {
+                (
+                    crate::lint::Severity::Info,
+                    "GSD schedules it; {phase}-{plan}-PLAN.md (e.g. 05-07-PLAN.md) gives it the plan number summaries and depends_on use",
+                )
+            } else {
+                (
+                    s.severity(),
+                    "rename it to {phase}-{plan}-PLAN.md (e.g. 05-07-PLAN.md): GSD's find-phase and phase-plan-index schedule only *-PLAN.md",
+                )
+            };
+            s.file_severity(
+                sev,
+                &plan.doc.rel_path,
+                format!(
+                    "plan file {} does not follow the NN-MM-PLAN.md naming",
+                    plan.doc.file_name()
+                ),
+                help,
+            );
         }
     }
 }

@@ -296,7 +296,15 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
     // complete-milestone; only the live part must have detail sections.
     for c in rm.checklist.iter().filter(|c| !c.archived) {
         if cx.phases.detail(&c.phase).is_none() {
-            s.at_line(
+            // A ticked phase has run: nobody writes its plan now, and a
+            // missing section is a record of how it was planned.
+            let sev = if c.checked {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            };
+            s.at_line_severity(
+                sev,
                 &rm.doc,
                 c.line,
                 format!(
