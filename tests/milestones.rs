@@ -9,7 +9,7 @@ mod common;
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
@@ -1422,4 +1422,40 @@ fn phases_listed_as_plain_bullets_are_named() {
             .any(|(c, _, m)| c == "phase-dir-not-in-roadmap" && m.contains("04-extra")),
         "{codes:?}"
     );
+}
+
+/// A roadmap's own box for work under way (`- [~] **Phase 2: …**`) is an
+/// unticked phase entry, and a list entry that mentions a version deep in
+/// its description (`**Incorporated:** upstream's v0.19.0-beta`, `PRD
+/// (v3.0)`) names no milestone: only the entry's head does.
+#[test]
+fn under_way_boxes_are_phases_and_versions_in_descriptions_are_no_milestones() {
+    let t = initialised(&["Merge", "Polish"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Phases\n\n\
+         - [x] **Phase 1: Merge** - merge upstream's `v0.19.0-beta` into the fork\n\
+         - [~] **Phase 2: Polish** - the UI pass after the v0.19.0 UAT, deployed, testing outstanding\n\n\
+         ## Notes\n\n- **Incorporated:** upstream's **`v0.19.0-beta`** (PR #468), deployed\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["milestones"], json!([]), "{v}");
+    let phases: Vec<(&str, &str, Value)> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["number"].as_str().unwrap(),
+                p["status"].as_str().unwrap(),
+                p["checked"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(phases[0].0, "1", "{v}");
+    assert_eq!(phases[0].1, "complete", "{v}");
+    assert_eq!((phases[1].0, &phases[1].2), ("2", &json!(false)), "{v}");
+    assert_ne!(phases[1].1, "complete", "{v}");
 }

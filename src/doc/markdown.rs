@@ -233,11 +233,13 @@ fn list_item(t: &str, base: usize, indent: usize, line: Line) -> Option<ListItem
     let rest = &t[content_start..];
     if rest.len() >= 3 && rest.as_bytes()[0] == b'[' && rest.as_bytes()[2] == b']' {
         let mark = rest.as_bytes()[1];
-        if matches!(mark, b' ' | b'x' | b'X')
+        // `[~]` and `[/]`: boxes some roadmaps define for work under way
+        // (deployed, half done); unticked, as `[ ]` is.
+        if matches!(mark, b' ' | b'x' | b'X' | b'~' | b'/')
             && matches!(rest.as_bytes().get(3), None | Some(b' ' | b'\t'))
         {
             checkbox = Some(Checkbox {
-                checked: mark != b' ',
+                checked: matches!(mark, b'x' | b'X'),
                 mark: Span::new(base + content_start + 1, base + content_start + 2),
             });
             let after_box = &rest[3..];

@@ -167,6 +167,30 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
     Some((id, name))
 }
 
+/// The part of a list entry that names it: its leading bold text
+/// (`**Incorporated:** upstream's v0.19.0 …` names no milestone), else
+/// what comes before a dash that starts a description, at most 80 bytes.
+fn entry_head(content: &str) -> &str {
+    let bare = content.trim_start_matches(['✅', '🚧', '📋', '🔄', '⏳', ' ']);
+    if let Some(rest) = bare.strip_prefix("**")
+        && let Some(end) = rest.find("**")
+    {
+        // `✅ **v1.0 MVP**`: the mark before the bold counts too.
+        let lead = content.len() - bare.len();
+        return &content[..lead + 2 + end];
+    }
+    let end = [" - ", " — ", " – "]
+        .iter()
+        .filter_map(|d| content.find(d))
+        .min()
+        .unwrap_or(content.len());
+    let mut end = end.min(80);
+    while !content.is_char_boundary(end) {
+        end -= 1;
+    }
+    &content[..end]
+}
+
 /// A custom phase ID at the start of `rest` and what follows it: any ID
 /// before a colon (`Phase AUTH-FLOW: name`), or one in capitals before a
 /// dash (`Phase C — Name`, `Phase MVP – Name`; not `Phase overview — …`).
@@ -224,7 +248,9 @@ impl Roadmap {
                         && super::milestone::PhaseRange::chain(content).is_some()
                 })
             };
-            if (marked || chain()) && super::milestone::find_milestone_id(content).is_some() {
+            if (marked || chain())
+                && super::milestone::find_milestone_id(entry_head(content)).is_some()
+            {
                 // `- [x] **v1.0: Name**`: a ticked milestone entry has shipped.
                 let status = match item.checkbox {
                     Some(cb) if cb.checked => MilestoneStatus::Shipped,
