@@ -671,3 +671,28 @@ fn plan_names_gsd_schedules_are_info_and_loose_ones_warnings() {
     );
     assert_eq!(severities(root, "plan-noncanonical-name"), ["warning"]);
 }
+
+/// A checklist entry without a detail section: a warning while the phase
+/// is still to do; info once every plan of it has run, ticked or not (a
+/// `[~]` box a roadmap keeps open for outstanding browser tests).
+#[test]
+fn a_finished_phase_without_a_detail_section_is_history() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "## Phase Details",
+        "- [~] **Phase 3: Media** — lightbox\n\n## Phase Details",
+    );
+    plans(root, "03-media", 2, 1, "");
+    assert_eq!(
+        severities(root, "roadmap-checklist-without-details"),
+        ["warning"]
+    );
+    plans(root, "03-media", 2, 2, "");
+    assert_eq!(
+        severities(root, "roadmap-checklist-without-details"),
+        ["info"]
+    );
+}

@@ -60,7 +60,7 @@ rules! {
     "phase-dir-not-in-roadmap", Warning, roadmap::phase_dir_not_in_roadmap, "W007", "A phase folder is not mentioned in ROADMAP.md.";
     "phase-numbering-gap", Warning, roadmap::phase_numbering_gap, "7.2", "Integer phase folders skip a number.";
     "phase-dir-bad-name", Warning, roadmap::phase_dir_bad_name, "W005", "A phase folder is not named like NN-slug.";
-    "roadmap-checklist-without-details", Warning, roadmap::roadmap_checklist_without_details, "4.3", "An unticked checklist entry has no `### Phase N:` detail section (a ticked one: info).";
+    "roadmap-checklist-without-details", Warning, roadmap::roadmap_checklist_without_details, "4.3", "A checklist entry of a phase still to do has no `### Phase N:` detail section (a ticked or finished one: info).";
     "roadmap-plan-count-mismatch", Warning, roadmap::roadmap_plan_count_mismatch, "", "ROADMAP's **Plans** count differs from the plans on disk.";
     "roadmap-progress-mismatch", Warning, roadmap::roadmap_progress_mismatch, "", "A progress-table row differs from the plans and summaries on disk.";
     "roadmap-complete-but-unfinished", Warning, roadmap::roadmap_complete_but_unfinished, "", "A phase is checked complete but has plans without summaries.";

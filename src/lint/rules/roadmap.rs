@@ -296,9 +296,14 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
     // complete-milestone; only the live part must have detail sections.
     for c in rm.checklist.iter().filter(|c| !c.archived) {
         if cx.phases.detail(&c.phase).is_none() {
-            // A ticked phase has run: nobody writes its plan now, and a
-            // missing section is a record of how it was planned.
-            let sev = if c.checked {
+            // A ticked phase, or one whose plans all ran, is done: nobody
+            // writes its plan now, and a missing section is a record.
+            let done = c.checked
+                || cx
+                    .reading
+                    .phase(&c.phase)
+                    .is_some_and(|p| p.status == "complete");
+            let sev = if done {
                 crate::lint::Severity::Info
             } else {
                 s.severity()
