@@ -37,8 +37,8 @@ const SAMPLE: usize = 100;
 /// Trees right on all four, measured when these floors were set (gsd at the
 /// commit that set them). Raise them as the reading improves; the issue's
 /// bar is 95% of each part.
-const TUNE_RIGHT_AT_LEAST: usize = 76;
-const HOLDOUT_RIGHT_AT_LEAST: usize = 42;
+const TUNE_RIGHT_AT_LEAST: usize = 77;
+const HOLDOUT_RIGHT_AT_LEAST: usize = 43;
 /// Sampled held-out findings judged true, measured when set (43 of 56; the
 /// issue's bar is 90%).
 const LINT_TRUE_AT_LEAST: usize = 43;

@@ -1459,3 +1459,38 @@ fn under_way_boxes_are_phases_and_versions_in_descriptions_are_no_milestones() {
     assert_eq!((phases[1].0, &phases[1].2), ("2", &json!(false)), "{v}");
     assert_ne!(phases[1].1, "complete", "{v}");
 }
+
+/// A roadmap that names no milestone, and a STATE.md that names none but
+/// GSD's default: PROJECT.md's `## Current Milestone: v2.0 Analytics`
+/// (what GSD's new-milestone writes) names the work under way, until
+/// MILESTONES.md records it shipped.
+#[test]
+fn project_md_names_the_current_milestone_when_nothing_else_does() {
+    let t = initialised(&["Events", "Charts"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/STATE.md",
+        "---\nmilestone: v1.0\nmilestone_name: milestone\n---\n# Project State\n",
+    );
+    let project = std::fs::read_to_string(root.join(".planning/PROJECT.md")).unwrap();
+    write(
+        root,
+        ".planning/PROJECT.md",
+        &format!("{project}\n## Current Milestone: v2.0 Analytics\n\nEvents and charts.\n"),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v2.0 Analytics", "{v}");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(
+        why.contains("v2.0 Analytics is in progress: PROJECT.md names it the current milestone (PROJECT.md line"),
+        "{why}"
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v2.0 Analytics (Shipped: 2026-05-01)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+}

@@ -280,6 +280,9 @@ pub enum MilestoneSource {
     /// STATE.md's `milestone:` and `milestone_name:`, for a roadmap that
     /// names no milestone of its own.
     State,
+    /// PROJECT.md's `## Current Milestone: v2.0 Name` (GSD's new-milestone
+    /// writes it), for a roadmap and a STATE.md that name none.
+    Project,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -35,6 +35,23 @@ impl Project {
         Some(text[h.line.full.end.min(span.end)..span.end].trim())
     }
 
+    /// `## Current Milestone: v2.0 Name` (the heading GSD's new-milestone
+    /// writes): the text after the colon and its line, when it names a
+    /// version.
+    pub fn current_milestone(&self) -> Option<(String, usize)> {
+        let text = self.doc.text();
+        self.md.headings.iter().find_map(|h| {
+            let t = h.text.slice(text).trim();
+            let rest = t
+                .get(..18)
+                .filter(|p| p.eq_ignore_ascii_case("current milestone:"))
+                .and_then(|_| t.get(18..))?
+                .trim();
+            super::milestone::find_milestone_id(rest)?;
+            Some((rest.to_owned(), h.line.number))
+        })
+    }
+
     pub fn has_section(&self, title: &str) -> bool {
         let text = self.doc.text();
         self.md

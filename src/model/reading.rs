@@ -149,10 +149,13 @@ impl RoadmapReading {
         // With no ROADMAP.md at all (GSD removes it when a milestone ships,
         // and the next one is still defining requirements) it is the same.
         let from_state = owned.is_empty();
-        let from_state = from_state.then(|| state_milestone(ws)).flatten().map(|m| {
-            owned.push(m);
-            owned.len() - 1
-        });
+        let from_state = from_state
+            .then(|| state_milestone(ws).or_else(|| project_milestone(ws)))
+            .flatten()
+            .map(|m| {
+                owned.push(m);
+                owned.len() - 1
+            });
         // A milestone the roadmap leaves unmarked (or STATE.md still names)
         // that MILESTONES.md, an archive or STATE.md's table records as
         // shipped has shipped.
@@ -163,7 +166,10 @@ impl RoadmapReading {
                 continue;
             };
             let unmarked = owned[i].status == MilestoneStatus::Unknown
-                || owned[i].source == MilestoneSource::State;
+                || matches!(
+                    owned[i].source,
+                    MilestoneSource::State | MilestoneSource::Project
+                );
             let alone = owned
                 .iter()
                 .filter(|m| m.version.as_deref().is_some_and(|w| same_version(w, &v)))
@@ -176,6 +182,8 @@ impl RoadmapReading {
                 owned[i].status = MilestoneStatus::Shipped;
                 let though = if owned[i].source == MilestoneSource::State {
                     "STATE.md still names it"
+                } else if owned[i].source == MilestoneSource::Project {
+                    "PROJECT.md still names it"
                 } else {
                     "the roadmap does not mark it"
                 };
@@ -676,10 +684,10 @@ fn why_current(
     } else {
         "it is the first milestone not marked shipped"
     };
-    let file = if m.source == MilestoneSource::State {
-        "STATE.md"
-    } else {
-        "ROADMAP.md"
+    let file = match m.source {
+        MilestoneSource::State => "STATE.md",
+        MilestoneSource::Project => "PROJECT.md",
+        _ => "ROADMAP.md",
     };
     format!(
         "current milestone {} ({file} line {}): {why}",
@@ -703,8 +711,9 @@ fn why_status(m: &Milestone) -> String {
         MilestoneSource::Heading if line == m.line => ("its heading", "ROADMAP.md"),
         MilestoneSource::Heading => ("the status line under its heading", "ROADMAP.md"),
         MilestoneSource::State => ("STATE.md names it as the milestone under way", "STATE.md"),
+        MilestoneSource::Project => ("PROJECT.md names it the current milestone", "PROJECT.md"),
     };
-    let says = if source == MilestoneSource::State {
+    let says = if matches!(source, MilestoneSource::State | MilestoneSource::Project) {
         ""
     } else {
         " says so"
@@ -770,6 +779,26 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
         line,
         source: MilestoneSource::State,
         status_from: Some((MilestoneSource::State, line)),
+        phase_range: None,
+        range: Default::default(),
+    })
+}
+
+/// The milestone PROJECT.md's `## Current Milestone: v2.0 Name` names.
+fn project_milestone(ws: &Workspace) -> Option<Milestone> {
+    let (text, line) = ws.project.as_ref()?.current_milestone()?;
+    let version = super::milestone::find_milestone_id(&text)?;
+    let name = text.replacen(&version, "", 1);
+    let name = name
+        .trim_matches(|c: char| c.is_whitespace() || "-—–:()".contains(c))
+        .to_owned();
+    Some(Milestone {
+        title: super::milestone::label(Some(&version), &name),
+        version: Some(version),
+        status: MilestoneStatus::InProgress,
+        line,
+        source: MilestoneSource::Project,
+        status_from: Some((MilestoneSource::Project, line)),
         phase_range: None,
         range: Default::default(),
     })
