@@ -556,6 +556,7 @@ fn committed_copy(tree: &Path, to: &Path) {
 enum Step {
     Call(Vec<String>),
     Edit(&'static str),
+    Write(&'static str, &'static str),
 }
 
 fn write_steps() -> Vec<Step> {
@@ -605,9 +606,10 @@ fn write_steps() -> Vec<Step> {
     ]
 }
 
-/// What a write's stdout says, its commit hash replaced by its length
-/// (each copy makes its own commit at its own time).
-fn masked(stdout: &str) -> String {
+/// What a write's stdout says, its commit hash replaced by its length, its
+/// timestamp and the copy's folder by placeholders (each copy makes its own
+/// commit at its own time, in its own folder).
+fn masked(stdout: &str, dir: &Path) -> String {
     let hex = |s: &str| s.len() >= 7 && s.chars().all(|c| c.is_ascii_hexdigit());
     if hex(stdout) {
         return format!("<{} hex>", stdout.len());
@@ -617,15 +619,22 @@ fn masked(stdout: &str) -> String {
             if let Some(h) = v.get("hash").and_then(|h| h.as_str()) {
                 v["hash"] = format!("<{} hex>", h.len()).into();
             }
+            if v.get("timestamp").is_some_and(|t| t.is_string()) {
+                v["timestamp"] = "<time>".into();
+            }
+            if let Some(f) = v.get("file").and_then(|f| f.as_str()) {
+                v["file"] = f.replace(&dir.display().to_string(), "<copy>").into();
+            }
             serde_json::to_string_pretty(&v).unwrap()
         }
         _ => stdout.to_string(),
     }
 }
 
-/// A tree's state after the writes: config.json's value (1.14.0 rewrites
-/// the whole file, gsd edits the one key: PARITY.md), every other file
-/// committed at HEAD, the commit subjects and what is left uncommitted.
+/// A tree's state after the writes: the values of config.json and the
+/// intel file (1.14.0 rewrites a whole file, gsd edits the values it sets:
+/// PARITY.md), every other file committed at HEAD, the commit subjects and
+/// what is left uncommitted.
 fn end_state(dir: &Path) -> Vec<String> {
     let config = std::fs::read_to_string(dir.join(".planning/config.json"))
         .ok()
@@ -635,8 +644,16 @@ fn end_state(dir: &Path) -> Vec<String> {
         .filter(|l| !l.ends_with(".planning/config.json"))
         .map(str::to_string)
         .collect();
+    let intel = std::fs::read_to_string(dir.join(".planning/intel/stack.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .map(|mut v| {
+            v["_meta"]["updated_at"] = "<time>".into();
+            v
+        });
     vec![
         format!("{config:?}"),
+        format!("{intel:?}"),
         tree.join("\n"),
         common::git(dir, &["log", "--format=%B"]),
         common::git(
@@ -723,6 +740,14 @@ fn writes_on(tree: &Path, real: &Path, shims: &Path) -> (usize, usize, Vec<Strin
                 }
                 continue;
             }
+            Step::Write(file, content) => {
+                for dir in [&ours, &theirs] {
+                    let p = dir.join(file);
+                    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                    std::fs::write(&p, content).unwrap();
+                }
+                continue;
+            }
             Step::Call(call) => call,
         };
         let argv: Vec<&str> = call.iter().map(String::as_str).collect();
@@ -756,7 +781,10 @@ fn writes_on(tree: &Path, real: &Path, shims: &Path) -> (usize, usize, Vec<Strin
             .output()
             .unwrap();
         compared += 1;
-        let (ours_out, theirs_out) = (masked(&text(&g.stdout)), masked(&text(&p.stdout)));
+        let (ours_out, theirs_out) = (
+            masked(&text(&g.stdout), &ours),
+            masked(&text(&p.stdout), &theirs),
+        );
         if ours_out != theirs_out || g.status.code() != p.status.code() {
             differing.push(format!(
                 "{name} {call:?}\n gsd: {ours_out}\n gsd-tools: {theirs_out}"

@@ -73,6 +73,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("config-set", Scope::Planning, writes::config_set),
     ("commit", Scope::Planning, writes::commit),
     ("classify-confidence", Scope::Free, classify_confidence),
+    (
+        "intel.patch-meta",
+        Scope::Planning,
+        writes::intel_patch_meta,
+    ),
 ];
 
 /// The native handler for a canonical name.

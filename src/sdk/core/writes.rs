@@ -15,9 +15,9 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 use super::super::Call;
-use super::super::commands::{commit as engine_commit, write};
+use super::super::commands::{commit as engine_commit, fm, intel, write};
 use super::super::compat::{config as cfg, sanitize};
-use super::native::{CoreCall, Refusal, config_object, hand_on, legacy_keys};
+use super::native::{CoreCall, Refusal, config_object, engine, hand_on, legacy_keys};
 use super::output::{Out, js_string};
 use crate::store::{CommitOutcome, CommitPolicy, commit};
 
@@ -385,4 +385,57 @@ fn short_head(workdir: &Path) -> Option<String> {
     o.status
         .success()
         .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// `intel patch-meta FILE`: `_meta.updated_at` set to now and
+/// `_meta.version` bumped in one of the intel agent's JSON files, answered
+/// `{patched, file, timestamp}` (the same with `--raw`). gsd changes those
+/// two values only; 1.14.0 rewrites the whole file (PARITY.md G3).
+/// Answered for an existing JSON object inside the project, reached without
+/// links, whose `_meta` is an object (or absent) with a numeric (or absent)
+/// `version`: anything else 1.14.0 words or counts its own way.
+pub fn intel_patch_meta(call: &CoreCall) -> Result<Out, Refusal> {
+    let Some(file) = call.args.first().filter(|f| !f.is_empty()) else {
+        return Err(hand_on(" without a file"));
+    };
+    let abs = fm::lexical(&call.project.join(file));
+    let project = call
+        .project
+        .canonicalize()
+        .unwrap_or(call.project.to_path_buf());
+    if !abs.is_file()
+        || abs.canonicalize().ok().as_ref() != Some(&abs)
+        || !abs.starts_with(&project)
+    {
+        return Err(hand_on(
+            " for a file missing, linked or outside the project",
+        ));
+    }
+    let parsed = std::fs::read_to_string(&abs)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let meta_ok = match parsed
+        .as_ref()
+        .and_then(Value::as_object)
+        .map(|m| m.get("_meta"))
+    {
+        Some(None) => true,
+        Some(Some(Value::Object(meta))) => {
+            matches!(
+                meta.get("version"),
+                None | Some(Value::Null) | Some(Value::Number(_))
+            )
+        }
+        _ => false,
+    };
+    if !meta_ok {
+        return Err(hand_on(
+            " for a file that is not a JSON object with a plain _meta",
+        ));
+    }
+    let v = engine(intel::patch_meta, call, &[abs.display().to_string()])?;
+    if v.get("patched") != Some(&Value::Bool(true)) {
+        return Err(hand_on(" where gsd's edit fails"));
+    }
+    Ok(Out::json(&v))
 }
