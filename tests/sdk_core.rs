@@ -603,6 +603,12 @@ fn write_steps() -> Vec<Step> {
             "--files",
             ".planning/",
         ]),
+        Step::Write(
+            ".planning/intel/stack.json",
+            "{\n  \"languages\": [\n    \"rust\"\n  ]\n}\n",
+        ),
+        c(&["intel", "patch-meta", ".planning/intel/stack.json"]),
+        c(&["intel", "patch-meta", ".planning/intel/stack.json", "--raw"]),
     ]
 }
 
