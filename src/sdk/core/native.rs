@@ -304,7 +304,10 @@ fn agent_skills(call: &CoreCall) -> Result<Out, Refusal> {
     };
     let config = config_object(call)?.unwrap_or_default();
     let runtime = match config.get("runtime") {
-        Some(r) if super::super::compat::js::truthy(r) => r.as_str().map(str::to_string),
+        Some(r) if super::super::compat::js::truthy(r) => match r.as_str() {
+            Some(r) => Some(r.to_string()),
+            None => return Err(hand_on(" for a runtime that is not a name")),
+        },
         _ => std::env::var("GSD_RUNTIME").ok().filter(|r| !r.is_empty()),
     };
     if runtime.is_some_and(|r| r != "claude") {
