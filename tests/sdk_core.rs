@@ -313,6 +313,20 @@ fn checked_in_coverage_and_command_list_are_the_installed_packages() {
     let list = std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-commands.txt"))
         .unwrap();
     assert_eq!(text(&o.stdout), list);
+    let o = Command::new("node")
+        .arg(manifest.join("tests/sdk_core/config-keys.mjs"))
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let keys =
+        std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-config-keys.txt"))
+            .unwrap();
+    assert_eq!(
+        text(&o.stdout),
+        keys,
+        "regenerate: node tests/sdk_core/config-keys.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-config-keys.txt"
+    );
     // Every family gsd resolves a subcommand for is a command of the release.
     for f in gsd::sdk::core::resolve::FAMILIES {
         assert!(list.lines().any(|l| l == *f), "{f} is not a 1.14.0 command");
@@ -363,6 +377,36 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
             s(&["query", "skills-root", "claude", "--raw"]),
             s(&["query", "skills-root", "claude"]),
             s(&["query", "generate-slug", "Add user login (v2)!", "--raw"]),
+            s(&["query", "classify-confidence", "--provider", "context7"]),
+            s(&[
+                "query",
+                "classify-confidence",
+                "--provider",
+                "exa",
+                "--verified",
+            ]),
+            s(&[
+                "query",
+                "classify-confidence",
+                "--provider",
+                "brave",
+                "--raw",
+            ]),
+            s(&[
+                "query",
+                "classify-confidence",
+                "--provider",
+                "other",
+                "--verified",
+            ]),
+            s(&[
+                "query",
+                "classify-confidence",
+                "--provider",
+                "jina",
+                "--pick",
+                "confidence",
+            ]),
         ]);
     }
     out.extend([
@@ -376,6 +420,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         s(&["query", "check.auto-mode"]),
         s(&["check", "auto-mode", "--pick", "active"]),
         s(&["query", "config-get", "workflow", "--pick", "research"]),
+        s(&["query", "agent-skills", "gsd-planner"]),
+        s(&["query", "agent-skills", "gsd-executor", "--raw"]),
     ]);
     for key in [
         "model_profile",
@@ -494,6 +540,269 @@ fn native_answers_equal_gsd_cores_on_a_corpus_sample() {
     );
     assert!(compared > 50, "only {compared} pairs compared");
     assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// A copy of `tree` with its files committed, as a user's project is.
+fn committed_copy(tree: &Path, to: &Path) {
+    copy(tree, to);
+    common::git(to, &["config", "user.email", "t@example.com"]);
+    common::git(to, &["config", "user.name", "T"]);
+    common::git(to, &["add", "-A"]);
+    common::git(to, &["commit", "-q", "-m", "start"]);
+}
+
+/// The writes compared on a tree, in order, with the edits made by hand
+/// between them (`Edit`): the calls GSD Core's workflows make.
+enum Step {
+    Call(Vec<String>),
+    Edit(&'static str),
+    Write(&'static str, &'static str),
+}
+
+fn write_steps() -> Vec<Step> {
+    let c = |v: &[&str]| Step::Call(v.iter().map(|x| x.to_string()).collect());
+    vec![
+        c(&["query", "config-set", "workflow._auto_chain_active", "true"]),
+        c(&[
+            "query",
+            "config-set",
+            "workflow._auto_chain_active",
+            "false",
+            "--raw",
+        ]),
+        c(&["query", "config-set", "model_policy.provider", "anthropic"]),
+        c(&[
+            "query",
+            "commit",
+            "chore: add project config",
+            "--files",
+            ".planning/config.json",
+        ]),
+        c(&[
+            "query",
+            "commit",
+            "docs: update state",
+            "--files",
+            ".planning/STATE.md",
+        ]),
+        Step::Edit(".planning/STATE.md"),
+        c(&[
+            "query",
+            "commit",
+            "docs: update state",
+            "--files",
+            ".planning/STATE.md",
+            "--raw",
+        ]),
+        Step::Edit(".planning/ROADMAP.md"),
+        Step::Edit(".planning/notes/idea.md"),
+        c(&[
+            "query",
+            "commit",
+            "docs: initialize project (2 phases)",
+            "--files",
+            ".planning/",
+        ]),
+        Step::Write(
+            ".planning/intel/stack.json",
+            "{\n  \"languages\": [\n    \"rust\"\n  ]\n}\n",
+        ),
+        c(&["intel", "patch-meta", ".planning/intel/stack.json"]),
+        c(&["intel", "patch-meta", ".planning/intel/stack.json", "--raw"]),
+    ]
+}
+
+/// What a write's stdout says, its commit hash replaced by its length, its
+/// timestamp and the copy's folder by placeholders (each copy makes its own
+/// commit at its own time, in its own folder).
+fn masked(stdout: &str, dir: &Path) -> String {
+    let hex = |s: &str| s.len() >= 7 && s.chars().all(|c| c.is_ascii_hexdigit());
+    if hex(stdout) {
+        return format!("<{} hex>", stdout.len());
+    }
+    match serde_json::from_str::<serde_json::Value>(stdout) {
+        Ok(mut v) if v.is_object() => {
+            if let Some(h) = v.get("hash").and_then(|h| h.as_str()) {
+                v["hash"] = format!("<{} hex>", h.len()).into();
+            }
+            if v.get("timestamp").is_some_and(|t| t.is_string()) {
+                v["timestamp"] = "<time>".into();
+            }
+            if let Some(f) = v.get("file").and_then(|f| f.as_str()) {
+                v["file"] = f.replace(&dir.display().to_string(), "<copy>").into();
+            }
+            serde_json::to_string_pretty(&v).unwrap()
+        }
+        _ => stdout.to_string(),
+    }
+}
+
+/// A tree's state after the writes: the values of config.json and the
+/// intel file (1.14.0 rewrites a whole file, gsd edits the values it sets:
+/// PARITY.md), every other file committed at HEAD, the commit subjects and
+/// what is left uncommitted.
+fn end_state(dir: &Path) -> Vec<String> {
+    let config = std::fs::read_to_string(dir.join(".planning/config.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let tree: Vec<String> = common::git(dir, &["ls-tree", "-r", "HEAD"])
+        .lines()
+        .filter(|l| !l.ends_with(".planning/config.json"))
+        .map(str::to_string)
+        .collect();
+    let intel = std::fs::read_to_string(dir.join(".planning/intel/stack.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .map(|mut v| {
+            v["_meta"]["updated_at"] = "<time>".into();
+            v
+        });
+    vec![
+        format!("{config:?}"),
+        format!("{intel:?}"),
+        tree.join("\n"),
+        common::git(dir, &["log", "--format=%B"]),
+        common::git(
+            dir,
+            &[
+                "status",
+                "--porcelain",
+                "--",
+                ".",
+                ":!.planning/config.json",
+            ],
+        ),
+    ]
+}
+
+#[test]
+#[cfg_attr(
+    not(all(gsd_core, gsd_corpus)),
+    ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
+)]
+fn native_writes_equal_gsd_cores_on_a_corpus_sample() {
+    // Four trees of the sample, two at a time: each write costs the peer a
+    // Node start.
+    let trees: Vec<PathBuf> = common::corpus_trees()
+        .expect("GSD_CORPUS")
+        .into_iter()
+        .filter(|t| sample(&t.file_name().unwrap().to_string_lossy()))
+        .take(4)
+        .collect();
+    assert!(trees.len() >= 4, "the sample holds {} trees", trees.len());
+    let real = gsd_tools_cjs();
+    let shims = shim_dir();
+    let rows: Vec<(usize, usize, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = trees
+            .chunks(2)
+            .map(|chunk| {
+                let (real, shims) = (&real, shims.path());
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|t| writes_on(t, real, shims))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let compared: usize = rows.iter().map(|r| r.0).sum();
+    let answered: usize = rows.iter().map(|r| r.1).sum();
+    let differing: Vec<String> = rows.into_iter().flat_map(|r| r.2).collect();
+    eprintln!(
+        "GSD Core 1.14.0 write parity: {} trees, {compared} writes compared ({answered} answered by gsd), {} differing",
+        trees.len(),
+        differing.len()
+    );
+    assert!(
+        answered > compared / 2,
+        "only {answered} of {compared} answered"
+    );
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// The writes on one tree, gsd on one copy and gsd-tools on another: how
+/// many were compared, how many gsd answered itself, and the differences.
+fn writes_on(tree: &Path, real: &Path, shims: &Path) -> (usize, usize, Vec<String>) {
+    let name = tree.file_name().unwrap().to_string_lossy().into_owned();
+    let tmp = tempfile::tempdir().unwrap();
+    let (ours, theirs) = (tmp.path().join("gsd"), tmp.path().join("peer"));
+    committed_copy(tree, &ours);
+    committed_copy(tree, &theirs);
+    let (mut compared, mut answered, mut differing) = (0, 0, Vec::new());
+    for step in write_steps() {
+        let call = match step {
+            Step::Edit(file) => {
+                for dir in [&ours, &theirs] {
+                    let p = dir.join(file);
+                    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                    let mut t = std::fs::read_to_string(&p).unwrap_or_default();
+                    t.push_str("\nEdited by hand.\n");
+                    std::fs::write(&p, t).unwrap();
+                }
+                continue;
+            }
+            Step::Write(file, content) => {
+                for dir in [&ours, &theirs] {
+                    let p = dir.join(file);
+                    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+                    std::fs::write(&p, content).unwrap();
+                }
+                continue;
+            }
+            Step::Call(call) => call,
+        };
+        let argv: Vec<&str> = call.iter().map(String::as_str).collect();
+        let g = as_named(
+            shims,
+            "gsd_run",
+            &ours,
+            &argv,
+            &[("GSD_SDK_FALLBACK", "off")],
+        );
+        let g = if text(&g.stderr).contains("gsd does not answer") {
+            // Handed on: the real tool makes the same write on both copies.
+            as_named(
+                shims,
+                "gsd_run",
+                &ours,
+                &argv,
+                &[("GSD_CORE_REAL", real.to_str().unwrap())],
+            )
+        } else {
+            answered += 1;
+            g
+        };
+        let p = Command::new("node")
+            .arg(real)
+            .args(&argv)
+            .current_dir(&theirs)
+            .env_remove("GSD_WORKSTREAM")
+            .env_remove("GSD_RUNTIME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .output()
+            .unwrap();
+        compared += 1;
+        let (ours_out, theirs_out) = (
+            masked(&text(&g.stdout), &ours),
+            masked(&text(&p.stdout), &theirs),
+        );
+        if ours_out != theirs_out || g.status.code() != p.status.code() {
+            differing.push(format!(
+                "{name} {call:?}\n gsd: {ours_out}\n gsd-tools: {theirs_out}"
+            ));
+        }
+    }
+    for (x, y) in end_state(&ours).iter().zip(&end_state(&theirs)) {
+        if x != y {
+            differing.push(format!("{name} end state\n gsd: {x}\n gsd-tools: {y}"));
+        }
+    }
+    (compared, answered, differing)
 }
 
 #[test]

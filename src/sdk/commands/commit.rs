@@ -15,7 +15,7 @@ use crate::store::{CommitOutcome, CommitPolicy, commit};
 
 /// Files under `rel` (a file or a folder): on disk, not ignored, plus those
 /// HEAD has there (so a deleted file's removal is committed too).
-fn expand(repo: &Repository, workdir: &Path, rel: &Path) -> Vec<PathBuf> {
+pub fn expand(repo: &Repository, workdir: &Path, rel: &Path) -> Vec<PathBuf> {
     let abs = workdir.join(rel);
     let mut out = Vec::new();
     if abs.is_dir() {

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
+use super::writes;
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -68,6 +69,15 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("current-timestamp", Scope::Free, current_timestamp),
     ("phase.next-decimal", Scope::Planning, next_decimal),
     ("check.auto-mode", Scope::Planning, auto_mode),
+    ("agent-skills", Scope::Planning, agent_skills),
+    ("config-set", Scope::Planning, writes::config_set),
+    ("commit", Scope::Planning, writes::commit),
+    ("classify-confidence", Scope::Free, classify_confidence),
+    (
+        "intel.patch-meta",
+        Scope::Planning,
+        writes::intel_patch_meta,
+    ),
 ];
 
 /// The native handler for a canonical name.
@@ -78,13 +88,13 @@ pub fn native(command: &str) -> Option<(Scope, Handler)> {
         .map(|(_, s, h)| (*s, *h))
 }
 
-fn hand_on(why: impl Into<String>) -> Refusal {
+pub(super) fn hand_on(why: impl Into<String>) -> Refusal {
     Refusal::HandOn(why.into())
 }
 
 /// An engine answer, or the call handed on when the engine refuses: its
 /// error messages are gsd-sdk 1.42.3's, not 1.14.0's.
-fn engine(
+pub(super) fn engine(
     handler: fn(&Call) -> Result<Reply, SdkError>,
     call: &CoreCall,
     args: &[String],
@@ -234,4 +244,115 @@ fn next_decimal(call: &CoreCall) -> Result<Out, Refusal> {
 fn auto_mode(call: &CoreCall) -> Result<Out, Refusal> {
     let v = engine(phases::auto_mode, call, call.args)?;
     Ok(Out::json(&v))
+}
+
+/// Whether `~/.gsd/defaults.json` exists: 1.14.0 merges it under every
+/// project's config, which gsd's reading does not.
+pub(super) fn shared_defaults() -> bool {
+    std::env::var_os("HOME").is_some_and(|h| Path::new(&h).join(".gsd/defaults.json").exists())
+}
+
+/// config.json as an object (`None` when absent), or the call handed on
+/// when it is unreadable: 1.14.0 reports a fault gsd's reading words otherwise.
+pub(super) fn config_object(
+    call: &CoreCall,
+) -> Result<Option<serde_json::Map<String, Value>>, Refusal> {
+    use super::super::compat::config::{Raw, raw};
+    if shared_defaults() {
+        return Err(hand_on("with ~/.gsd/defaults.json"));
+    }
+    match raw(call.project) {
+        Raw::Object(m) => Ok(Some(m)),
+        Raw::Missing => Ok(None),
+        Raw::Malformed(_) => Err(hand_on("with an unreadable config.json")),
+    }
+}
+
+/// Whether 1.14.0's config loader would rewrite config.json before it
+/// answers: a legacy top-level key it moves (`branching_strategy`,
+/// `sub_repos`, `multiRepo`, `base_branch`, `depth` without `granularity`),
+/// or sub-repositories it re-detects.
+pub(super) fn legacy_keys(m: &serde_json::Map<String, Value>) -> bool {
+    [
+        "branching_strategy",
+        "sub_repos",
+        "multiRepo",
+        "base_branch",
+    ]
+    .iter()
+    .any(|k| m.contains_key(*k))
+        || (m.contains_key("depth") && !m.contains_key("granularity"))
+        || m.get("planning")
+            .and_then(|p| p.get("sub_repos"))
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+}
+
+/// `agent-skills AGENT`: the block a workflow embeds in an agent's prompt.
+/// Answered where the agent has no `agent_skills` entry on Claude Code
+/// (config.json's `runtime`, else `GSD_RUNTIME`): an empty block, printed
+/// as nothing. A configured agent (its block names resolved skill files)
+/// and other runtimes (1.14.0 then serves the agent's installed prompt)
+/// go on. Where 1.14.0 would also migrate config.json's legacy keys on disk
+/// (`legacy_keys`), gsd answers the same and writes nothing (PARITY.md G2).
+fn agent_skills(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.iter().any(|a| a == "--json") {
+        return Err(hand_on("with --json"));
+    }
+    let Some(agent) = call.args.first().filter(|a| !a.is_empty()) else {
+        return Err(hand_on(" without an agent"));
+    };
+    let config = config_object(call)?.unwrap_or_default();
+    let runtime = match config.get("runtime") {
+        Some(r) if super::super::compat::js::truthy(r) => match r.as_str() {
+            Some(r) => Some(r.to_string()),
+            None => return Err(hand_on(" for a runtime that is not a name")),
+        },
+        _ => std::env::var("GSD_RUNTIME").ok().filter(|r| !r.is_empty()),
+    };
+    if runtime.is_some_and(|r| r != "claude") {
+        return Err(hand_on(" for a runtime other than Claude Code"));
+    }
+    if config
+        .get("agent_skills")
+        .and_then(Value::as_object)
+        .is_some_and(|m| m.contains_key(agent.as_str()))
+    {
+        return Err(hand_on(" for an agent with configured skills"));
+    }
+    Ok(Out::text(""))
+}
+
+/// `classify-confidence --provider ID [--verified]`: how far a research
+/// finding from that provider is trusted. Answered without `--package` (a
+/// registry look-up 1.14.0 makes) and `--ecosystem`: an official-docs or a
+/// scraping provider gives MEDIUM, a web search MEDIUM when verified
+/// against official docs, anything else LOW.
+fn classify_confidence(call: &CoreCall) -> Result<Out, Refusal> {
+    let args = call.args;
+    if args.iter().any(|a| a == "--package" || a == "--ecosystem") {
+        return Err(hand_on(" with --package or --ecosystem"));
+    }
+    let provider = args
+        .iter()
+        .position(|a| a == "--provider")
+        .and_then(|i| args.get(i + 1))
+        .filter(|p| !p.starts_with("--"));
+    let Some(provider) = provider else {
+        return Err(hand_on(" without a provider"));
+    };
+    let verified = args.iter().any(|a| a == "--verified");
+    let confidence = match provider.as_str() {
+        "context7" | "ref" | "jina" | "firecrawl" => "MEDIUM",
+        "exa" | "tavily" | "perplexity" | "brave" | "websearch" if verified => "MEDIUM",
+        _ => "LOW",
+    };
+    Ok(Out::json(&json!({
+        "provider": provider,
+        "package": null,
+        "ecosystem": null,
+        "legitimacyVerdict": null,
+        "verified": verified,
+        "confidence": confidence,
+    })))
 }
