@@ -264,17 +264,24 @@ pub fn commit(call: &CoreCall) -> Result<Out, Refusal> {
         .or_else(|| config.get("branching_strategy"));
     if strategy.is_some_and(|s| s.as_str() != Some("none"))
         || config.contains_key("phase_commit_docs")
-        || config
-            .get("planning")
-            .is_some_and(|p| p.get("commit_docs").is_some())
     {
         return Err(hand_on(
             " with a branching strategy or a commit_docs override",
         ));
     }
-    let docs = match config.get("commit_docs") {
+    // 1.14.0's loadConfig: the flat `commit_docs`, else `planning.commit_docs`
+    // (what `gsd init` and GSD's new-project write), else true unless git
+    // ignores .planning/ (that case is handed on below, before any write).
+    let explicit = config.get("commit_docs").or_else(|| {
+        config
+            .get("planning")
+            .and_then(|p| p.as_object())
+            .and_then(|p| p.get("commit_docs"))
+    });
+    let docs = match explicit {
         Some(Value::Bool(b)) => *b,
-        _ => return Err(hand_on(" without commit_docs set in config.json")),
+        None => true,
+        Some(_) => return Err(hand_on(" with a commit_docs that is not true or false")),
     };
     if !docs {
         let v = json!({"committed": false, "skipped": true, "hash": null, "reason": "skipped_commit_docs_false"});
