@@ -442,6 +442,17 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     out
 }
 
+/// The corpus trees of the sample (at least four).
+fn sample_trees() -> Vec<PathBuf> {
+    let trees: Vec<PathBuf> = common::corpus_trees()
+        .expect("GSD_CORPUS")
+        .into_iter()
+        .filter(|t| sample(&t.file_name().unwrap().to_string_lossy()))
+        .collect();
+    assert!(trees.len() >= 4, "the sample holds {} trees", trees.len());
+    trees
+}
+
 /// A copy of `tree` in a git repository, as a user's project is.
 fn copy(tree: &Path, to: &Path) {
     copy_dir(tree, to);
@@ -454,12 +465,7 @@ fn copy(tree: &Path, to: &Path) {
     ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
 )]
 fn native_answers_equal_gsd_cores_on_a_corpus_sample() {
-    let trees: Vec<PathBuf> = common::corpus_trees()
-        .expect("GSD_CORPUS")
-        .into_iter()
-        .filter(|t| sample(&t.file_name().unwrap().to_string_lossy()))
-        .collect();
-    assert!(trees.len() >= 4, "the sample holds {} trees", trees.len());
+    let trees = sample_trees();
     let real = gsd_tools_cjs();
     let shims = shim_dir();
     let mut compared = 0;
@@ -683,13 +689,7 @@ fn end_state(dir: &Path) -> Vec<String> {
 fn native_writes_equal_gsd_cores_on_a_corpus_sample() {
     // Four trees of the sample, two at a time: each write costs the peer a
     // Node start.
-    let trees: Vec<PathBuf> = common::corpus_trees()
-        .expect("GSD_CORPUS")
-        .into_iter()
-        .filter(|t| sample(&t.file_name().unwrap().to_string_lossy()))
-        .take(4)
-        .collect();
-    assert!(trees.len() >= 4, "the sample holds {} trees", trees.len());
+    let trees: Vec<PathBuf> = sample_trees().into_iter().take(4).collect();
     let real = gsd_tools_cjs();
     let shims = shim_dir();
     let rows: Vec<(usize, usize, Vec<String>)> = std::thread::scope(|scope| {
