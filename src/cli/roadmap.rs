@@ -13,7 +13,7 @@ use super::output::{Output, stored};
 use super::table;
 
 pub fn show(cwd: &Path, json_out: bool, explain: bool) -> Result<Output, CliError> {
-    let ws = Workspace::discover_with(cwd, Scope::Index)?;
+    let ws = Workspace::discover_with(cwd, Scope::Reading)?;
     match &ws.roadmap {
         // GSD removes ROADMAP.md when a milestone ships; until the next one
         // is planned, STATE.md still says where the work stands.

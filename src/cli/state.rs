@@ -73,7 +73,13 @@ fn list(cwd: &Path, cmd: ListCommand, which: List) -> Result<Output, CliError> {
 }
 
 pub fn show(cwd: &Path, get: Option<String>, json_flag: bool) -> Result<Output, CliError> {
-    let ws = Workspace::discover_with(cwd, Scope::Index)?;
+    // A field is STATE.md's alone; the whole state sits beside the roadmap's reading.
+    let scope = if get.is_some() {
+        Scope::State
+    } else {
+        Scope::Reading
+    };
+    let ws = Workspace::discover_with(cwd, scope)?;
     let Some(st) = &ws.state else {
         return Err(super::error::missing_core_file(&ws, "STATE.md"));
     };

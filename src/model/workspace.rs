@@ -129,11 +129,35 @@ impl Phase {
 /// How much of the tree to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
-    /// Core documents parsed; phase folders listed by name only. Enough for
-    /// roadmap, phase and state commands, and much cheaper on big trees.
+    /// STATE.md alone, no phase folder listed (`gsd state get`).
+    State,
+    /// ROADMAP.md and STATE.md parsed, phase folders listed by name only:
+    /// what the roadmap reading needs (`gsd roadmap`, `gsd state`).
+    Reading,
+    /// Every core document parsed; phase folders listed by name only.
+    /// Enough for phase commands and writes, and much cheaper on big trees.
     Index,
     /// Every file read and parsed (lint, plan commands, the corpus test).
     Full,
+}
+
+impl Scope {
+    /// The core files a scope reads, by name under the planning folder;
+    /// `None` for every file of the tree.
+    fn core_files(self) -> Option<&'static [&'static str]> {
+        match self {
+            Scope::State => Some(&["STATE.md"]),
+            Scope::Reading => Some(&["ROADMAP.md", "STATE.md"]),
+            Scope::Index => Some(&[
+                "PROJECT.md",
+                "ROADMAP.md",
+                "STATE.md",
+                "REQUIREMENTS.md",
+                "config.json",
+            ]),
+            Scope::Full => None,
+        }
+    }
 }
 
 /// A loaded planning tree.
@@ -567,46 +591,30 @@ impl Workspace {
             None => PathBuf::from(".planning"),
         };
         let planning = root.join(&base);
-        let phase_dirs = phase_folders(root, &base);
+        let phase_dirs = if scope == Scope::State {
+            Vec::new()
+        } else {
+            phase_folders(root, &base)
+        };
         let dir_index: HashMap<PathBuf, usize> = phase_dirs
             .iter()
             .enumerate()
             .map(|(i, (d, _))| (d.clone(), i))
             .collect();
-        // Names of every file in each phase folder, read or not: (name, nested).
-        let mut names: Vec<Vec<(String, bool)>> = vec![Vec::new(); phase_dirs.len()];
         let mut to_read = Vec::new();
         // Other workstreams are other trees: the root reading skips them all.
         let workstreams = top.join("workstreams");
-        match scope {
-            Scope::Full => walk(&planning, &mut to_read),
-            Scope::Index => {
-                for name in [
-                    "PROJECT.md",
-                    "ROADMAP.md",
-                    "STATE.md",
-                    "REQUIREMENTS.md",
-                    "config.json",
-                ] {
-                    let p = planning.join(name);
-                    if p.is_file() {
-                        to_read.push(p);
-                    }
-                }
-                for (i, (dir, _)) in phase_dirs.iter().enumerate() {
-                    let abs = root.join(dir);
-                    let mut files = Vec::new();
-                    walk(&abs, &mut files);
-                    names[i] = files
-                        .iter()
-                        .map(|f| (file_name(f), f.parent() != Some(abs.as_path())))
-                        .collect();
-                }
-            }
+        match scope.core_files() {
+            None => walk(&planning, &mut to_read),
+            Some(core) => to_read.extend(
+                core.iter()
+                    .map(|name| planning.join(name))
+                    .filter(|p| p.is_file()),
+            ),
         }
         match workstream {
             None => to_read.retain(|p| !p.starts_with(&workstreams)),
-            Some(_) => {
+            Some(_) if matches!(scope, Scope::Index | Scope::Full) => {
                 for name in ["PROJECT.md", "config.json"] {
                     let (own, shared) = (planning.join(name), top.join(name));
                     if !own.is_file() && shared.is_file() {
@@ -614,16 +622,42 @@ impl Workspace {
                     }
                 }
             }
+            Some(_) => {}
         }
         // Reading, parsing and typing each file is independent of the
         // others, so all of it runs on the thread pool; what is left for one
         // thread is moving the results into place.
         let place = |p: &PathBuf| place_file(root, p, &base, &dir_index);
-        let placed: Vec<Placed> = if to_read.len() > PARALLEL_FROM {
-            to_read.par_iter().map(place).collect()
-        } else {
-            to_read.iter().map(place).collect()
+        let place_all = || -> Vec<Placed> {
+            if to_read.len() > PARALLEL_FROM {
+                to_read.par_iter().map(place).collect()
+            } else {
+                to_read.iter().map(place).collect()
+            }
         };
+        // Names of every file in each phase folder, read or not: (name,
+        // nested). A full load lists them as it reads them; the others list
+        // the folders here, on the thread pool beside the parsing of the
+        // core files when there are many (10,000 folders listed one after
+        // the other were a fifth of `gsd state`).
+        let listed = |(dir, _): &(PathBuf, PhaseLocation)| -> Vec<(String, bool)> {
+            if scope == Scope::Full {
+                return Vec::new();
+            }
+            let abs = root.join(dir);
+            let mut files = Vec::new();
+            walk(&abs, &mut files);
+            files
+                .iter()
+                .map(|f| (file_name(f), f.parent() != Some(abs.as_path())))
+                .collect()
+        };
+        let (placed, mut names): (Vec<Placed>, Vec<Vec<(String, bool)>>) =
+            if phase_dirs.len() > PARALLEL_FROM {
+                rayon::join(place_all, || phase_dirs.par_iter().map(listed).collect())
+            } else {
+                (place_all(), phase_dirs.iter().map(listed).collect())
+            };
 
         let mut ws = Workspace {
             root: root.to_path_buf(),

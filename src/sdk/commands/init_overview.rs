@@ -463,13 +463,11 @@ pub fn manager(call: &Call) -> Result<Reply, SdkError> {
         .filter(|n| phases_dir.join(n).is_dir())
         .collect();
     let checkboxes = checkbox_states(&content);
+    let folders = rt::PhaseDirs::new(&dirs);
     let mut phases: Vec<Map<String, Value>> = Vec::new();
     for (number, name, section) in phase_sections(&content) {
         let normalized = rt::normalize_phase_name(&number);
-        let dir = dirs
-            .iter()
-            .find(|d| rt::phase_token_matches(d, &normalized))
-            .map(|d| phases_dir.join(d));
+        let dir = folders.find(&normalized).map(|d| phases_dir.join(d));
         let mut d = disk(dir.as_deref());
         let ticked = checkboxes.get(&number).copied().unwrap_or(false);
         if ticked {

@@ -1,6 +1,7 @@
 //! roadmap.get-phase and roadmap.analyze, in gsd-sdk's shape (see
 //! `compat::roadmap_text` for how it cuts the roadmap).
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -91,15 +92,16 @@ fn phase_dirs(call: &Call) -> Vec<String> {
     dirs
 }
 
-/// For each `- [x]`/`- [ ]` in document order, the phase numbers its line
-/// names (`Phase N` followed by `:` or a space) and whether it is ticked.
-/// gsd-sdk asks, per phase, for the first checkbox whose line names it
-/// (`-\s*\[(x| )\]\s*.*Phase\s+N[:\s]`, case-insensitive, and only a
-/// lower-case `x` counts as done); one pass answers that for every phase.
-fn checkbox_marks(content: &str) -> Vec<(String, bool)> {
+/// Whether the first `- [x]`/`- [ ]` whose line names a phase (`Phase N`
+/// followed by `:` or a space) is ticked, by the phase number in ASCII
+/// lower case. gsd-sdk asks, per phase, for the first checkbox whose line
+/// names it (`-\s*\[(x| )\]\s*.*Phase\s+N[:\s]`, case-insensitive, and
+/// only a lower-case `x` counts as done); one pass answers that for every
+/// phase.
+fn checkbox_marks(content: &str) -> HashMap<String, bool> {
     let boxes = re(r"(?i)-\s*\[(x| )\]\s*");
     let named = re(r"(?i)^Phase\s+(\d+[A-Z]?(?:\.\d+)*)[:\s]");
-    let mut out = Vec::new();
+    let mut out = HashMap::new();
     for b in boxes.captures_iter(content).filter_map(Result::ok) {
         let ticked = rt::group(&b, 1) == "x";
         let from = b.get(0).map_or(0, |m| m.end());
@@ -112,7 +114,8 @@ fn checkbox_marks(content: &str) -> Vec<(String, bool)> {
                 .is_some_and(|w| w.eq_ignore_ascii_case("phase"))
         }) {
             if let Some(c) = named.captures(&content[from + i..]).ok().flatten() {
-                out.push((rt::group(&c, 1).to_string(), ticked));
+                out.entry(rt::group(&c, 1).to_ascii_lowercase())
+                    .or_insert(ticked);
             }
         }
     }
@@ -132,6 +135,7 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
     let next_heading = re(r"(?i)\n#{2,4}\s+Phase\s+\d");
     let inserted = re(r"(?i)\(INSERTED\)");
     let marks = checkbox_marks(&content);
+    let folders = rt::PhaseDirs::new(&dirs);
     let mut phases: Vec<Value> = Vec::new();
     for c in heading.captures_iter(&content).filter_map(Result::ok) {
         let num = c.get(1).map_or("", |g| g.as_str()).to_string();
@@ -161,10 +165,7 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
             context: false,
             research: false,
         };
-        if let Some(d) = dirs
-            .iter()
-            .find(|d| rt::phase_token_matches(d, &normalized))
-        {
+        if let Some(d) = folders.find(&normalized) {
             n = counts(&call.planning().join("phases").join(d));
             status = if n.summaries >= n.plans && n.plans > 0 {
                 "complete"
@@ -180,10 +181,7 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
                 "empty"
             };
         }
-        let complete = marks
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(&num))
-            .is_some_and(|(_, x)| *x);
+        let complete = marks.get(&num.to_ascii_lowercase()).is_some_and(|x| *x);
         if complete {
             status = "complete";
         }
@@ -232,20 +230,18 @@ pub fn analyze(call: &Call) -> Result<Reply, SdkError> {
     };
     let (plans, summaries) = (total("plan_count"), total("summary_count"));
     let completed = phases.iter().filter(|p| status_of(p) == "complete").count();
-    let mut listed: Vec<String> = Vec::new();
+    let numbers: HashSet<&str> = phases.iter().filter_map(|p| p["number"].as_str()).collect();
+    let mut listed: HashSet<&str> = HashSet::new();
+    let mut missing: Vec<String> = Vec::new();
     for c in re(r"(?i)-\s*\[[ x]\]\s*\*\*Phase\s+(\d+[A-Z]?(?:\.\d+)*)")
-        .captures_iter(&content)
+        .captures_iter(content.as_str())
         .filter_map(Result::ok)
     {
-        let n = c.get(1).map_or("", |g| g.as_str()).to_string();
-        if !listed.contains(&n) {
-            listed.push(n);
+        let n = rt::group(&c, 1);
+        if listed.insert(n) && !numbers.contains(n) {
+            missing.push(n.to_string());
         }
     }
-    let missing: Vec<String> = listed
-        .into_iter()
-        .filter(|n| !phases.iter().any(|p| p["number"] == n.as_str()))
-        .collect();
     let percent = if plans > 0 {
         ((summaries as f64 / plans as f64) * 100.0)
             .round()

@@ -508,6 +508,37 @@ pub fn phase_token_matches(dir: &str, normalized: &str) -> bool {
     stripped != dir && phase_token(&stripped).to_uppercase() == normalized.to_uppercase()
 }
 
+/// Phase folders looked up by the phase they are for: the first folder (in
+/// the order given) that [`phase_token_matches`] a normalized phase number.
+/// gsd-sdk scans every folder for every roadmap phase; answering each
+/// question from a map keeps a 10,000-phase roadmap linear.
+pub struct PhaseDirs<'a> {
+    dirs: &'a [String],
+    first: std::collections::HashMap<String, usize>,
+}
+
+impl<'a> PhaseDirs<'a> {
+    pub fn new(dirs: &'a [String]) -> PhaseDirs<'a> {
+        let mut first = std::collections::HashMap::new();
+        for (i, dir) in dirs.iter().enumerate() {
+            first.entry(phase_token(dir).to_uppercase()).or_insert(i);
+            let stripped = re(r"(?i)^[A-Z]{1,6}-(?=\d)").replace(dir, "");
+            if stripped != dir.as_str() {
+                first
+                    .entry(phase_token(&stripped).to_uppercase())
+                    .or_insert(i);
+            }
+        }
+        PhaseDirs { dirs, first }
+    }
+
+    /// The first folder `phase_token_matches(folder, normalized)` holds for.
+    pub fn find(&self, normalized: &str) -> Option<&'a String> {
+        let i = *self.first.get(&normalized.to_uppercase())?;
+        self.dirs.get(i)
+    }
+}
+
 /// `getMilestoneInfo`: the current milestone's version and name, from
 /// STATE.md's `milestone:` / `milestone_name:` lines, else the roadmap.
 pub fn milestone_info(project: &Path) -> (String, String) {
@@ -613,6 +644,14 @@ mod tests {
         assert!(phase_token_matches("03-setup", "03"));
         assert!(phase_token_matches("CK-03-setup", "03"));
         assert!(!phase_token_matches("13-setup", "03"));
+        let dirs: Vec<String> = ["CK-03-setup", "03-other", "13-setup", "3A-x"]
+            .map(String::from)
+            .to_vec();
+        let index = PhaseDirs::new(&dirs);
+        for n in ["03", "13", "03A", "3A", "07"] {
+            let scan = dirs.iter().find(|d| phase_token_matches(d, n));
+            assert_eq!(index.find(n), scan, "{n}");
+        }
     }
 
     #[test]
