@@ -131,8 +131,9 @@ impl Phase {
 pub enum Scope {
     /// STATE.md alone, no phase folder listed (`gsd state get`).
     State,
-    /// ROADMAP.md and STATE.md parsed, phase folders listed by name only:
-    /// what the roadmap reading needs (`gsd roadmap`, `gsd state`).
+    /// ROADMAP.md, STATE.md and PROJECT.md (its `## Current Milestone`)
+    /// parsed, phase folders listed by name only: what the roadmap reading
+    /// needs (`gsd roadmap`, `gsd state`).
     Reading,
     /// Every core document parsed; phase folders listed by name only.
     /// Enough for phase commands and writes, and much cheaper on big trees.
@@ -147,7 +148,7 @@ impl Scope {
     fn core_files(self) -> Option<&'static [&'static str]> {
         match self {
             Scope::State => Some(&["STATE.md"]),
-            Scope::Reading => Some(&["ROADMAP.md", "STATE.md"]),
+            Scope::Reading => Some(&["ROADMAP.md", "STATE.md", "PROJECT.md"]),
             Scope::Index => Some(&[
                 "PROJECT.md",
                 "ROADMAP.md",
