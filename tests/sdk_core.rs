@@ -442,6 +442,20 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     out
 }
 
+/// The real gsd-tools 1.14.0 on `argv` in `dir`, with none of the
+/// environment that would make it read another workstream or runtime.
+fn run_real(real: &Path, argv: &[&str], dir: &Path) -> std::process::Output {
+    Command::new("node")
+        .arg(real)
+        .args(argv)
+        .current_dir(dir)
+        .env_remove("GSD_WORKSTREAM")
+        .env_remove("GSD_RUNTIME")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .output()
+        .unwrap()
+}
+
 /// The corpus trees of the sample (at least four).
 fn sample_trees() -> Vec<PathBuf> {
     let trees: Vec<PathBuf> = common::corpus_trees()
@@ -496,15 +510,7 @@ fn native_answers_equal_gsd_cores_on_a_corpus_sample() {
                                 rows.push((tree.clone(), call, None));
                                 continue;
                             }
-                            let p = Command::new("node")
-                                .arg(real)
-                                .args(&argv)
-                                .current_dir(&theirs)
-                                .env_remove("GSD_WORKSTREAM")
-                                .env_remove("GSD_RUNTIME")
-                                .env_remove("CLAUDE_CONFIG_DIR")
-                                .output()
-                                .unwrap();
+                            let p = run_real(real, &argv, &theirs);
                             let same = g.stdout == p.stdout && g.status.code() == p.status.code();
                             rows.push((
                                 tree.clone(),
@@ -777,15 +783,7 @@ fn writes_on(tree: &Path, real: &Path, shims: &Path) -> (usize, usize, Vec<Strin
             answered += 1;
             g
         };
-        let p = Command::new("node")
-            .arg(real)
-            .args(&argv)
-            .current_dir(&theirs)
-            .env_remove("GSD_WORKSTREAM")
-            .env_remove("GSD_RUNTIME")
-            .env_remove("CLAUDE_CONFIG_DIR")
-            .output()
-            .unwrap();
+        let p = run_real(real, &argv, &theirs);
         compared += 1;
         let (ours_out, theirs_out) = (
             masked(&text(&g.stdout), &ours),
