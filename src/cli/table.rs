@@ -36,10 +36,6 @@ pub fn fit(s: &str, width: usize) -> String {
     out
 }
 
-fn status_word(s: MilestoneStatus) -> &'static str {
-    s.word()
-}
-
 fn phase_line(s: &mut String, p: &PhaseReading) {
     let _ = writeln!(
         s,
@@ -66,7 +62,7 @@ pub fn roadmap_text(r: &RoadmapReading) -> String {
             s,
             "{} {:<11} {}{mark}",
             fit(&label, 48),
-            status_word(m.status),
+            m.status.word(),
             count(m.phases, "phase", "phases"),
         );
         if m.status != MilestoneStatus::Shipped {
