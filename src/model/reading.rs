@@ -765,43 +765,50 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
         None => {
             let f = st.body_field("milestone")?;
             let version = super::milestone::find_version(&f.value)?;
-            let name = f.value.replacen(&version, "", 1);
-            let name = name
-                .trim_matches(|c: char| c.is_whitespace() || "-—–:()".contains(c))
-                .to_owned();
+            let name = name_beside(&f.value, &version);
             (version, name, f.line)
         }
     };
-    Some(Milestone {
-        title: super::milestone::label(Some(&version), &name),
-        version: Some(version),
-        status: MilestoneStatus::InProgress,
+    Some(named_elsewhere(
+        version,
+        &name,
         line,
-        source: MilestoneSource::State,
-        status_from: Some((MilestoneSource::State, line)),
-        phase_range: None,
-        range: Default::default(),
-    })
+        MilestoneSource::State,
+    ))
 }
 
 /// The milestone PROJECT.md's `## Current Milestone: v2.0 Name` names.
 fn project_milestone(ws: &Workspace) -> Option<Milestone> {
     let (text, line) = ws.project.as_ref()?.current_milestone()?;
     let version = super::milestone::find_milestone_id(&text)?;
-    let name = text.replacen(&version, "", 1);
-    let name = name
+    let name = name_beside(&text, &version);
+    Some(named_elsewhere(
+        version,
+        &name,
+        line,
+        MilestoneSource::Project,
+    ))
+}
+
+/// `v4.2 — Test Framework` less its version: the name beside it.
+fn name_beside(text: &str, version: &str) -> String {
+    text.replacen(version, "", 1)
         .trim_matches(|c: char| c.is_whitespace() || "-—–:()".contains(c))
-        .to_owned();
-    Some(Milestone {
-        title: super::milestone::label(Some(&version), &name),
+        .to_owned()
+}
+
+/// A milestone under way that a file other than the roadmap names.
+fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSource) -> Milestone {
+    Milestone {
+        title: super::milestone::label(Some(&version), name),
         version: Some(version),
         status: MilestoneStatus::InProgress,
         line,
-        source: MilestoneSource::Project,
-        status_from: Some((MilestoneSource::Project, line)),
+        source,
+        status_from: Some((source, line)),
         phase_range: None,
         range: Default::default(),
-    })
+    }
 }
 
 /// Whether the live work has all shipped: every live phase complete, and
