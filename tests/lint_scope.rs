@@ -696,3 +696,119 @@ fn a_finished_phase_without_a_detail_section_is_history() {
         ["info"]
     );
 }
+
+/// A project whose plans ran without some schema keys: a live plan that
+/// also leaves out one GSD's executor fills with the value plans state
+/// anyway (`autonomous: true`) is a warning; one that leaves out `wave`
+/// (plans of later waves say theirs) is still an error.
+#[test]
+fn executor_defaults_beyond_the_projects_format_are_a_warning() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    let ran = "---\nphase: 01\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\n---\n<tasks>\n<task type=\"auto\"><name>T</name><files>a.txt</files><action>a</action><verify>v</verify><done>d</done></task>\n</tasks>\n";
+    write(root, ".planning/phases/01-catalog/01-01-PLAN.md", ran);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    let live = ran
+        .replace("phase: 01", "phase: 02")
+        .replace("autonomous: true\n", "");
+    write(root, ".planning/phases/02-cart/02-01-PLAN.md", &live);
+    assert_eq!(severities(root, "plan-missing-field"), ["info", "warning"]);
+    write(
+        root,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        &live.replace("wave: 1\n", ""),
+    );
+    assert_eq!(severities(root, "plan-missing-field"), ["info", "error"]);
+}
+
+/// `05-DISCUSS-SUMMARY.md` sums up a phase's discussion, not a plan: it
+/// needs no PLAN.md. A summary that names a plan nobody wrote still does.
+#[test]
+fn a_phase_report_summary_is_no_orphan() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 0, "");
+    write(
+        root,
+        ".planning/phases/01-catalog/01-DISCUSS-SUMMARY.md",
+        "---\ntitle: Discuss-phase synthesis\n---\n# Synthesis\n",
+    );
+    assert!(findings(root, "orphan-summary").is_empty());
+    write(
+        root,
+        ".planning/phases/01-catalog/01-07-SUMMARY.md",
+        "# Summary\n",
+    );
+    assert_eq!(severities(root, "orphan-summary"), ["warning"]);
+}
+
+/// Requirements kept in a section of another milestone (`## Parked
+/// Milestone v1.18 requirements` in v1.20's file) or a backlog are not this
+/// milestone's to trace; the file's own version's section still is.
+#[test]
+fn requirements_parked_for_another_milestone_need_no_trace() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "# Requirements: Shop — Milestone v1.20\n\n## v1.20 Requirements\n\n- [ ] **CAT-01**: list\n- [ ] **CAT-02**: search\n\n## Parked Milestone v1.18 requirements (not v1.20 scope)\n\n- [ ] **MT5-07**: oracle\n\n## Backlog\n\n- [ ] **IDEA-01**: later\n\n## Traceability\n\n| Requirement | Phase | Status |\n|---|---|---|\n| CAT-01 | Phase 1 | Pending |\n",
+    );
+    let f = findings(root, "requirement-untraced");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0]["message"].as_str().unwrap().contains("CAT-02"));
+}
+
+/// `**Plans**: TBD (likely 2-3 plans)` is an estimate made before planning,
+/// not a count to hold the disk to; `**Plans**: 3 plans` is.
+#[test]
+fn a_plan_estimate_is_no_count() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 0, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Plans**: TBD",
+        "**Plans**: TBD (likely 2-3 plans)",
+    );
+    assert!(findings(root, "roadmap-plan-count-mismatch").is_empty());
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Plans**: TBD (likely 2-3 plans)",
+        "**Plans**: 3 plans",
+    );
+    assert_eq!(severities(root, "roadmap-plan-count-mismatch"), ["warning"]);
+}
+
+/// A phase ticked without its summaries is drift while it is the work at
+/// hand; once STATE.md has the work on a later phase (whose plans have not
+/// run yet), the missing summaries are a finished phase's record.
+#[test]
+fn a_box_ticked_early_is_history_once_state_is_on_a_later_phase() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 2, 0, "");
+    plans(root, "02-cart", 1, 0, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1",
+        "- [x] **Phase 1",
+    );
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["warning"]
+    );
+    let o = gsd(root, &["state", "set", "currentPhase", "2", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["info"]
+    );
+}

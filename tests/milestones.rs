@@ -1474,3 +1474,88 @@ fn project_md_names_the_current_milestone_when_nothing_else_does() {
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], Value::Null, "{v}");
 }
+
+/// A roadmap about one milestone names it in its head, in a bold field
+/// (`**Milestone:** v1 — AI-First Positioning`) and nowhere else: the
+/// whole roadmap is that milestone's. A plain `milestone: v1.1` line copied
+/// from frontmatter names none (STATE.md speaks for the milestone then).
+#[test]
+fn a_roadmap_head_field_names_its_one_milestone() {
+    let t = common::gsd_init(&["Copy", "Polish"], &[]);
+    let root = t.path();
+    let rm = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&rm).unwrap();
+    let (title, rest) = text.split_once('\n').unwrap();
+    std::fs::write(
+        &rm,
+        format!("{title}\n\n**Milestone:** v1 — AI-First Positioning\n**Phases:** 2\n{rest}"),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    let current: Vec<&Value> = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["current"] == json!(true))
+        .collect();
+    assert_eq!(current.len(), 1, "{v}");
+    assert_eq!(current[0]["version"], json!("v1"));
+    assert_eq!(active(&v), ["1", "2"]);
+    std::fs::write(
+        &rm,
+        format!("{title}\n\nmilestone: v1.1 Old header\n{rest}"),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert!(
+        v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["version"] != json!("v1.1")),
+        "{v}"
+    );
+}
+
+/// config.json's `project_code` makes GSD name phase folders
+/// `codenexus-04-parity`: the phase is 4, its plans count, and the folder
+/// is not misnamed.
+#[test]
+fn project_code_folders_are_their_phases() {
+    let t = common::gsd_init(&["Design", "Parity"], &[]);
+    let root = t.path();
+    for (dir, phase, ran) in [
+        ("codenexus-01-design", "01", true),
+        ("codenexus-02-parity", "02", false),
+    ] {
+        std::fs::remove_dir_all(
+            root.join(".planning/phases")
+                .join(&dir["codenexus-".len()..]),
+        )
+        .unwrap();
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{phase}-01-PLAN.md"),
+            &plan(phase, "01", ""),
+        );
+        if ran {
+            write(
+                root,
+                &format!(".planning/phases/{dir}/{phase}-01-SUMMARY.md"),
+                "# Summary\n",
+            );
+        }
+    }
+    let v = roadmap(root);
+    assert_eq!(v["total_plans"], json!(2), "{v}");
+    assert_eq!(v["total_summaries"], json!(1), "{v}");
+    let codes: Vec<String> = lint_codes(root).into_iter().map(|(c, _, _)| c).collect();
+    assert!(
+        !codes.iter().any(|c| c == "phase-dir-bad-name"),
+        "{codes:?}"
+    );
+    assert!(
+        !codes.iter().any(|c| c == "phase-dir-not-in-roadmap"),
+        "{codes:?}"
+    );
+}

@@ -3,14 +3,18 @@
 //!
 //! - The coverage table and the command list checked in under
 //!   `src/sdk/core/` are what the installed package gives now.
-//! - Parity: on a fixed sample of corpus trees, every call gsd answers
-//!   natively is asked of gsd (as `gsd_run`, through a link named so) and of
-//!   the real gsd-tools.cjs, each on its own copy of the tree; stdout and the
-//!   exit code must be equal. The sample keeps the test near half a minute:
-//!   the peer pays a Node start per call.
+//! - Parity: on every corpus tree, every read call gsd answers natively is
+//!   asked of gsd and of the real gsd-tools.cjs, each on its own copy of the
+//!   tree; stdout and the exit code must be equal. gsd-tools' answers are
+//!   replayed from `tests/sdk_core/recorded/` (the peer pays a Node start per
+//!   call), except on a fixed sample of trees, which is asked live and must
+//!   still equal its recording; there gsd is run as `gsd_run` (a link named
+//!   so) as well as through the library, and both must print the same.
 //! - The dialect's own contract (flags, errors, fallback) with real processes.
 
 mod common;
+#[path = "sdk_core/recorded.rs"]
+mod recorded;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -473,53 +477,52 @@ fn copy(tree: &Path, to: &Path) {
     common::git(to, &["init", "-q"]);
 }
 
+/// What one tree's reads gave: one row per call.
+enum Row {
+    /// gsd handed the call on (`--no-fallback` refused it).
+    HandedOn,
+    /// Compared: whether equal, gsd's answer, gsd-tools' answer.
+    Compared(bool, String, String),
+}
+
+/// One tree's read calls and their rows, and how the peer's answers were had.
+type TreeReads = (PathBuf, Vec<(Vec<String>, Row)>, PeerCounts);
+
+/// How the peer's answers on a tree were had.
+#[derive(Default)]
+struct PeerCounts {
+    replayed: usize,
+    live: usize,
+    /// Live answers of the fixed sample that differ from their recording.
+    stale: Vec<String>,
+    /// The binary (`gsd_run`) printed other than the library's answer.
+    binary_differs: Vec<String>,
+}
+
 #[test]
 #[cfg_attr(
     not(all(gsd_core, gsd_corpus)),
     ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
 )]
-fn native_answers_equal_gsd_cores_on_a_corpus_sample() {
-    let trees = sample_trees();
+fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
+    let trees = common::corpus_trees().expect("GSD_CORPUS");
     let real = gsd_tools_cjs();
     let shims = shim_dir();
-    let mut compared = 0;
-    let mut identical = 0;
-    let mut handed_on = 0;
-    let mut differing = Vec::new();
-    let results: Vec<_> = std::thread::scope(|scope| {
+    let recordings = recorded::Recordings::load();
+    let results: Vec<TreeReads> = std::thread::scope(|scope| {
         let handles: Vec<_> = trees
             .chunks(trees.len().div_ceil(2))
             .map(|chunk| {
-                let real = &real;
-                let shims = shims.path();
-                let trees = &trees;
+                let (real, shims, trees, recordings) = (&real, shims.path(), &trees, &recordings);
                 scope.spawn(move || {
-                    let mut rows = Vec::new();
-                    for tree in chunk {
-                        let first = Some(tree) == trees.first();
-                        let tmp = tempfile::tempdir().unwrap();
-                        let (ours, theirs) = (tmp.path().join("gsd"), tmp.path().join("peer"));
-                        copy(tree, &ours);
-                        copy(tree, &theirs);
-                        for call in calls(tree, first) {
-                            let argv: Vec<&str> = call.iter().map(String::as_str).collect();
-                            let mut with = argv.clone();
-                            with.push("--no-fallback");
-                            let g = as_named(shims, "gsd_run", &ours, &with, &[]);
-                            if text(&g.stderr).contains("gsd does not answer") {
-                                rows.push((tree.clone(), call, None));
-                                continue;
-                            }
-                            let p = run_real(real, &argv, &theirs);
-                            let same = g.stdout == p.stdout && g.status.code() == p.status.code();
-                            rows.push((
-                                tree.clone(),
-                                call,
-                                Some((same, text(&g.stdout), text(&p.stdout))),
-                            ));
-                        }
-                    }
-                    rows
+                    chunk
+                        .iter()
+                        .map(|tree| {
+                            let first = Some(tree) == trees.first();
+                            let (rows, counts) = reads_on(tree, first, real, shims, recordings);
+                            (tree.clone(), rows, counts)
+                        })
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
@@ -528,30 +531,128 @@ fn native_answers_equal_gsd_cores_on_a_corpus_sample() {
             .flat_map(|h| h.join().unwrap())
             .collect()
     });
-    for (tree, call, r) in results {
-        match r {
-            None => handed_on += 1,
-            Some((same, ours, theirs)) => {
-                compared += 1;
-                if same {
-                    identical += 1;
-                } else {
-                    differing.push(format!(
-                        "{} {:?}\n gsd: {ours}\n gsd-tools: {theirs}",
-                        tree.file_name().unwrap().to_string_lossy(),
-                        call
-                    ));
+    recordings.finish();
+    let (mut compared, mut identical, mut handed_on) = (0, 0, 0);
+    let (mut replayed, mut live) = (0, 0);
+    let (mut differing, mut stale, mut binary) = (Vec::new(), Vec::new(), Vec::new());
+    for (tree, rows, counts) in results {
+        let name = tree.file_name().unwrap().to_string_lossy().into_owned();
+        replayed += counts.replayed;
+        live += counts.live;
+        stale.extend(counts.stale);
+        binary.extend(counts.binary_differs);
+        for (call, row) in rows {
+            match row {
+                Row::HandedOn => handed_on += 1,
+                Row::Compared(same, ours, theirs) => {
+                    compared += 1;
+                    if same {
+                        identical += 1;
+                    } else {
+                        differing.push(format!(
+                            "{name} {call:?}\n gsd: {ours}\n gsd-tools: {theirs}"
+                        ));
+                    }
                 }
             }
         }
     }
     eprintln!(
-        "GSD Core 1.14.0 parity: {} trees, {compared} pairs compared, {identical} identical, {} differing, {handed_on} calls handed on",
+        "GSD Core 1.14.0 parity: {} trees, {compared} pairs compared, {identical} identical, {} differing, {handed_on} calls handed on; gsd-tools' answers: {replayed} replayed from tests/sdk_core/recorded, {live} asked live",
         trees.len(),
         differing.len()
     );
-    assert!(compared > 50, "only {compared} pairs compared");
+    assert!(compared > 1000, "only {compared} pairs compared");
+    assert!(
+        stale.is_empty(),
+        "gsd-tools no longer answers as recorded (re-record with GSD_CORE_RECORD=1):\n{}",
+        stale.join("\n")
+    );
+    assert!(binary.is_empty(), "{}", binary.join("\n"));
     assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// Every read call on `tree`: gsd's answer (through the library, and for
+/// the fixed sample through the `gsd_run` binary too) against gsd-tools'
+/// (recorded, or asked live on a copy of its own).
+fn reads_on(
+    tree: &Path,
+    first: bool,
+    real: &Path,
+    shims: &Path,
+    recordings: &recorded::Recordings,
+) -> (Vec<(Vec<String>, Row)>, PeerCounts) {
+    let name = tree.file_name().unwrap().to_string_lossy().into_owned();
+    let in_sample = sample(&name);
+    let mode = recorded::mode();
+    let recorded_answers = recordings.of(tree);
+    let tmp = tempfile::tempdir().unwrap();
+    let (ours, theirs) = (tmp.path().join("gsd"), tmp.path().join("peer"));
+    copy(tree, &ours);
+    let mut peer_copied = false;
+    let mut counts = PeerCounts::default();
+    let mut asked = Vec::new();
+    let mut rows = Vec::new();
+    for call in calls(tree, first) {
+        let mut with = call.clone();
+        with.push("--no-fallback".into());
+        let g = gsd::sdk::core::run(&with, &ours);
+        let answered = !g.stderr.iter().any(|l| l.contains("gsd does not answer"));
+        if in_sample {
+            let argv: Vec<&str> = with.iter().map(String::as_str).collect();
+            let b = as_named(shims, "gsd_run", &ours, &argv, &[]);
+            if text(&b.stdout) != g.stdout || b.status.code() != Some(g.exit) {
+                counts.binary_differs.push(format!(
+                    "{name} {call:?}: the binary printed {:?} (exit {:?}), the library {:?} (exit {})",
+                    text(&b.stdout),
+                    b.status.code(),
+                    g.stdout,
+                    g.exit
+                ));
+            }
+        }
+        let recorded_answer = recorded_answers.get(&call).cloned();
+        // A call gsd hands on is asked of the peer only to record it (so
+        // the day gsd answers it, the answer is there to compare with).
+        let wanted = answered || (mode != recorded::Mode::Replay && recorded_answer.is_none());
+        let ask_live = wanted && (recorded_answer.is_none() || in_sample);
+        let theirs_answer = if ask_live {
+            if !peer_copied {
+                copy(tree, &theirs);
+                peer_copied = true;
+            }
+            let argv: Vec<&str> = call.iter().map(String::as_str).collect();
+            let p = run_real(real, &argv, &theirs);
+            let live = (
+                recorded::portable(&text(&p.stdout), &theirs),
+                p.status.code().unwrap_or(-1),
+            );
+            counts.live += 1;
+            match &recorded_answer {
+                Some(r) if *r != live => counts.stale.push(format!(
+                    "{name} {call:?}\n recorded: {r:?}\n live: {live:?}"
+                )),
+                Some(_) => {}
+                None => asked.push((call.clone(), live.0.clone(), live.1)),
+            }
+            Some(live)
+        } else {
+            if answered {
+                counts.replayed += 1;
+            }
+            recorded_answer
+        };
+        if !answered {
+            rows.push((call, Row::HandedOn));
+            continue;
+        }
+        let (theirs_out, theirs_exit) = theirs_answer.expect("asked or recorded");
+        let ours_out = recorded::portable(&g.stdout, &ours);
+        let same = ours_out == theirs_out && g.exit == theirs_exit;
+        rows.push((call, Row::Compared(same, ours_out, theirs_out)));
+    }
+    recordings.keep(tree, asked);
+    (rows, counts)
 }
 
 /// A copy of `tree` with its files committed, as a user's project is.

@@ -180,9 +180,9 @@ impl<'a> Ctx<'a> {
             .is_some_and(|p| p.active && p.status != "complete")
     }
 
-    /// Whether the work has moved past phase `id`: a later live phase has
-    /// run plans, or every live phase is complete (the milestone's work is
-    /// done). What `id`'s records still lack is then history, not drift.
+    /// Whether the work has moved past phase `id`: STATE.md's position is
+    /// a later phase, a later live phase has run plans, or every live phase is
+    /// complete (the milestone's work is done). What `id`'s records still lack is then history, not drift.
     pub fn moved_past(&self, id: &crate::model::PhaseId) -> bool {
         let live = || {
             self.reading
@@ -190,7 +190,17 @@ impl<'a> Ctx<'a> {
                 .iter()
                 .filter(|p| p.active && !p.backlog)
         };
-        live().any(|p| p.phase_id > *id && p.summaries > 0)
+        // STATE.md has the work on a later phase of the live milestone:
+        // it is there now, whatever summaries were written. (Not the
+        // reading's current phase: a tick alone moves that on.)
+        let at_later = self
+            .ws
+            .state
+            .as_ref()
+            .and_then(|st| st.positions().into_iter().next())
+            .is_some_and(|pos| pos.phase > *id && live().any(|p| p.phase_id.same(&pos.phase)));
+        at_later
+            || live().any(|p| p.phase_id > *id && p.summaries > 0)
             || (live().next().is_some() && live().all(|p| p.status == "complete"))
     }
 

@@ -43,6 +43,16 @@ fn digits_value(d: &str) -> u64 {
     })
 }
 
+/// A project code in front of a phase folder's number, as GSD matches it:
+/// a letter, then letters, digits or `_`, then `-` and a digit, in either
+/// case (`codenexus-04-parity` → `codenexus`, `04-parity`).
+pub fn split_project_code(name: &str) -> Option<(&str, &str)> {
+    let (code, rest) = name.split_once('-')?;
+    let well_formed = code.starts_with(|c: char| c.is_ascii_alphabetic())
+        && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (well_formed && rest.starts_with(|c: char| c.is_ascii_digit())).then_some((code, rest))
+}
+
 impl PhaseId {
     /// Parse a phase ID token (the whole string must be the ID).
     pub fn parse(s: &str) -> Option<PhaseId> {
@@ -114,11 +124,39 @@ impl PhaseId {
     /// Parse a phase directory name: `01-foundation`, `02.1-hotfix`,
     /// `CK-03-name`, `999.1-idea`. Returns the ID and the slug.
     pub fn from_dir_name(name: &str) -> Option<(PhaseId, String)> {
-        let (id, rest) = Self::parse_prefix(name)?;
+        let (id, rest) = Self::parse_prefix(name).or_else(|| Self::project_code_prefixed(name))?;
         match rest.strip_prefix('-') {
             Some(slug) => Some((id, slug.to_owned())),
             None if rest.is_empty() => Some((id, String::new())),
             None => None,
+        }
+    }
+
+    /// A folder named with config.json's `project_code` in front
+    /// (`codenexus-04-parity`, `App_2-07-auth`): GSD names phase folders so
+    /// when the key is set, and finds them by any such prefix, so the phase
+    /// is the number after it.
+    fn project_code_prefixed(name: &str) -> Option<(PhaseId, &str)> {
+        let (code, rest) = split_project_code(name)?;
+        match Self::parse_prefix(rest)? {
+            (
+                PhaseId::Numeric {
+                    prefix: None,
+                    int,
+                    letter,
+                    decimals,
+                },
+                rest,
+            ) => Some((
+                PhaseId::Numeric {
+                    prefix: Some(code.to_owned()),
+                    int,
+                    letter,
+                    decimals,
+                },
+                rest,
+            )),
+            _ => None,
         }
     }
 

@@ -132,10 +132,32 @@ fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
     Some((from..=to).map(|n| format!("{pa}-{n:0width$}")).collect())
 }
 
+/// Words of a section heading that put its requirements after the current
+/// work (`## Future Requirements`, `## Parked …`, `## Backlog`).
+const LATER_WORDS: &[&str] = &[
+    "future",
+    "deferred",
+    "later",
+    "parked",
+    "backlog",
+    "on hold",
+    "postponed",
+    "icebox",
+    "someday",
+];
+
 impl Requirements {
     pub fn parse(doc: Document) -> Requirements {
         let text = doc.text();
         let md = Markdown::scan(text, doc.body(), doc.line_of(doc.body().start));
+        // The milestone the file is about (`# Requirements: Quantalyze —
+        // Milestone v1.20`): a section named for another version keeps
+        // that milestone's requirements (parked, or an older one's).
+        let own_version = md
+            .headings
+            .iter()
+            .find(|h| h.level == 1)
+            .and_then(|h| super::milestone::find_version(h.text.slice(text)));
         let mut items = Vec::new();
         for item in &md.list_items {
             let content = item.content.slice(text);
@@ -173,10 +195,14 @@ impl Requirements {
                 {
                     Scope::V2
                 }
+                Some(t) if LATER_WORDS.iter().any(|w| t.contains(w)) => Scope::V2,
                 Some(t)
-                    if t.contains("future") || t.contains("deferred") || t.contains("later") =>
+                    if own_version.as_ref().is_some_and(|own| {
+                        super::milestone::find_version(&t)
+                            .is_some_and(|v| !super::milestone::same_version(&v, own))
+                    }) =>
                 {
-                    Scope::V2
+                    Scope::Other
                 }
                 // `## v2.0 Requirements` names a milestone (GSD's
                 // new-milestone writes the active one's this way); only the

@@ -167,6 +167,34 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
     Some((id, name))
 }
 
+/// The milestone a roadmap's head names in a bold field line
+/// (`**Milestone:** v1 — Name`, `**Current Milestone:** v1.2 Name`), before
+/// its first section heading: the line and the field's value. (A plain
+/// `milestone: v1.1` line there is a header copied from frontmatter, often
+/// stale; STATE.md speaks for the milestone then.)
+fn head_milestone_field<'t>(
+    text: &'t str,
+    md: &Markdown,
+    body: Span,
+) -> Option<(crate::doc::markdown::Line, &'t str)> {
+    let head_end = md
+        .headings
+        .iter()
+        .find(|h| h.level >= 2)
+        .map_or(body.end, |h| h.line.span.start);
+    md.lines_in(Span::new(body.start, head_end))
+        .filter(|l| !l.in_fence)
+        .find_map(|l| {
+            let ll = label_line(text, l.span)?;
+            let label = ll.label.slice(text).to_lowercase();
+            let value = ll.value.slice(text).trim();
+            (ll.bold
+                && matches!(label.as_str(), "milestone" | "current milestone")
+                && milestone::find_milestone_id(value).is_some())
+            .then_some((*l, value))
+        })
+}
+
 /// The part of a list entry that names it: its leading bold text
 /// (`**Incorporated:** upstream's v0.19.0 …` names no milestone), else
 /// what comes before a dash that starts a description, at most 80 bytes.
@@ -344,6 +372,20 @@ impl Roadmap {
                     MilestoneStatus::of_text(bare),
                 );
             }
+        }
+        // A roadmap about one milestone says so in its head
+        // (`**Milestone:** v1 — AI-First Positioning`, before any section):
+        // when nothing else names a milestone, the whole roadmap is its.
+        if map.milestones.is_empty()
+            && let Some((line, name)) = head_milestone_field(text, &md, body)
+        {
+            let status = MilestoneStatus::of_text(name);
+            let milestone =
+                map.add_with_status(name, line.number, MilestoneSource::Heading, status);
+            map.regions.push(Region {
+                span: Span::new(line.span.start, body.end),
+                milestone,
+            });
         }
         // Checklist lines were read before the regions were known.
         for c in &mut checklist {

@@ -144,33 +144,7 @@ pub fn live_sample(tree: &str) -> bool {
 
 /// Hash of every file under `dir` (paths and bytes) and the peer version.
 pub fn fingerprint(dir: &Path) -> String {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    let mut h = Sha256::new();
-    h.update(VERSION.as_bytes());
-    for f in files {
-        h.update(
-            f.strip_prefix(dir)
-                .expect("inside")
-                .to_string_lossy()
-                .as_bytes(),
-        );
-        h.update([0]);
-        h.update(std::fs::read(&f).unwrap_or_default());
-        h.update([0]);
-    }
-    format!("{:x}", h.finalize())
+    super::common::fingerprint(dir, VERSION)
 }
 
 /// Start asking about `tree` (the corpus folder) in `test`, on this thread.

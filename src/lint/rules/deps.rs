@@ -278,7 +278,15 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
                 f.strip_suffix(".md")
                     .is_some_and(|s| format!("{s}-") == stem)
             });
-            if !has_plan && !fix_plan && !phase.plans.is_empty() {
+            // `05-DISCUSS-SUMMARY.md`, `PHASE-SUMMARY.md`: a report named by
+            // what it sums up, naming no plan in its name or frontmatter, is
+            // the phase's, not a plan's.
+            let phase_report = sum.id.is_none()
+                && fm_plan.is_none()
+                && stem
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .any(|w| w.len() >= 3);
+            if !has_plan && !fix_plan && !phase_report && !phase.plans.is_empty() {
                 s.file(
                     &sum.doc.rel_path,
                     format!("summary {} has no matching PLAN.md", sum.doc.file_name()),

@@ -30,6 +30,11 @@ fn missing_keys(plan: &crate::model::Plan) -> Option<Vec<&'static str>> {
     )
 }
 
+/// Keys GSD's executor gives the value nearly every plan states when they
+/// are missing: `autonomous: true`, `type: execute` (not `wave`: plans of
+/// later waves say so).
+const EXECUTOR_DEFAULTS: &[&str] = &["autonomous", "type"];
+
 pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
     // The keys plans that already ran went without: GSD's executor gives a
     // missing `wave` 1, `autonomous` true and empty lists, so a format the
@@ -54,7 +59,13 @@ pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
         };
         if !missing.is_empty() {
             let span = plan.key_span("__none__");
-            let convention = missing.iter().all(|k| ran_without.contains(k));
+            // Within the format the project's plans ran in, a key GSD's
+            // executor fills with the value a plan would state anyway
+            // (`autonomous` true, `type` execute) is no more.
+            let convention = missing.iter().all(|k| {
+                ran_without.contains(k)
+                    || (!ran_without.is_empty() && EXECUTOR_DEFAULTS.contains(k))
+            });
             s.at_severity(
                 if convention {
                     crate::lint::Severity::Warning.max(s.severity())

@@ -355,6 +355,11 @@ pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
         });
         let on_disk = on_disk.saturating_sub(fixes);
         let l = label.trim();
+        // `TBD (likely 2-3 plans)`: an estimate made before planning, not a
+        // count of plans.
+        if l.to_ascii_lowercase().starts_with("tbd") {
+            continue;
+        }
         // "2 plans" or "1/2 plans executed": the total is the last number before "plan".
         let before = l.split("plan").next().unwrap_or("");
         let total = before
@@ -398,7 +403,8 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
             let ahead = done as usize >= d && cx.moved_past(id);
             // Row and disk both say the phase is done, and the work has
             // moved past it: only the count of a finished phase differs.
-            let both_done = done == total && d == t && cx.moved_past(id);
+            // (A `0/0` row states no plans at all, not a finished phase.)
+            let both_done = total > 0 && done == total && d == t && cx.moved_past(id);
             let live = !row.archived
                 && !ahead
                 && !both_done

@@ -236,8 +236,47 @@ fn current_timestamp(call: &CoreCall) -> Result<Out, Refusal> {
 
 /// `phase next-decimal N`.
 fn next_decimal(call: &CoreCall) -> Result<Out, Refusal> {
-    let v = engine(phase_find::next_decimal, call, call.args)?;
+    let mut v = engine(phase_find::next_decimal, call, call.args)?;
+    if v["found"] == json!(false)
+        && let Some(base) = v["base_phase"].as_str()
+        && bare_number_folder(call.project, base)
+    {
+        v["found"] = json!(true);
+    }
     Ok(Out::with_raw(&v, field_raw(&v, "next")))
+}
+
+/// Whether a phase folder is named by `base` (a whole number) alone,
+/// unpadded or with a project code in front (`2`, `2-walking-skeleton`,
+/// `APP-2-x`): 1.14.0 falls back to such folders when no folder's phase
+/// token equals the padded number (1.42.3 did not, and said not found).
+fn bare_number_folder(project: &Path, base: &str) -> bool {
+    if base.is_empty() || !base.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let unpad = |d: &str| {
+        let t = d.trim_start_matches('0');
+        if t.is_empty() {
+            "0".to_owned()
+        } else {
+            t.to_owned()
+        }
+    };
+    let want = unpad(base);
+    let Ok(entries) = std::fs::read_dir(project.join(".planning/phases")) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            return false;
+        }
+        let name = e.file_name().to_string_lossy().into_owned();
+        let name = crate::model::ids::split_project_code(&name).map_or(name.as_str(), |(_, r)| r);
+        let digits = name.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0
+            && matches!(name.as_bytes().get(digits), None | Some(b'-'))
+            && unpad(&name[..digits]) == want
+    })
 }
 
 /// `check auto-mode`: JSON, also under `--raw`.
