@@ -722,7 +722,73 @@ fn write_steps() -> Vec<Step> {
         ),
         c(&["intel", "patch-meta", ".planning/intel/stack.json"]),
         c(&["intel", "patch-meta", ".planning/intel/stack.json", "--raw"]),
+        // thread.md's resume and resolve, on a thread whose body 1.14.0
+        // reprints with blank lines added (PARITY.md G5).
+        Step::Write(THREAD, THREAD_TEXT),
+        c(&[
+            "query",
+            "frontmatter.set",
+            THREAD,
+            "--field",
+            "status",
+            "--value",
+            "in_progress",
+        ]),
+        c(&[
+            "query",
+            "frontmatter.set",
+            THREAD,
+            "--field",
+            "updated",
+            "--value",
+            "2026-11-28",
+        ]),
+        c(&[
+            "query",
+            "frontmatter.set",
+            THREAD,
+            "--field",
+            "status",
+            "--value",
+            "resolved",
+            "--raw",
+        ]),
+        c(&[
+            "query",
+            "frontmatter.set",
+            ".planning/threads/none.md",
+            "--field",
+            "status",
+            "--value",
+            "resolved",
+        ]),
     ]
+}
+
+const THREAD: &str = ".planning/threads/cache-bug.md";
+const THREAD_TEXT: &str = "---\ntitle: cache-bug\nstatus: open\ncreated: 2026-11-01\nupdated: 2026-11-01\n---\n\n# Thread: cache bug\n\n## Notes\n- the cache misses on restart\n- seen twice\n";
+
+/// A markdown file's values: its frontmatter lines sorted (1.14.0 adds a
+/// key at the end of the block, gsd after its last sibling: the same here)
+/// and its body's non-blank lines (1.14.0 reprints the body with blank
+/// lines added around lists and headings; gsd leaves it: PARITY.md G5).
+fn md_values(text: &str) -> (Vec<String>, Vec<String>) {
+    let Some(rest) = text.strip_prefix("---\n") else {
+        return (Vec::new(), text.lines().map(str::to_string).collect());
+    };
+    let (fm, body) = rest.split_once("\n---\n").unwrap_or((rest, ""));
+    let mut fm: Vec<String> = fm
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    fm.sort();
+    let body = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    (fm, body)
 }
 
 /// What a write's stdout says, its commit hash replaced by its length, its
@@ -760,7 +826,7 @@ fn end_state(dir: &Path) -> Vec<String> {
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
     let tree: Vec<String> = common::git(dir, &["ls-tree", "-r", "HEAD"])
         .lines()
-        .filter(|l| !l.ends_with(".planning/config.json"))
+        .filter(|l| !l.ends_with(".planning/config.json") && !l.contains(".planning/threads/"))
         .map(str::to_string)
         .collect();
     let intel = std::fs::read_to_string(dir.join(".planning/intel/stack.json"))
@@ -770,9 +836,13 @@ fn end_state(dir: &Path) -> Vec<String> {
             v["_meta"]["updated_at"] = "<time>".into();
             v
         });
+    let thread = std::fs::read_to_string(dir.join(THREAD))
+        .ok()
+        .map(|t| md_values(&t));
     vec![
         format!("{config:?}"),
         format!("{intel:?}"),
+        format!("{thread:?}"),
         tree.join("\n"),
         common::git(dir, &["log", "--format=%B"]),
         common::git(
@@ -783,6 +853,7 @@ fn end_state(dir: &Path) -> Vec<String> {
                 "--",
                 ".",
                 ":!.planning/config.json",
+                ":!.planning/threads",
             ],
         ),
     ]

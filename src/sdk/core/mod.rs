@@ -14,6 +14,7 @@ pub mod fallback;
 pub mod native;
 pub mod output;
 pub mod resolve;
+pub mod tree_writes;
 pub mod writes;
 
 use std::path::{Path, PathBuf};
