@@ -1098,10 +1098,13 @@ fn native_model_and_git_answers_equal_gsd_cores_on_built_trees() {
         (
             built(
                 "{}",
-                &[(
-                    ".claude/settings.json",
-                    r#"{"worktree":{"baseRef":"head"}}"#,
-                )],
+                &[
+                    (".claude/settings.local.json", "\n"),
+                    (
+                        ".claude/settings.json",
+                        r#"{"worktree":{"baseRef":"head"}}"#,
+                    ),
+                ],
                 &[
                     &["update-ref", "refs/remotes/origin/main", "HEAD"],
                     &[

@@ -133,12 +133,16 @@ pub fn base_branch(call: &CoreCall) -> Result<Out, Refusal> {
 }
 
 /// `worktree.baseRef` from a Claude settings file: `Ok(None)` where the
-/// file or the key is absent, handed on where the file is not plain JSON
-/// (1.14.0 reads it as JSON with comments).
+/// file, its text or the key is absent, handed on where the file is not
+/// plain JSON (1.14.0 reads it as JSON with comments).
 fn settings_base_ref(path: &Path) -> Result<Option<String>, Refusal> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);
     };
+    if text.trim().is_empty() {
+        // Not JSON, with or without comments: 1.14.0 reads no baseRef there.
+        return Ok(None);
+    }
     let Ok(v) = serde_json::from_str::<Value>(&text) else {
         return Err(hand_on(" with Claude settings that are not plain JSON"));
     };
