@@ -331,6 +331,19 @@ fn checked_in_coverage_and_command_list_are_the_installed_packages() {
         keys,
         "regenerate: node tests/sdk_core/config-keys.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-config-keys.txt"
     );
+    let o = Command::new("node")
+        .arg(manifest.join("tests/sdk_core/models.mjs"))
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let models =
+        std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-models.txt")).unwrap();
+    assert_eq!(
+        text(&o.stdout),
+        models,
+        "regenerate: node tests/sdk_core/models.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-models.txt"
+    );
     // Every family gsd resolves a subcommand for is a command of the release.
     for f in gsd::sdk::core::resolve::FAMILIES {
         assert!(list.lines().any(|l| l == *f), "{f} is not a 1.14.0 command");
@@ -426,6 +439,37 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         s(&["query", "config-get", "workflow", "--pick", "research"]),
         s(&["query", "agent-skills", "gsd-planner"]),
         s(&["query", "agent-skills", "gsd-executor", "--raw"]),
+    ]);
+    for agent in [
+        "gsd-planner",
+        "gsd-codebase-mapper",
+        "gsd-verifier",
+        "gsd-foo",
+    ] {
+        out.push(s(&["query", "resolve-model", agent]));
+    }
+    out.extend([
+        s(&["query", "resolve-model", "gsd-executor", "--raw"]),
+        s(&[
+            "query",
+            "resolve-model",
+            "gsd-phase-researcher",
+            "--pick",
+            "tier",
+        ]),
+        s(&["query", "resolve-model", "gsd-debugger", "--pick", "effort"]),
+        s(&["query", "git.base-branch"]),
+        s(&["query", "git.base-branch", "--is-protected", "main"]),
+        s(&["query", "worktree.base-check", "--mode", "harness-worktree"]),
+        s(&[
+            "query",
+            "worktree.base-check",
+            "--mode",
+            "orchestrator-worktree",
+            "--pick",
+            "shouldDegrade",
+        ]),
+        s(&["query", "dispatch-should-flatten", "--raw"]),
     ]);
     for key in [
         "model_profile",
@@ -1080,4 +1124,219 @@ fn install_shim_places_and_removes_gsd_cores_bins_too() {
             "{name} removed"
         );
     }
+}
+
+/// A project of its own in a git repository: `config` as config.json,
+/// `files` besides, `git` commands run after a first commit.
+fn built(config: &str, files: &[(&str, &str)], git: &[&[&str]]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    std::fs::write(d.join(".planning/config.json"), config).unwrap();
+    for (path, body) in files {
+        let p = d.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
+    common::git(d, &["init", "-q", "-b", "trunk"]);
+    common::git(d, &["config", "user.email", "t@example.com"]);
+    common::git(d, &["config", "user.name", "T"]);
+    common::git(d, &["add", "-A"]);
+    common::git(d, &["commit", "-q", "-m", "start"]);
+    for args in git {
+        common::git(d, args);
+    }
+    t
+}
+
+/// What the corpus lacks: per-agent model overrides, `models.<phase>`
+/// tiers, `resolve_model_ids`, repositories with a main or master branch,
+/// an origin HEAD, protected branches and Claude's `worktree.baseRef` —
+/// each tree built here, each call compared with the real gsd-tools.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn native_model_and_git_answers_equal_gsd_cores_on_built_trees() {
+    let real = gsd_tools_cjs();
+    let shims = shim_dir();
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    let models = |agents: &[&str]| -> Vec<Vec<String>> {
+        let mut v: Vec<Vec<String>> = agents
+            .iter()
+            .map(|a| s(&["query", "resolve-model", a]))
+            .collect();
+        v.push(s(&["query", "resolve-model", "gsd-planner", "--raw"]));
+        v.push(s(&["query", "resolve-model"]));
+        v
+    };
+    let agents = [
+        "gsd-planner",
+        "gsd-executor",
+        "gsd-debugger",
+        "gsd-verifier",
+        "gsd-phase-researcher",
+        "gsd-doc-writer",
+        "gsd-unknown",
+    ];
+    let git_calls = || -> Vec<Vec<String>> {
+        vec![
+            s(&["query", "git.base-branch"]),
+            s(&["query", "git.base-branch", "--is-protected", "main"]),
+            s(&["query", "git.base-branch", "--is-protected", "master"]),
+            s(&["query", "git.base-branch", "--is-protected", "release"]),
+            s(&["query", "git.base-branch", "--is-protected"]),
+            s(&["query", "git.base-branch", "--bogus"]),
+            s(&["query", "worktree.base-check"]),
+            s(&[
+                "query",
+                "worktree.base-check",
+                "--mode",
+                "orchestrator-worktree",
+            ]),
+            s(&["query", "worktree.base-check", "--pick", "reason"]),
+        ]
+    };
+    let cases: Vec<(tempfile::TempDir, Vec<Vec<String>>)> = vec![
+        (
+            built(
+                r#"{"model_overrides":{"gsd-planner":"opus","gsd-executor":"claude-sonnet-5","gsd-debugger":"inherit","gsd-verifier":"gpt-5","gsd-doc-writer":""},"models":{"research":"haiku","verification":"bogus"},"resolve_model_ids":true}"#,
+                &[],
+                &[],
+            ),
+            models(&agents),
+        ),
+        (
+            built(
+                r#"{"model_profile":"Quality","resolve_model_ids":"omit"}"#,
+                &[],
+                &[],
+            ),
+            models(&agents),
+        ),
+        (
+            built(
+                r#"{"model_profile":"inherit","models":{"planning":"sonnet"}}"#,
+                &[],
+                &[],
+            ),
+            models(&agents),
+        ),
+        (
+            built(r#"{"model_profile":"budget","runtime":"claude"}"#, &[], &[]),
+            models(&agents),
+        ),
+        (built("{}", &[], &[&["branch", "master"]]), git_calls()),
+        (
+            built(
+                "{}",
+                &[],
+                &[&["branch", "master"], &["branch", "-m", "trunk", "main"]],
+            ),
+            git_calls(),
+        ),
+        (
+            built(
+                r#"{"git":{"base_branch":" develop ","protected_branches":["release"," ",7]}}"#,
+                &[],
+                &[],
+            ),
+            git_calls(),
+        ),
+        (
+            built(
+                r#"{"git":{"allow_default_branch_commits":true,"protected_branches":["release"]}}"#,
+                &[],
+                &[&["branch", "main"]],
+            ),
+            git_calls(),
+        ),
+        (
+            built(
+                "{}",
+                &[],
+                &[
+                    &["update-ref", "refs/remotes/origin/main", "HEAD"],
+                    &[
+                        "symbolic-ref",
+                        "refs/remotes/origin/HEAD",
+                        "refs/remotes/origin/main",
+                    ],
+                ],
+            ),
+            git_calls(),
+        ),
+        (
+            built(
+                "{}",
+                &[
+                    (".claude/settings.local.json", "\n"),
+                    (
+                        ".claude/settings.json",
+                        r#"{"worktree":{"baseRef":"head"}}"#,
+                    ),
+                ],
+                &[
+                    &["update-ref", "refs/remotes/origin/main", "HEAD"],
+                    &[
+                        "symbolic-ref",
+                        "refs/remotes/origin/HEAD",
+                        "refs/remotes/origin/main",
+                    ],
+                    &["commit", "-q", "--allow-empty", "-m", "ahead"],
+                ],
+            ),
+            git_calls(),
+        ),
+        (
+            built(
+                "{}",
+                &[],
+                &[
+                    &["update-ref", "refs/remotes/origin/main", "HEAD"],
+                    &[
+                        "symbolic-ref",
+                        "refs/remotes/origin/HEAD",
+                        "refs/remotes/origin/main",
+                    ],
+                    &["commit", "-q", "--allow-empty", "-m", "ahead"],
+                ],
+            ),
+            git_calls(),
+        ),
+    ];
+    let mut differing = Vec::new();
+    let (mut compared, mut handed_on) = (0, 0);
+    for (dir, calls) in &cases {
+        for call in calls {
+            let argv: Vec<&str> = call.iter().map(String::as_str).collect();
+            let mut with = argv.clone();
+            with.push("--no-fallback");
+            let g = as_named(shims.path(), "gsd_run", dir.path(), &with, &[]);
+            if text(&g.stderr).contains("gsd does not answer") {
+                handed_on += 1;
+                continue;
+            }
+            compared += 1;
+            let p = run_real(&real, &argv, dir.path());
+            if g.stdout != p.stdout || g.status.code() != p.status.code() {
+                differing.push(format!(
+                    "{:?} in {}\n gsd ({:?}): {}\n gsd-tools ({:?}): {}",
+                    call,
+                    std::fs::read_to_string(dir.path().join(".planning/config.json")).unwrap(),
+                    g.status.code(),
+                    text(&g.stdout),
+                    p.status.code(),
+                    text(&p.stdout)
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "built trees: {compared} pairs compared, {} differing, {handed_on} handed on",
+        differing.len()
+    );
+    assert!(compared > 60, "only {compared} pairs compared");
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
 }

@@ -11,6 +11,8 @@
 //! module like this one, not a rewrite of the engine.
 
 pub mod fallback;
+pub mod gitinfo;
+pub mod models;
 pub mod native;
 pub mod output;
 pub mod resolve;

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::{tree_writes, writes};
+use super::{gitinfo, models, tree_writes, writes};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -82,6 +82,14 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "frontmatter.set",
         Scope::Planning,
         tree_writes::frontmatter_set,
+    ),
+    ("resolve-model", Scope::Planning, models::resolve_model),
+    ("git.base-branch", Scope::Planning, gitinfo::base_branch),
+    ("worktree.base-check", Scope::Planning, gitinfo::base_check),
+    (
+        "dispatch-should-flatten",
+        Scope::Planning,
+        dispatch_should_flatten,
     ),
 ];
 
@@ -399,4 +407,19 @@ fn classify_confidence(call: &CoreCall) -> Result<Out, Refusal> {
         "verified": verified,
         "confidence": confidence,
     })))
+}
+
+/// `dispatch-should-flatten`: whether a workflow runs its subagents inline.
+/// On Claude Code 1.14.0's capability registry declares a dispatch that it
+/// flattens (`true`, printed bare, with or without `--raw`); another
+/// runtime, and `--json` (which prints the registry's whole dispatch
+/// record), go on.
+fn dispatch_should_flatten(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.iter().any(|a| a == "--json") {
+        return Err(hand_on("with --json"));
+    }
+    if !claude_runtime(call) {
+        return Err(hand_on(" for a runtime other than Claude Code"));
+    }
+    Ok(Out::text("true"))
 }
