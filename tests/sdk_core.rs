@@ -438,6 +438,9 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     for n in phase_numbers(tree) {
         out.push(s(&["query", "phase.next-decimal", &n]));
         out.push(s(&["query", "phase", "next-decimal", &n, "--raw"]));
+        out.push(s(&["query", "roadmap.get-phase", &n]));
+        out.push(s(&["query", "roadmap", "get-phase", &n, "--raw"]));
+        out.push(s(&["query", "roadmap.get-phase", &n, "--pick", "goal"]));
     }
     out
 }

@@ -13,6 +13,7 @@
 pub mod fallback;
 pub mod native;
 pub mod output;
+pub mod reads;
 pub mod resolve;
 pub mod writes;
 

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::writes;
+use super::{reads, writes};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -77,6 +77,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "intel.patch-meta",
         Scope::Planning,
         writes::intel_patch_meta,
+    ),
+    (
+        "roadmap.get-phase",
+        Scope::Planning,
+        reads::roadmap_get_phase,
     ),
 ];
 
