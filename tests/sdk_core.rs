@@ -264,12 +264,12 @@ fn uncovered_calls_go_to_the_real_gsd_tools_with_one_notice() {
         shims.path(),
         "gsd_run",
         t.path(),
-        &["roadmap", "get-phase", "1"],
+        &["roadmap", "analyze"],
         &[("GSD_CORE_REAL", real.to_str().unwrap())],
     );
     let peer = Command::new("node")
         .arg(&real)
-        .args(["roadmap", "get-phase", "1"])
+        .args(["roadmap", "analyze"])
         .current_dir(t.path())
         .output()
         .unwrap();
@@ -280,10 +280,10 @@ fn uncovered_calls_go_to_the_real_gsd_tools_with_one_notice() {
         err.lines()
             .next()
             .unwrap()
-            .starts_with("gsd: `roadmap.get-phase` is not covered by gsd; handing it to "),
+            .starts_with("gsd: `roadmap.analyze` is not covered by gsd; handing it to "),
         "{err}"
     );
-    assert!(text(&o.stdout).contains("\"found\": true"));
+    assert!(text(&o.stdout).contains("\"phases\""));
 }
 
 #[test]
@@ -486,6 +486,9 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     for n in phase_numbers(tree) {
         out.push(s(&["query", "phase.next-decimal", &n]));
         out.push(s(&["query", "phase", "next-decimal", &n, "--raw"]));
+        out.push(s(&["query", "roadmap.get-phase", &n]));
+        out.push(s(&["query", "roadmap", "get-phase", &n, "--raw"]));
+        out.push(s(&["query", "roadmap.get-phase", &n, "--pick", "goal"]));
     }
     out
 }
@@ -1037,7 +1040,7 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
     .unwrap();
     std::fs::write(
         pkg.path().join("skills/x/SKILL.md"),
-        "gsd-tools query roadmap get-phase 3 --pick goal\n",
+        "gsd-tools query roadmap analyze --pick phases\n",
     )
     .unwrap();
     let o = Command::new(gsd_bin())
@@ -1059,7 +1062,7 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
         ("runtime-identity", true),
         ("config-get", true),
         ("state.load", false),
-        ("roadmap.get-phase", false),
+        ("roadmap.analyze", false),
     ] {
         assert!(
             rows.iter()

@@ -15,6 +15,7 @@ pub mod gitinfo;
 pub mod models;
 pub mod native;
 pub mod output;
+pub mod reads;
 pub mod resolve;
 pub mod tree_writes;
 pub mod writes;

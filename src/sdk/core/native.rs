@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::{gitinfo, models, tree_writes, writes};
+use super::{gitinfo, models, reads, tree_writes, writes};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -90,6 +90,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "dispatch-should-flatten",
         Scope::Planning,
         dispatch_should_flatten,
+    ),
+    (
+        "roadmap.get-phase",
+        Scope::Planning,
+        reads::roadmap_get_phase,
     ),
 ];
 
