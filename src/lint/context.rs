@@ -122,6 +122,9 @@ pub struct Ctx<'a> {
     pub reading: RoadmapReading,
     /// Requirements of shipped milestones (`milestones/vX.Y-REQUIREMENTS.md`).
     pub archived_requirements: Vec<Requirements>,
+    /// The phase STATE.md's position names first (read once: rules ask
+    /// per phase whether the work has moved past it).
+    state_phase: Option<crate::model::PhaseId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -194,11 +197,9 @@ impl<'a> Ctx<'a> {
         // it is there now, whatever summaries were written. (Not the
         // reading's current phase: a tick alone moves that on.)
         let at_later = self
-            .ws
-            .state
+            .state_phase
             .as_ref()
-            .and_then(|st| st.positions().into_iter().next())
-            .is_some_and(|pos| pos.phase > *id && live().any(|p| p.phase_id.same(&pos.phase)));
+            .is_some_and(|at| at > id && live().any(|p| p.phase_id.same(at)));
         at_later
             || live().any(|p| p.phase_id > *id && p.summaries > 0)
             || (live().next().is_some() && live().all(|p| p.status == "complete"))
@@ -224,6 +225,11 @@ impl<'a> Ctx<'a> {
             phases: PhaseIndex::new(ws),
             reading: RoadmapReading::new(ws),
             archived_requirements: ws.archived_requirements(),
+            state_phase: ws
+                .state
+                .as_ref()
+                .and_then(|st| st.positions().into_iter().next())
+                .map(|pos| pos.phase),
         }
     }
 }
