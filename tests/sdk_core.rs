@@ -1131,6 +1131,15 @@ fn install_shim_places_and_removes_gsd_cores_bins_too() {
 
 /// A project of its own in a git repository: `config` as config.json,
 /// `files` besides, `git` commands run after a first commit.
+/// Git steps giving a built repository an `origin/main` at HEAD, and
+/// `origin/HEAD` pointing at it (what a clone records).
+const ORIGIN_MAIN_AT_HEAD: &[&str] = &["update-ref", "refs/remotes/origin/main", "HEAD"];
+const ORIGIN_HEAD_IS_MAIN: &[&str] = &[
+    "symbolic-ref",
+    "refs/remotes/origin/HEAD",
+    "refs/remotes/origin/main",
+];
+
 fn built(config: &str, files: &[(&str, &str)], git: &[&[&str]]) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
@@ -1256,18 +1265,7 @@ fn native_model_and_git_answers_equal_gsd_cores_on_built_trees() {
             git_calls(),
         ),
         (
-            built(
-                "{}",
-                &[],
-                &[
-                    &["update-ref", "refs/remotes/origin/main", "HEAD"],
-                    &[
-                        "symbolic-ref",
-                        "refs/remotes/origin/HEAD",
-                        "refs/remotes/origin/main",
-                    ],
-                ],
-            ),
+            built("{}", &[], &[ORIGIN_MAIN_AT_HEAD, ORIGIN_HEAD_IS_MAIN]),
             git_calls(),
         ),
         (
@@ -1281,12 +1279,8 @@ fn native_model_and_git_answers_equal_gsd_cores_on_built_trees() {
                     ),
                 ],
                 &[
-                    &["update-ref", "refs/remotes/origin/main", "HEAD"],
-                    &[
-                        "symbolic-ref",
-                        "refs/remotes/origin/HEAD",
-                        "refs/remotes/origin/main",
-                    ],
+                    ORIGIN_MAIN_AT_HEAD,
+                    ORIGIN_HEAD_IS_MAIN,
                     &["commit", "-q", "--allow-empty", "-m", "ahead"],
                 ],
             ),
@@ -1297,12 +1291,8 @@ fn native_model_and_git_answers_equal_gsd_cores_on_built_trees() {
                 "{}",
                 &[],
                 &[
-                    &["update-ref", "refs/remotes/origin/main", "HEAD"],
-                    &[
-                        "symbolic-ref",
-                        "refs/remotes/origin/HEAD",
-                        "refs/remotes/origin/main",
-                    ],
+                    ORIGIN_MAIN_AT_HEAD,
+                    ORIGIN_HEAD_IS_MAIN,
                     &["commit", "-q", "--allow-empty", "-m", "ahead"],
                 ],
             ),
