@@ -1559,3 +1559,182 @@ fn project_code_folders_are_their_phases() {
         "{codes:?}"
     );
 }
+
+/// A roadmap in another language names its milestones, phases and table
+/// columns in its own words (`## 里程碑 2：…`, `#### 阶段 2：…`, `| 阶段 |
+/// … | 状态 |`, `## Fase 3: …`): the same reading as in English, from the
+/// table of words, and a word inside a longer one (`Emphase`) names nothing.
+#[test]
+fn roadmaps_in_other_languages_name_milestones_and_phases() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# 路线图\n\n## 里程碑 1：MVP\n\n| 阶段 | 名称 | 状态 |\n|------|------|------|\n| 1 | form | 已完成 |\n\n#### 阶段 1：form\n\n**目标**：表单\n\n## 里程碑 2：重构\n\n| 阶段 | 名称 | 状态 |\n|------|------|------|\n| 2 | refactor | 待规划 |\n\n#### 阶段 2：refactor\n\n**目标**：重构\n",
+    );
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/phases/02-refactor/02-01-PLAN.md",
+        &plan("02", "01", ""),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("里程碑 2"), "{v}");
+    assert_eq!(active(&v), ["2"], "{v}");
+    let done: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["status"] == "complete")
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(done, ["1"], "{v}");
+    assert_eq!(
+        v["current_phase"].as_str().or(v["next_phase"].as_str()),
+        Some("2"),
+        "{v}"
+    );
+
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Hoja de ruta\n\n## Fases\n\n### Fase 1: Base\n\n**Objetivo**: base\n\n### Fase 2: Pagos\n\n**Objetivo**: pagos\n\n### Emphase 3: nada\n",
+    );
+    let v = roadmap(root);
+    let numbers: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(numbers, ["1", "2"], "{v}");
+}
+
+/// A milestone the roadmap still marks 🚧 in progress has shipped when both
+/// records `complete-milestone` writes say so — MILESTONES.md's shipped entry
+/// and the archived roadmap; either alone does not outweigh the mark.
+#[test]
+fn shipped_entry_and_archive_outweigh_a_stale_in_progress_mark() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0** — Phases 1–4 (shipped)\n- 🚧 **v1.1** — Phases 5–6 (in progress)\n\n### Phase 5: Email\n\n**Goal**: e\n\n### Phase 6: Templates\n\n**Goal**: t\n",
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.1 Growth (Shipped: 2026-03-24)\n\n## v1.0 MVP (Shipped: 2026-03-22)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.1"), "entry alone: {v}");
+    write(root, ".planning/milestones/v1.1-ROADMAP.md", "# v1.1\n");
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(why.contains("in-progress mark was never updated"), "{why}");
+    std::fs::write(root.join(".planning/MILESTONES.md"), "# Milestones\n").unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.1"), "archive alone: {v}");
+}
+
+/// A milestone left unmarked between shipped ones (`🚢 v2.9 … complete
+/// locally` before `✅ v3.0 … shipped`) is history, not the current work;
+/// one marked paused is parked work and still current.
+#[test]
+fn an_unmarked_milestone_the_project_went_past_is_not_current() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    let list = |mark: &str| {
+        format!(
+            "# Roadmap\n\n## Milestones\n\n- ✅ **v2.8 Clear** — Phase 56 (shipped 2026-05-18)\n- {mark}\n- ✅ **v3.0 Fields** — Phase 58 (shipped 2026-06-07)\n\n### Phase 57: Dedup\n\n**Goal**: d\n"
+        )
+    };
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &list("🚢 **v2.9 Dedup** — Phase 57 (phase complete locally 2026-06-02)"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(
+        why.contains("which a later shipped milestone went past"),
+        "{why}"
+    );
+    // Planned but put off behind later shipped work: not current either.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &list("📋 **v2.9 Dedup** — deferred to Backlog"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &list("[ ] **v2.9 Dedup** — Phase 57 (paused)"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v2.9"), "{v}");
+    // Planned after the last shipped one: the next milestone.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v3.0 Fields** — Phase 58 (shipped)\n- 📋 **v3.1 Sync** — Phase 59 (planned)\n\n### Phase 59: Sync\n\n**Goal**: s\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v3.1"), "{v}");
+}
+
+/// GSD's plan scan reads a phase folder and its `plans/` subfolder: a
+/// `features/x/FEATURE-PLAN.md` deeper down is a note, not a plan (it
+/// neither counts nor leaves the phase unfinished), and `plans/02-01-PLAN.md`
+/// is one.
+#[test]
+fn only_the_phase_folder_and_its_plans_folder_hold_plans() {
+    let t = initialised(&["Core"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/01-core/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    write(
+        root,
+        ".planning/phases/01-core/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    write(
+        root,
+        ".planning/phases/01-core/features/parser/FEATURE-PLAN.md",
+        "# Feature plan\n\nNotes.\n",
+    );
+    write(
+        root,
+        ".planning/phases/01-core/archived/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    let v = roadmap(root);
+    assert_eq!(
+        (v["total_summaries"].clone(), v["total_plans"].clone()),
+        (json!(1), json!(1)),
+        "{v}"
+    );
+    write(
+        root,
+        ".planning/phases/01-core/plans/01-02-PLAN.md",
+        &plan("01", "02", ""),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["total_plans"], json!(2), "{v}");
+    assert!(
+        !lint_codes(root)
+            .iter()
+            .any(|(c, _, _)| c == "duplicate-plan-number"),
+        "{:?}",
+        lint_codes(root)
+    );
+}

@@ -2014,11 +2014,12 @@ fn write_tree(tree: &Path, name: &str, tmp: &Path, bump: &mut dyn FnMut(&'static
                 String::from_utf8_lossy(before_o.get(&roadmap).map_or(&[][..], |v| v)).into_owned();
             let heading = |n: &serde_json::Value| {
                 n.as_u64().is_some_and(|n| {
-                    // A `### Phase N:` heading, or a checklist line
-                    // `- [ ] **Phase N: …**` (a later milestone's phases
-                    // are often listed there only).
+                    // A `### Phase N:` heading (or `### Фаза N —` in the
+                    // roadmap's language, which gsd-sdk cannot read), or a
+                    // checklist line `- [ ] **Phase N: …**` (a later
+                    // milestone's phases are often listed there only).
                     regex::Regex::new(&format!(
-                        r"(?m)^(#{{2,4}}\s*|\s*[-*]\s*\[.\]\s*\*\*)Phase\s+0*{n}\s*:"
+                        r"(?m)^(#{{2,4}}\s*|\s*[-*]\s*\[.\]\s*\*\*)(Phase|Fase|Фаза|Этап|Étape|Etapa|阶段|階段)\s*0*{n}\s*[:：—–-]"
                     ))
                     .expect("regex")
                     .is_match(&text)

@@ -227,6 +227,48 @@ fn a_dangling_pointer_is_a_finding_and_the_root_is_read() {
     assert!(out.contains("names `gone`"), "{out}");
 }
 
+/// A pointer at a workstream folder that holds only phase folders (no
+/// ROADMAP.md, no STATE.md) while the root has both: GSD's tools would find
+/// nothing there, so the root is read and lint says why, as an error; with
+/// `--ws` the user still gets that workstream, and once it has a STATE.md
+/// the pointer chooses it again.
+#[test]
+fn a_pointer_at_a_hollow_workstream_reads_the_root_and_is_an_error() {
+    let t = project();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning/workstreams/migration/phases/37-move")).unwrap();
+    std::fs::write(d.join(".planning/active-workstream"), "migration\n").unwrap();
+    assert_eq!(phase_names(d, &[]), ["Root work"]);
+    let (_, diags) = lint(d);
+    let hit = diags
+        .iter()
+        .find(|x| x["code"] == "workstream-pointer-dangling")
+        .expect("a finding for the hollow workstream");
+    assert_eq!(hit["severity"], "error");
+    assert!(
+        hit["message"].as_str().unwrap().contains("`migration`"),
+        "{hit}"
+    );
+    assert!(
+        !diags.iter().any(|x| x["code"] == "state-missing"),
+        "{diags:?}"
+    );
+    let o = gsd(d, &["--ws", "migration", "roadmap", "--json"]);
+    assert_ne!(o.status.code(), Some(0), "{}", stdout(&o));
+    std::fs::write(
+        d.join(".planning/workstreams/migration/STATE.md"),
+        "# State\n\nPhase: 37\n",
+    )
+    .unwrap();
+    let (_, diags) = lint(d);
+    assert!(
+        !diags
+            .iter()
+            .any(|x| x["code"] == "workstream-pointer-dangling"),
+        "{diags:?}"
+    );
+}
+
 #[test]
 fn a_tree_whose_only_work_is_one_workstream_reads_it_and_lints_clean_of_root_files() {
     let t = solo_workstream_tree();

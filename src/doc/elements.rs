@@ -119,8 +119,9 @@ fn fences(text: &str, range: Span) -> (Vec<Span>, Vec<Span>) {
     while i < lines.len() {
         let (start, end) = lines[i];
         if let Some((ch, n)) = fence_open(&text[start..end]) {
-            let close =
-                (i + 1..lines.len()).find(|&j| fence_close(&text[lines[j].0..lines[j].1], ch, n));
+            let indent = indent_width(&text[start..end]);
+            let close = (i + 1..lines.len())
+                .find(|&j| fence_close(&text[lines[j].0..lines[j].1], ch, n, indent));
             match close {
                 Some(j) => {
                     closed.push(Span::new(start, lines[j].1));
@@ -165,12 +166,33 @@ fn fence_open(line: &str) -> Option<(u8, usize)> {
     Some((ch, n))
 }
 
-fn fence_close(line: &str, ch: u8, n: usize) -> bool {
+/// Whether `line` closes a fence of `n` `ch`s opened at `open_indent`
+/// columns. CommonMark lets a closing fence sit at most three columns
+/// further in than its container's content; with the opening fence's
+/// column standing for that, a run of backticks indented deeper (an
+/// example fence nested in a task's prose) is content, not the close.
+fn fence_close(line: &str, ch: u8, n: usize, open_indent: usize) -> bool {
+    if indent_width(line) > open_indent + 3 {
+        return false;
+    }
     let t = line
         .trim_start_matches([' ', '\t'])
         .trim_start_matches("> ");
     let run = t.bytes().take_while(|&b| b == ch).count();
     run >= n && t[run..].trim().is_empty()
+}
+
+/// The columns of a line's leading blanks (a tab to the next stop of 4).
+fn indent_width(line: &str) -> usize {
+    let mut col = 0;
+    for b in line.bytes() {
+        match b {
+            b' ' => col += 1,
+            b'\t' => col = col / 4 * 4 + 4,
+            _ => break,
+        }
+    }
+    col
 }
 
 /// Inline code spans and HTML comments in a region with no fences.
@@ -777,6 +799,28 @@ mod tests {
         assert_eq!(els.len(), 1);
         assert!(problems.is_empty());
         assert!(els[0].content.slice(t).contains("</action>"));
+    }
+
+    /// CommonMark: a closing fence sits at most three columns deeper than
+    /// its opening one. A fence opened at column 0 runs past the example
+    /// fences indented seven columns inside it; one opened in a list item
+    /// (three columns in) closes at its own depth.
+    #[test]
+    fn a_deeper_fence_line_does_not_close_a_shallow_fence() {
+        let t = "```xml\n<task>\n       ```ts\n       code\n       ```\n</task>\n```\n<task>real</task>\n";
+        let (els, problems) = tasks(t);
+        assert_eq!(els.len(), 1, "{problems:?}");
+        assert_eq!(els[0].content.slice(t), "real");
+        let o = Opaque::scan(t, whole(t));
+        assert_eq!(o.unclosed_fences.len(), 0);
+        let t = "1. Step\n   ```sh\n   make\n      ```\n<task>x</task>\n";
+        let (els, _) = tasks(t);
+        assert_eq!(els.len(), 1);
+        // A 4-column fence line does not close a column-0 fence: it stays
+        // open (and is reported so).
+        let t = "```\nopen\n    ```\n<task>after</task>\n";
+        let o = Opaque::scan(t, whole(t));
+        assert_eq!(o.unclosed_fences.first().map(|f| f.start), Some(0));
     }
 
     #[test]

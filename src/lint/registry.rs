@@ -22,7 +22,7 @@ macro_rules! rules {
 }
 
 rules! {
-    "file-not-utf8", Error, files::file_not_utf8, "", "A planning file is not valid UTF-8.";
+    "file-not-utf8", Error, files::file_not_utf8, "", "A planning file is not valid UTF-8, or holds NUL bytes (a part saved as UTF-16); weighed by who reads the file.";
     "binary-file", Info, files::binary_file, "", "A binary file sits inside .planning/ (skipped).";
     "file-too-large", Warning, files::file_too_large, "", "A file is too large to parse.";
     "file-unreadable", Warning, files::file_unreadable, "", "An entry in .planning/ cannot be read: a link to a folder or to nothing, a pipe, a device, or no permission.";
@@ -71,7 +71,7 @@ rules! {
     "state-progress-stale", Info, state::state_progress_stale, "state validate", "STATE.md's progress counters disagree with the plans and summaries of the current milestone.";
     "state-position-stale", Info, state::state_position_stale, "", "STATE.md's position names a phase that is complete while the work is at a later one.";
     "state-progress-invalid", Warning, state::state_progress_invalid, "", "STATE.md progress counters are impossible (completed > total, percent out of range).";
-    "workstream-pointer-dangling", Warning, state::workstream_pointer_dangling, "", "`.planning/active-workstream` names a workstream folder that does not exist.";
+    "workstream-pointer-dangling", Warning, state::workstream_pointer_dangling, "", "`.planning/active-workstream` names a workstream folder that does not exist (warning), or one with no ROADMAP.md or STATE.md while the root has them (error: GSD's tools find nothing there).";
     "project-missing", Error, project::project_missing, "E002", "PROJECT.md is missing.";
     "project-missing-section", Info, project::project_missing_section, "W001", "PROJECT.md lacks What This Is, Core Value or Requirements.";
     "requirement-not-covered", Warning, project::requirement_not_covered, "gap-analysis", "A requirement that a live, planned ROADMAP phase promises is named by none of its plans.";

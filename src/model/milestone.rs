@@ -154,6 +154,10 @@ const IN_PROGRESS_WORDS: &[&str] = &[
     "wip",
     "ongoing",
     "executing",
+    // Parked is still not shipped (READING.md: 🔄 "parked").
+    "paused",
+    "parked",
+    "on hold",
     "em andamento",
     "en cours",
     "in arbeit",
@@ -351,13 +355,10 @@ impl PhaseRange {
     /// The range after the first `Phase`/`Phases` word in `s`, with the text
     /// it was read from.
     pub fn find(s: &str) -> Option<(PhaseRange, String)> {
-        let at = s.find("Phase")?;
+        let (at, after) = super::words::find_phases_word(s)?;
         let rest = &s[at..];
-        let after = rest
-            .strip_prefix("Phases")
-            .or_else(|| rest.strip_prefix("Phase"))?;
         let mut parts = Vec::new();
-        let mut cur = after.trim_start();
+        let mut cur = after;
         while let Some((a, tail)) = PhaseId::parse_prefix(cur) {
             let tail_t = tail.trim_start();
             if let Some(t) = tail_t
@@ -394,10 +395,10 @@ impl PhaseRange {
     pub fn chain(s: &str) -> Option<(PhaseRange, String)> {
         let (_, after) = s.split_once(':')?;
         let t = after.trim_start();
-        let t = t
-            .strip_prefix("Phases")
-            .or_else(|| t.strip_prefix("Phase"))
-            .unwrap_or(t);
+        let t = match super::words::find_phases_word(t) {
+            Some((0, rest)) => rest,
+            _ => t,
+        };
         let mut cur = t.trim_start();
         let start = cur;
         let mut parts = Vec::new();
@@ -480,32 +481,47 @@ pub fn find_milestone_id(s: &str) -> Option<String> {
     let t = s
         .trim_start_matches(|c: char| !c.is_alphanumeric())
         .trim_start();
-    let lower = t.to_lowercase();
+    if let Some(id) = short_id(t) {
+        return Some(id);
+    }
     // `Roadmap: invisible — Milestone M1 (…)`: the word may come later.
-    let (t, named) = match lower.find("milestone") {
-        Some(at) if t.is_char_boundary(at) => (t[at + "milestone".len()..].trim_start(), true),
-        _ => (t, false),
-    };
-    let t = t.trim_start_matches([':', '#', ' ']);
-    let digits = |r: &str| r.bytes().take_while(u8::is_ascii_digit).count();
-    let ends_word = |r: &str| !r.starts_with(|c: char| c.is_alphanumeric() || c == '.');
+    let (word, t) = super::words::find_milestone_word(t).map(|(_, w, rest)| (w, rest))?;
+    let t = t.trim_start().trim_start_matches([':', '：', '#', ' ']);
+    if let Some(id) = short_id(t) {
+        return Some(id);
+    }
+    // `Milestone 3`, `Milestone 0.8.7`; `里程碑 2` in the roadmap's words.
+    let n = t
+        .bytes()
+        .take_while(|c| c.is_ascii_digit() || *c == b'.')
+        .count();
+    let number = t[..n].trim_end_matches('.');
+    if number.starts_with(|c: char| c.is_ascii_digit())
+        && ends_word(t[number.len()..].trim_start_matches('.'))
+    {
+        let word = if word.eq_ignore_ascii_case("milestone") {
+            "Milestone"
+        } else {
+            word
+        };
+        return Some(format!("{word} {number}"));
+    }
+    None
+}
+
+/// Whether `r` does not continue a word or a version.
+fn ends_word(r: &str) -> bool {
+    !r.starts_with(|c: char| c.is_alphanumeric() || c == '.')
+}
+
+/// A major version `v7` or an `M2` at the start of `t`.
+fn short_id(t: &str) -> Option<String> {
     for (prefix, shown) in [('v', "v"), ('V', "v"), ('M', "M"), ('m', "M")] {
         if let Some(r) = t.strip_prefix(prefix) {
-            let n = digits(r);
+            let n = r.bytes().take_while(u8::is_ascii_digit).count();
             if n > 0 && n <= 4 && ends_word(&r[n..]) {
                 return Some(format!("{shown}{}", &r[..n]));
             }
-        }
-    }
-    if named {
-        // `Milestone 3`, `Milestone 0.8.7`.
-        let n = t
-            .bytes()
-            .take_while(|c| c.is_ascii_digit() || *c == b'.')
-            .count();
-        let number = t[..n].trim_end_matches('.');
-        if digits(number) > 0 && ends_word(t[number.len()..].trim_start_matches('.')) {
-            return Some(format!("Milestone {number}"));
         }
     }
     None
@@ -518,12 +534,11 @@ pub fn is_milestone_heading(text: &str) -> bool {
     if find_milestone_id(text).is_some() {
         return true;
     }
-    let l = text.to_lowercase();
-    let Some(at) = l.find("milestone") else {
+    let Some((_, _, after)) = super::words::find_milestone_word(text) else {
         return false;
     };
-    let after = l[at + "milestone".len()..].trim_start();
-    after.starts_with(':') || after.starts_with(|c: char| c.is_ascii_digit())
+    let after = after.trim_start();
+    after.starts_with([':', '：']) || after.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// Two versions name the same milestone (`v1` and `v1.0` do: archive files
@@ -664,8 +679,25 @@ pub fn pick(ms: &[Milestone], candidates: &[usize]) -> Option<usize> {
 /// one that has not shipped, else the one marked in progress, else the
 /// first one not shipped. None when every milestone has shipped (the
 /// roadmap is between milestones) or the roadmap names none.
+///
+/// A milestone left unmarked or planned among shipped ones with a later
+/// version (`🚢 v2.9 … complete locally` before `✅ v3.0 … shipped`; `📋
+/// v0.7.0 … deferred to Backlog` after `✅ v0.9.0`) is not the work: the
+/// project went on past it, as history the roadmap never ticked or as
+/// work put off.
 pub fn current(ms: &[Milestone], state_version: Option<&str>) -> Option<usize> {
-    let open = |m: &Milestone| !m.is_shipped();
+    let passed = |m: &Milestone| {
+        matches!(
+            m.status,
+            MilestoneStatus::Unknown | MilestoneStatus::Planned
+        ) && m.version.is_some()
+            && ms.iter().any(|n| {
+                n.is_shipped()
+                    && n.version.is_some()
+                    && version_order(n, m) == std::cmp::Ordering::Greater
+            })
+    };
+    let open = |m: &Milestone| !m.is_shipped() && !passed(m);
     if let Some(v) = state_version
         && let Some(i) = ms
             .iter()

@@ -175,7 +175,9 @@ impl RoadmapReading {
                 .filter(|m| m.version.as_deref().is_some_and(|w| same_version(w, &v)))
                 .count()
                 == 1;
-            if unmarked
+            let outdated =
+                owned[i].status == MilestoneStatus::InProgress && records.shipped_and_archived(&v);
+            if (unmarked || outdated)
                 && alone
                 && let Some(why) = records.says_shipped(&v)
             {
@@ -184,6 +186,8 @@ impl RoadmapReading {
                     "STATE.md still names it"
                 } else if owned[i].source == MilestoneSource::Project {
                     "PROJECT.md still names it"
+                } else if outdated {
+                    "the roadmap's in-progress mark was never updated (its roadmap is archived)"
                 } else {
                     "the roadmap does not mark it"
                 };
@@ -664,8 +668,18 @@ fn why_current(
     let Some(c) = current else {
         return if ms.is_empty() {
             "no current milestone: the roadmap and STATE.md name none".to_owned()
-        } else {
+        } else if ms.iter().all(Milestone::is_shipped) {
             "no current milestone: every milestone named has shipped".to_owned()
+        } else {
+            let left: Vec<String> = ms
+                .iter()
+                .filter(|m| !m.is_shipped())
+                .map(Milestone::label)
+                .collect();
+            format!(
+                "no current milestone: every milestone named has shipped but {}, which a later shipped milestone went past",
+                left.join(", ")
+            )
         };
     };
     let m = &ms[c];
@@ -684,16 +698,21 @@ fn why_current(
     } else {
         "it is the first milestone not marked shipped"
     };
-    let file = match m.source {
-        MilestoneSource::State => "STATE.md",
-        MilestoneSource::Project => "PROJECT.md",
-        _ => "ROADMAP.md",
-    };
+    let file = source_file(m.source);
     format!(
         "current milestone {} ({file} line {}): {why}",
         m.label(),
         m.line
     )
+}
+
+/// The file a milestone was read from.
+fn source_file(source: MilestoneSource) -> &'static str {
+    match source {
+        MilestoneSource::State => "STATE.md",
+        MilestoneSource::Project => "PROJECT.md",
+        _ => "ROADMAP.md",
+    }
 }
 
 /// Where a milestone's status was read, for `--explain`.

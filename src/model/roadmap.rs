@@ -18,6 +18,7 @@ use super::ids::{PhaseId, PhaseKey, PlanId};
 use super::milestone::{self, Milestone, MilestoneMap, MilestoneSource, MilestoneStatus, Region};
 use super::milestone::{find_version, is_milestone_heading};
 use super::requirements::find_req_ids;
+use super::words;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DetailsBlock {
@@ -134,11 +135,12 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
         .trim()
         .trim_start_matches("**")
         .trim_start_matches(['✅', '🚧', '📋', ' ']);
-    let idx = s.find("Phase ")?;
-    if idx > 12 {
+    let (idx, rest) = words::find_phase_word(s)?;
+    // `v0.2.5 — FASE 1A.5: Auth` heads a milestone that is one phase: the
+    // version before the phase word makes it the milestone's heading.
+    if idx > 12 || milestone::find_milestone_id(&s[..idx]).is_some() {
         return None;
     }
-    let rest = &s[idx + 6..];
     let (id, after) = match PhaseId::parse_prefix(rest) {
         Some((id, after)) => (id, after),
         None => custom_phase_prefix(rest)?,
@@ -766,10 +768,10 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
             .iter()
             .map(|c| c.slice(text).to_ascii_lowercase())
             .collect();
-        cells.first().is_some_and(|c| c.contains("phase"))
+        cells.first().is_some_and(|c| words::names_phase(c))
             && cells
                 .iter()
-                .any(|c| c.contains("plans") || c.contains("status"))
+                .any(|c| words::names_plans(c) || words::names_status(c))
     })?;
     let header = &rows[header_i];
     let columns: Vec<String> = header
@@ -779,8 +781,8 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
         .collect();
     let lower: Vec<String> = columns.iter().map(|c| c.to_ascii_lowercase()).collect();
     let col = |pred: &dyn Fn(&str) -> bool| lower.iter().position(|c| pred(c));
-    let plans_col = col(&|c| c.contains("plans"));
-    let status_col = col(&|c| c.contains("status"));
+    let plans_col = col(&|c| words::names_plans(c));
+    let status_col = col(&|c| words::names_status(c));
     let completed_col = col(&|c| c.contains("completed") || c.contains("date"));
     let milestone_col = col(&|c| c.contains("milestone"));
     let mut out = Vec::new();
@@ -833,7 +835,7 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
 
 fn parse_phase_cell(s: &str) -> Option<PhaseId> {
     let t = s.trim().trim_matches('*').trim();
-    let t = t.strip_prefix("Phase ").unwrap_or(t);
+    let t = words::strip_phase_word(t).unwrap_or(t);
     PhaseId::parse_prefix(t).map(|(id, _)| id)
 }
 

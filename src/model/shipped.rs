@@ -18,6 +18,8 @@ use super::Workspace;
 use super::milestone::{MilestoneStatus, find_milestone_id, names_shipped, same_version};
 use super::workspace::PhaseLocation;
 
+const MILESTONES_SHIPPED: &str = "MILESTONES.md marks it shipped";
+
 /// The milestones the tree records as shipped, by version.
 #[derive(Debug, Clone, Default)]
 pub struct ShippedRecords {
@@ -51,8 +53,7 @@ impl ShippedRecords {
                     continue;
                 };
                 if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
-                    out.certain
-                        .push((v.clone(), "MILESTONES.md marks it shipped"));
+                    out.certain.push((v.clone(), MILESTONES_SHIPPED));
                 }
                 out.listed.push(v);
             }
@@ -80,6 +81,22 @@ impl ShippedRecords {
             .iter()
             .find(|(s, _)| same_version(s, version))
             .map(|(_, why)| *why)
+    }
+
+    /// Both records `complete-milestone` writes when a milestone ships say
+    /// so: a MILESTONES.md entry marked shipped and the archived roadmap
+    /// (`milestones/vX.Y-ROADMAP.md`). Written after the roadmap's own
+    /// "in progress" mark, they outweigh it when that mark was never updated.
+    pub fn shipped_and_archived(&self, version: &str) -> bool {
+        let marked = self
+            .certain
+            .iter()
+            .any(|(s, why)| *why == MILESTONES_SHIPPED && same_version(s, version));
+        marked
+            && self
+                .archives
+                .iter()
+                .any(|(s, f)| same_version(s, version) && f.ends_with("-ROADMAP.md"))
     }
 
     /// MILESTONES.md has an entry for it, or a record says it shipped.

@@ -254,7 +254,7 @@ pub fn parse_position(raw: &str) -> Option<PhasePosition> {
     if t.to_lowercase().starts_with("milestone") {
         return None;
     }
-    let t = t.strip_prefix("Phase ").unwrap_or(t);
+    let t = super::words::strip_phase_word(t).unwrap_or(t);
     let (phase, rest) = PhaseId::parse_prefix(t)?;
     let rest = rest.trim();
     let mut of = None;

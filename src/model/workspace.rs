@@ -388,7 +388,15 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
         Ok(b) => b,
         Err(reason) => return skip(reason),
     };
-    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+    // A NUL early on marks a binary file, except in the text formats a
+    // planning tree holds: there it is text saved as UTF-16 (whole, or a
+    // part appended by a shell), which lint names with the file's weight
+    // rather than skipping a ROADMAP.md or REQUIREMENTS.md as "binary".
+    let text_format = matches!(
+        ext.as_str(),
+        "md" | "markdown" | "json" | "txt" | "yaml" | "yml"
+    );
+    if !text_format && memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return skip(SkipReason::Binary);
     }
     let source = Source::from_bytes(path, bytes);
@@ -418,7 +426,7 @@ enum Parsed {
 /// One walked file: its entry in its phase folder's listing (every file
 /// there is listed, read or not) and what it was read as.
 struct Placed {
-    listed: Option<(usize, String, bool)>,
+    listed: Option<(usize, String, Nest)>,
     file: Parsed,
 }
 
@@ -434,7 +442,7 @@ fn place_file(
     let phase = match &role {
         Role::PhaseFile { phases_dir, .. } => dir_index
             .get(phases_dir)
-            .map(|&i| (i, rel.parent() != Some(phases_dir.as_path()))),
+            .map(|&i| (i, Nest::of(rel, phases_dir))),
         _ => None,
     };
     let listed = phase.map(|(i, nested)| (i, file_name(rel), nested));
@@ -641,7 +649,7 @@ impl Workspace {
         // the folders here, on the thread pool beside the parsing of the
         // core files when there are many (10,000 folders listed one after
         // the other were a fifth of `gsd state`).
-        let listed = |(dir, _): &(PathBuf, PhaseLocation)| -> Vec<(String, bool)> {
+        let listed = |(dir, _): &(PathBuf, PhaseLocation)| -> Vec<(String, Nest)> {
             if scope == Scope::Full {
                 return Vec::new();
             }
@@ -650,10 +658,10 @@ impl Workspace {
             walk(&abs, &mut files);
             files
                 .iter()
-                .map(|f| (file_name(f), f.parent() != Some(abs.as_path())))
+                .map(|f| (file_name(f), Nest::of(f, &abs)))
                 .collect()
         };
-        let (placed, mut names): (Vec<Placed>, Vec<Vec<(String, bool)>>) =
+        let (placed, mut names): (Vec<Placed>, Vec<Vec<(String, Nest)>>) =
             if phase_dirs.len() > PARALLEL_FROM {
                 rayon::join(place_all, || phase_dirs.par_iter().map(listed).collect())
             } else {
@@ -833,10 +841,35 @@ fn summary_matches(summaries: &[String], plan_file: &str) -> bool {
     })
 }
 
-/// What a file in a phase folder is, from its name.
-fn phase_file_kind(name: &str, nested: bool) -> PhaseFileKind {
-    if name.ends_with("SUMMARY.md")
-        && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nested)
+/// Where a file sits in its phase folder. GSD's plan scan reads the
+/// folder and its `plans/` subfolder; a `features/x/FEATURE-PLAN.md`
+/// deeper down is a note about the work, not one of the phase's plans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Nest {
+    Root,
+    Plans,
+    Deeper,
+}
+
+impl Nest {
+    /// Where `file` sits under the phase folder `dir`.
+    fn of(file: &Path, dir: &Path) -> Nest {
+        match file.parent() {
+            Some(p) if p == dir => Nest::Root,
+            Some(p) if p.parent() == Some(dir) && p.file_name() == Some("plans".as_ref()) => {
+                Nest::Plans
+            }
+            _ => Nest::Deeper,
+        }
+    }
+}
+
+/// What a file in a phase folder is, from its name and place.
+fn phase_file_kind(name: &str, nest: Nest) -> PhaseFileKind {
+    if nest == Nest::Deeper {
+        PhaseFileKind::Other
+    } else if name.ends_with("SUMMARY.md")
+        && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nest == Nest::Plans)
     {
         PhaseFileKind::Summary
     } else if is_plan_name(name) {
@@ -864,7 +897,7 @@ struct PhaseContents {
 fn build_phase(
     dir: PathBuf,
     location: PhaseLocation,
-    names: Vec<(String, bool)>,
+    names: Vec<(String, Nest)>,
     contents: PhaseContents,
 ) -> Phase {
     let dir_name = dir

@@ -148,13 +148,32 @@ pub fn resolve(root: &Path) -> Result<Option<String>, WorkstreamError> {
     Ok(implied(root))
 }
 
-/// The workstream the tree itself points at, with no name given.
+/// The pointer, when it names a workstream folder with neither a
+/// ROADMAP.md nor a STATE.md while the root `.planning/` has one: GSD's
+/// tools would read that folder and find nothing; the work the tree
+/// describes is the root's.
+pub fn hollow_pointer(root: &Path) -> Option<String> {
+    let p = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir())?;
+    let ws = dir(root).join(&p);
+    let hollow = !ws.join("ROADMAP.md").exists() && !ws.join("STATE.md").exists();
+    (hollow && root_has_core(root)).then_some(p)
+}
+
+fn root_has_core(root: &Path) -> bool {
+    let planning = root.join(".planning");
+    planning.join("ROADMAP.md").exists() || planning.join("STATE.md").exists()
+}
+
+/// The workstream the tree itself points at, with no name given. A
+/// pointer at a hollow workstream ([`hollow_pointer`]) leaves the root in
+/// charge (lint says so).
 pub fn implied(root: &Path) -> Option<String> {
-    if let Some(p) = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir()) {
+    if let Some(p) = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir())
+        && hollow_pointer(root).is_none()
+    {
         return Some(p);
     }
-    let planning = root.join(".planning");
-    if planning.join("ROADMAP.md").exists() || planning.join("STATE.md").exists() {
+    if root_has_core(root) {
         return None;
     }
     match names(root).as_slice() {

@@ -3,19 +3,84 @@
 use std::path::Path;
 
 use crate::doc::Span;
+use crate::lint::Severity;
 use crate::lint::context::{Ctx, Sink};
-use crate::model::workspace::SkipReason;
+use crate::model::workspace::{PhaseLocation, SkipReason};
 
+/// A file that is not UTF-8 weighs by who reads it: an error in the
+/// documents GSD's tools read to plan and run (the root documents, a live
+/// phase's plans and summaries), a warning in a live phase's other notes
+/// (its agents read them) and pending todos, info elsewhere — a shipped milestone's
+/// retrospective, research, archives — which no tool reads for the work.
 pub fn file_not_utf8(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.ws.documents() {
-        if let Some(at) = doc.source.utf8_error_at() {
-            s.at(
+    let ws = cx.ws;
+    let core = [
+        ws.project.as_ref().map(|p| &p.doc),
+        ws.roadmap.as_ref().map(|p| &p.doc),
+        ws.state.as_ref().map(|p| &p.doc),
+        ws.requirements.as_ref().map(|p| &p.doc),
+        ws.config_doc.as_ref(),
+    ];
+    let mut weighed: Vec<(&crate::model::Document, Severity)> = core
+        .into_iter()
+        .flatten()
+        .map(|d| (d, Severity::Error))
+        .collect();
+    for ph in &ws.phases {
+        let live = matches!(ph.location, PhaseLocation::Current)
+            && ph.id.as_ref().is_some_and(|id| cx.live(id));
+        let (run, notes) = if live {
+            (Severity::Error, Severity::Warning)
+        } else {
+            (Severity::Info, Severity::Info)
+        };
+        weighed.extend(ph.plans.iter().map(|p| (&p.doc, run)));
+        weighed.extend(ph.summaries.iter().map(|p| (&p.doc, run)));
+        weighed.extend(ph.other_docs.iter().map(|d| (d, notes)));
+    }
+    weighed.extend(ws.loose_plans.iter().map(|p| (&p.doc, Severity::Warning)));
+    weighed.extend(ws.other.iter().map(|d| {
+        // Pending todos are read by GSD's todo commands.
+        let pending = d.rel_path.components().any(|c| c.as_os_str() == "pending");
+        (
+            d,
+            if pending {
+                Severity::Warning
+            } else {
+                Severity::Info
+            },
+        )
+    }));
+    for (doc, severity) in weighed {
+        // NUL bytes are valid UTF-8 but no text: a part saved as UTF-16
+        // (an editor or shell appending `Phase 35` in another encoding)
+        // reads as `P\0h\0a\0…`, which no tool matches.
+        let utf16 = matches!(doc.source.bytes(), [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..]);
+        let found = match doc.source.utf8_error_at() {
+            Some(at) => Some((
+                at,
+                format!(
+                    "{} is not valid UTF-8 (first bad byte at offset {at}){}",
+                    doc.rel_path.display(),
+                    if utf16 { ": it is saved as UTF-16" } else { "" }
+                ),
+            )),
+            None => memchr::memchr(0, doc.text().as_bytes()).map(|at| {
+                (
+                    at,
+                    format!(
+                        "{} holds NUL bytes from offset {at}: part of it is not UTF-8 text (saved as UTF-16?)",
+                        doc.rel_path.display()
+                    ),
+                )
+            }),
+        };
+        if let Some((at, message)) = found {
+            s.at_severity(
+                severity.max(s.severity()),
                 doc,
                 Span::new(at, at + 1),
-                format!(
-                    "{} is not valid UTF-8 (first bad byte at offset {at})",
-                    doc.rel_path.display()
-                ),
+                message,
                 "save the file as UTF-8; gsd keeps its bytes but cannot read it",
             );
         }

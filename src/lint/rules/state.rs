@@ -236,6 +236,19 @@ pub fn workstream_pointer_dangling(cx: &Ctx, s: &mut Sink) {
             ),
         );
     }
+    if let Some(p) = crate::model::workstream::hollow_pointer(&cx.ws.root) {
+        s.file_severity(
+            crate::lint::Severity::Error,
+            std::path::PathBuf::from(".planning/active-workstream"),
+            format!(
+                "active-workstream names `{p}`, which has no ROADMAP.md or STATE.md: GSD's tools read that folder and find no roadmap or state; gsd reads the root .planning/"
+            ),
+            format!(
+                "give workstream `{p}` its ROADMAP.md and STATE.md, point active-workstream at another ({}), or delete it",
+                crate::model::list_or_none(&crate::model::workstream::names(&cx.ws.root))
+            ),
+        );
+    }
 }
 
 /// STATE.md's `progress:` plan counters (which GSD's tools rewrite on every
