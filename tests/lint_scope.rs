@@ -882,3 +882,25 @@ fn a_file_not_utf8_weighs_by_who_reads_it() {
         "{roadmap:?}"
     );
 }
+
+/// A folder named by its phase's name alone (`form-modeler` for `Phase 1:
+/// form-modeler`) is not NN-slug: a warning while that phase is live, info
+/// once the roadmap marks it complete.
+#[test]
+fn a_folder_named_for_a_finished_phase_is_history() {
+    let t = project(&["Form modeler", "Refactor"], &[]);
+    let root = t.path();
+    std::fs::rename(
+        root.join(".planning/phases/01-form-modeler"),
+        root.join(".planning/phases/form-modeler"),
+    )
+    .unwrap();
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["warning"]);
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1: Form modeler**",
+        "- [x] **Phase 1: Form modeler**",
+    );
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
+}

@@ -1092,6 +1092,7 @@ fn install_shim_places_and_removes_gsd_cores_bins_too() {
             .args(["sdk", "install-shim", dir, "--json"])
             .args(extra)
             .env("PATH", &path)
+            .env_remove("CLAUDE_ENV_FILE")
             .output()
             .unwrap()
     };
@@ -1099,6 +1100,7 @@ fn install_shim_places_and_removes_gsd_cores_bins_too() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["active"], true, "{v}");
+    assert_eq!(v["claude_env_file"], serde_json::Value::Null, "{v}");
     let core = v["gsd_core"].as_array().unwrap();
     assert_eq!(core.len(), 2, "{v}");
     for (entry, name) in core.iter().zip(["gsd_run", "gsd-tools"]) {
@@ -1127,6 +1129,64 @@ fn install_shim_places_and_removes_gsd_cores_bins_too() {
             "{name} removed"
         );
     }
+}
+
+/// In a Claude Code session (a SessionStart hook, where CLAUDE_ENV_FILE is
+/// set), the shim also puts its folder first on the session's PATH, as GSD
+/// Core's preamble does for the gsd-tools it found: a Bash call that sources
+/// the file (as Claude Code does) finds the shim's `gsd_run` ahead of the
+/// one already on PATH. Twice adds once; `--uninstall` takes out only that
+/// line.
+#[test]
+fn install_shim_puts_its_folder_first_in_claude_codes_env_file() {
+    let bin = tempfile::tempdir().unwrap();
+    let npm = tempfile::tempdir().unwrap();
+    let fake = npm.path().join("gsd_run");
+    std::fs::write(&fake, "#!/bin/sh\necho npm\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let env_file = bin.path().join("claude-env.sh");
+    std::fs::write(&env_file, "export FOO=1").unwrap();
+    let path = format!("{}:/usr/bin:/bin", npm.path().display());
+    let dir = bin.path().join("shims");
+    let shim = |extra: &[&str]| {
+        Command::new(gsd_bin())
+            .args(["sdk", "install-shim", dir.to_str().unwrap()])
+            .args(extra)
+            .env("PATH", &path)
+            .env("CLAUDE_ENV_FILE", &env_file)
+            .output()
+            .unwrap()
+    };
+    for _ in 0..2 {
+        let o = shim(&[]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    }
+    let line = format!("export PATH='{}':\"$PATH\"", dir.display());
+    let written = std::fs::read_to_string(&env_file).unwrap();
+    assert_eq!(written, format!("export FOO=1\n{line}\n"));
+    let found = Command::new("bash")
+        .args([
+            "-c",
+            &format!(". '{}' && command -v gsd_run", env_file.display()),
+        ])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        text(&found.stdout).trim(),
+        dir.join("gsd_run").display().to_string()
+    );
+    let o = shim(&["--uninstall"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("removed from"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&env_file).unwrap(),
+        "export FOO=1\n"
+    );
 }
 
 /// A project of its own in a git repository: `config` as config.json,

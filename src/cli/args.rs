@@ -824,8 +824,10 @@ pub enum SdkCommand {
         )]
         argv: Vec<String>,
     },
-    /// Put a `gsd-sdk` link to gsd in DIR (default ~/.local/bin), which must come
-    /// before npm's gsd-sdk on PATH; `--uninstall` removes it.
+    /// Put `gsd-sdk`, `gsd_run` and `gsd-tools` links to gsd in DIR (default
+    /// ~/.local/bin), which must come before npm's bins on PATH; with
+    /// CLAUDE_ENV_FILE set (a Claude Code SessionStart hook), also the line
+    /// that puts DIR first on the session's PATH. `--uninstall` removes both.
     InstallShim {
         dir: Option<PathBuf>,
         #[arg(long)]

@@ -89,6 +89,7 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                     shim::install_named(dir.as_deref(), &me, name)?
                 });
             }
+            let env = shim::env_file(dir.as_deref(), uninstall)?;
             if json.json {
                 let as_json = |o: &shim::ShimOutcome| {
                     let mut v = serde_json::to_value(o).unwrap_or_default();
@@ -99,9 +100,19 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                 let mut v = as_json(&outcomes[0]);
                 v["npm_gsd_sdk"] = serde_json::to_value(&outcomes[0].npm_bin).unwrap_or_default();
                 v["gsd_core"] = outcomes[1..].iter().map(as_json).collect();
+                v["claude_env_file"] = serde_json::to_value(&env).unwrap_or_default();
                 return Ok(Output::json(&v));
             }
             let mut out = Output::ok(String::new());
+            if let Some(e) = &env {
+                let verb = match (uninstall, e.changed) {
+                    (false, true) => "added to",
+                    (false, false) => "already in",
+                    (true, true) => "removed from",
+                    (true, false) => "not in",
+                };
+                let _ = writeln!(out.text, "{verb} {}: {}", e.file.display(), e.line);
+            }
             for o in &outcomes {
                 let name = o
                     .link

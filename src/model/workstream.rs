@@ -168,9 +168,18 @@ fn root_has_core(root: &Path) -> bool {
 /// pointer at a hollow workstream ([`hollow_pointer`]) leaves the root in
 /// charge (lint says so).
 pub fn implied(root: &Path) -> Option<String> {
-    if let Some(p) = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir())
-        && hollow_pointer(root).is_none()
-    {
+    if hollow_pointer(root).is_some() {
+        return None;
+    }
+    implied_as_gsd_tools(root)
+}
+
+/// The workstream GSD's own tools work on, with no name given: the one the
+/// pointer names whenever its folder exists (hollow or not), else the only
+/// one of a tree with no root ROADMAP.md or STATE.md. The `gsd-sdk` and
+/// `gsd_run` dialects answer as those tools do.
+pub fn implied_as_gsd_tools(root: &Path) -> Option<String> {
+    if let Some(p) = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir()) {
         return Some(p);
     }
     if root_has_core(root) {

@@ -202,7 +202,7 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Request {
     }
     let workstream = workstream
         .filter(|w| crate::model::workstream::valid_name(w))
-        .or_else(|| crate::model::workstream::implied(&project));
+        .or_else(|| crate::model::workstream::implied_as_gsd_tools(&project));
     Request {
         project,
         cwd: cwd.to_path_buf(),

@@ -170,3 +170,85 @@ pub fn uninstall_named(
     })?;
     Ok(outcome(link, target, true))
 }
+
+/// What the shim did to Claude Code's session environment file.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct EnvFileOutcome {
+    /// `CLAUDE_ENV_FILE`: Claude Code sources it before every Bash tool
+    /// call of the session (it is set for SessionStart hooks).
+    pub file: PathBuf,
+    /// The line added (install) or removed (uninstall).
+    pub line: String,
+    /// Whether the file changed (false: the line was already there, or
+    /// was not there to remove).
+    pub changed: bool,
+}
+
+/// The export that puts the shim's folder first on PATH, as GSD Core's own
+/// preamble writes it for the gsd-tools it found (`export PATH='DIR':"$PATH"`).
+pub fn env_line(dir: &Path) -> String {
+    format!("export PATH='{}':\"$PATH\"", dir.display())
+}
+
+/// With `CLAUDE_ENV_FILE` set, add (or with `remove`, take out) the line
+/// that puts `dir` first on PATH for the session's Bash calls, so GSD Core's
+/// preamble (`command -v gsd_run`) finds the shim rather than npm's bin.
+/// Adding twice adds once; other lines are kept byte for byte. None when
+/// the variable is not set.
+pub fn env_file(dir: Option<&Path>, remove: bool) -> Result<Option<EnvFileOutcome>, ShimError> {
+    let Some(file) = std::env::var_os("CLAUDE_ENV_FILE").map(PathBuf::from) else {
+        return Ok(None);
+    };
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => default_dir().ok_or(ShimError::NoDir)?,
+    };
+    let line = env_line(&dir);
+    let io = |source| ShimError::Io {
+        path: file.display().to_string(),
+        source,
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(e)),
+    };
+    let has = text.lines().any(|l| l == line);
+    let new = match (remove, has) {
+        (false, false) => {
+            let sep = if text.is_empty() || text.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            };
+            Some(format!("{text}{sep}{line}\n"))
+        }
+        (true, true) => Some(
+            text.split_inclusive('\n')
+                .filter(|l| l.trim_end_matches(['\n', '\r']) != line)
+                .collect(),
+        ),
+        _ => None,
+    };
+    if let Some(new) = &new {
+        std::fs::write(&file, new).map_err(io)?;
+    }
+    Ok(Some(EnvFileOutcome {
+        file,
+        line,
+        changed: new.is_some(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_export_quotes_the_folder_as_gsd_cores_preamble_does() {
+        assert_eq!(
+            env_line(Path::new("/home/u/.local/bin")),
+            "export PATH='/home/u/.local/bin':\"$PATH\""
+        );
+    }
+}

@@ -265,8 +265,21 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
                 })
             });
             // A finished phase's folder is history whatever its name.
-            let finished = ph
-                .id
+            // A folder named by a roadmap phase's name alone
+            // (`llm-form-modeler` for `阶段 1：llm-form-modeler`) is that
+            // phase's, finished or not.
+            let named = ph.id.clone().or_else(|| {
+                cx.ws.roadmap.as_ref().and_then(|rm| {
+                    rm.phases
+                        .iter()
+                        .find(|p| {
+                            let slug = crate::model::ids::slugify(&p.name);
+                            !slug.is_empty() && slug == ph.dir_name.to_lowercase()
+                        })
+                        .map(|p| p.id.clone())
+                })
+            });
+            let finished = named
                 .as_ref()
                 .is_some_and(|id| cx.reading.phase(id).is_some() && !cx.live(id));
             let put_aside = stray

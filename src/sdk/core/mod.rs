@@ -144,7 +144,8 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
     if let Ok(Some(w)) = take_valued(&mut args, "--ws") {
         workstream = Some(w);
     }
-    let workstream = workstream.or_else(|| crate::model::workstream::implied(&project));
+    let workstream =
+        workstream.or_else(|| crate::model::workstream::implied_as_gsd_tools(&project));
     let raw = match args.iter().position(|a| a == "--raw") {
         Some(i) => {
             args.remove(i);
