@@ -48,14 +48,17 @@ fn all_plans(trees: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
     all
 }
 
-/// Tools that fail at once, ahead of the machine's on PATH.
+/// Tools that fail at once, ahead of the machine's on PATH: builds, package managers and
+/// the network (a plan's `scp` to a host on its author's LAN would wait out every check's
+/// timeout, three checks a verification).
 fn stand_ins(dir: &Path) -> String {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     for tool in [
         "npm", "npx", "pnpm", "yarn", "bun", "deno", "curl", "wget", "docker", "make", "go",
         "pytest", "uv", "poetry", "pip", "pip3", "gradle", "mvn", "flutter", "dotnet", "php",
-        "composer", "supabase", "vercel", "firebase", "psql", "sqlite3",
+        "composer", "supabase", "vercel", "firebase", "psql", "sqlite3", "ssh", "scp", "sftp",
+        "rsync",
     ] {
         let p = bin.join(tool);
         std::fs::write(

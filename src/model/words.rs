@@ -22,8 +22,8 @@ const PHASE: &[&str] = &[
     "단계",
 ];
 
-/// "Phases", and the singular words: a range may use either
-/// (`Phases 1-3`, `Phase 4`).
+/// "Phases": a range may use these or the singular words (`Phases 1-3`,
+/// `Phase 4`); the plural is tried first, as it is the longer word.
 const PHASES: &[&str] = &[
     "phases",
     "phasen",
@@ -34,18 +34,6 @@ const PHASES: &[&str] = &[
     "fazy",
     "фазы",
     "этапы",
-    "phase",
-    "fase",
-    "étape",
-    "etapa",
-    "aşama",
-    "faza",
-    "фаза",
-    "этап",
-    "阶段",
-    "階段",
-    "フェーズ",
-    "단계",
 ];
 
 /// "Milestone".
@@ -128,10 +116,15 @@ fn strip_word<'s>(s: &'s str, table: &[&str]) -> Option<&'s str> {
 /// Where the first word of `table` in `s` starts, and what follows it: at a
 /// word's start only.
 fn find_word<'s>(s: &'s str, table: &[&str]) -> Option<(usize, &'s str)> {
+    find_word_of(s, &[table])
+}
+
+/// [`find_word`] over several tables, tried in order at each place.
+fn find_word_of<'s>(s: &'s str, tables: &[&[&str]]) -> Option<(usize, &'s str)> {
     let mut prev: Option<char> = None;
     for (i, c) in s.char_indices() {
         if prev.is_none_or(|p| !word_char(p) || is_cjk(c))
-            && let Some(rest) = strip_word(&s[i..], table)
+            && let Some(rest) = tables.iter().find_map(|t| strip_word(&s[i..], t))
         {
             return Some((i, rest));
         }
@@ -168,7 +161,7 @@ pub fn find_phase_word(s: &str) -> Option<(usize, &str)> {
 /// The first phase word, singular or plural, in `s`: its byte offset and
 /// the text after it, spaces trimmed (`Phases 1-3`, `阶段 4`).
 pub fn find_phases_word(s: &str) -> Option<(usize, &str)> {
-    find_word(s, PHASES).map(|(at, rest)| (at, rest.trim_start()))
+    find_word_of(s, &[PHASES, PHASE]).map(|(at, rest)| (at, rest.trim_start()))
 }
 
 /// The first milestone word in `s`: its byte offset, the word as written,
