@@ -131,9 +131,14 @@ pub fn pointer(root: &Path) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// Whether `name` is a valid workstream name with a folder of its own.
+fn names_a_folder(root: &Path, name: &str) -> bool {
+    valid_name(name) && dir(root).join(name).is_dir()
+}
+
 /// The pointer, when it names something that is not a workstream folder.
 pub fn dangling_pointer(root: &Path) -> Option<String> {
-    pointer(root).filter(|w| !(valid_name(w) && dir(root).join(w).is_dir()))
+    pointer(root).filter(|w| !names_a_folder(root, w))
 }
 
 /// The workstream a command on the project at `root` works on (see the
@@ -153,7 +158,7 @@ pub fn resolve(root: &Path) -> Result<Option<String>, WorkstreamError> {
 /// tools would read that folder and find nothing; the work the tree
 /// describes is the root's.
 pub fn hollow_pointer(root: &Path) -> Option<String> {
-    let p = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir())?;
+    let p = pointer(root).filter(|w| names_a_folder(root, w))?;
     let ws = dir(root).join(&p);
     let hollow = !ws.join("ROADMAP.md").exists() && !ws.join("STATE.md").exists();
     (hollow && root_has_core(root)).then_some(p)
@@ -179,7 +184,7 @@ pub fn implied(root: &Path) -> Option<String> {
 /// one of a tree with no root ROADMAP.md or STATE.md. The `gsd-sdk` and
 /// `gsd_run` dialects answer as those tools do.
 pub fn implied_as_gsd_tools(root: &Path) -> Option<String> {
-    if let Some(p) = pointer(root).filter(|w| valid_name(w) && dir(root).join(w).is_dir()) {
+    if let Some(p) = pointer(root).filter(|w| names_a_folder(root, w)) {
         return Some(p);
     }
     if root_has_core(root) {
