@@ -53,6 +53,10 @@ def score(label, r):
              "total_plans": 0, "total_summaries": 0}
     cur = [m for m in r.get("milestones", []) if m.get("current")]
     lm = label.get("current_milestone")
+    if isinstance(lm, str):
+        # A label that names the milestone as the roadmap writes it ("v1.1",
+        # "Milestone 1", "M1"): it is the version, or the title's words.
+        lm = {"version": lm, "title": lm}
     if lm is None:
         if cur:
             wrong.append(f"milestone: gsd {cur[0].get('version')} {cur[0].get('title')!r}, label none")
@@ -64,7 +68,8 @@ def score(label, r):
             same_ver = lm.get("version") and ver(g.get("version")) == ver(lm.get("version"))
             t1, t2 = (g.get("title") or "").lower(), (lm.get("title") or "").lower()
             same_title = t2 and (t2 in t1 or t1 in t2)
-            if not (same_ver or (not lm.get("version") and same_title)):
+            by_title = not lm.get("version") or lm.get("version") == lm.get("title")
+            if not (same_ver or (by_title and same_title)):
                 wrong.append(f"milestone: gsd {g.get('version')} {g.get('title')!r}, label {lm.get('version')} {lm.get('title')!r}")
     # Phases of the current milestone (or the whole roadmap): gsd marks them active.
     gp = [(num(p["number"]), p.get("status") == "complete") for p in r.get("phases", [])
