@@ -904,3 +904,120 @@ fn a_folder_named_for_a_finished_phase_is_history() {
     );
     assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
 }
+
+/// A live task in the task format the project's plans already ran in
+/// (`<title>`, `<acceptance_criteria>` for `<name>`, `<done>`) is a
+/// warning, not an error: the executor ran it. A child no task that ran
+/// went without is still an error.
+#[test]
+fn task_children_the_project_ran_without_are_a_warning() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    let own = |phase: &str, body: &str| {
+        plan(phase, "01", "").replace(
+            "<task type=\"auto\">\n<name>T</name>\n<files>src/NN-01.txt</files>\n<action>a</action>\n<verify>true</verify>\n<done>d</done>\n</task>".replace("NN", phase).as_str(),
+            &format!("<task type=\"auto\" id=\"1\">\n<title>T</title>\n<files>src/{phase}-01.txt</files>\n{body}<verify>true</verify>\n<acceptance_criteria>ok</acceptance_criteria>\n</task>"),
+        )
+    };
+    write(
+        root,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        &own("02", "<action>a</action>\n"),
+    );
+    assert_eq!(severities(root, "task-missing-required"), ["error"]);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &own("01", "<action>a</action>\n"),
+    );
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-SUMMARY.md",
+        "# S\n",
+    );
+    assert_eq!(
+        severities(root, "task-missing-required"),
+        ["info", "warning"]
+    );
+    // The live task also lacks <action>, which the task that ran had.
+    write(
+        root,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        &own("02", ""),
+    );
+    assert_eq!(severities(root, "task-missing-required"), ["info", "error"]);
+}
+
+/// A plan STATE.md records as executed — a row of GSD's performance
+/// metrics table (`| Phase 02 P01 | 6min | 4 tasks | 5 files |`) or its
+/// `Completed 02-01-PLAN.md` stop line — has run, though its SUMMARY was
+/// never written: findings about its markup are history.
+#[test]
+fn a_plan_state_records_as_executed_is_history() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 1, "");
+    write(
+        root,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        &plan("02", "01", "").replace("<done>d</done>\n", ""),
+    );
+    assert_eq!(severities(root, "task-missing-recommended"), ["warning"]);
+    let state = std::fs::read_to_string(root.join(".planning/STATE.md")).unwrap();
+    write(
+        root,
+        ".planning/STATE.md",
+        &format!(
+            "{state}\n## Performance Metrics\n\n| Plan | Duration | Tasks | Files |\n|---|---|---|---|\n| Phase 02 P01 | 6min | 4 tasks | 5 files |\n"
+        ),
+    );
+    assert_eq!(severities(root, "task-missing-recommended"), ["info"]);
+    write(
+        root,
+        ".planning/STATE.md",
+        &format!("{state}\nStopped at: Completed 02-01-PLAN.md\n"),
+    );
+    assert_eq!(severities(root, "task-missing-recommended"), ["info"]);
+    // Another plan's row says nothing about this one.
+    write(
+        root,
+        ".planning/STATE.md",
+        &format!("{state}\n| Phase 02 P02 | 6min | 4 tasks | 5 files |\n"),
+    );
+    assert_eq!(severities(root, "task-missing-recommended"), ["warning"]);
+}
+
+/// `wave: 2a` is a type error, and GSD's executor runs the plan in wave 2
+/// (parseInt): the overlap rule compares it with wave 2, not wave 1.
+#[test]
+fn a_wave_written_with_a_suffix_runs_in_its_number() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let f = |n: &str, wave: &str| {
+        plan("01", n, "")
+            .replace("wave: 1", &format!("wave: {wave}"))
+            .replace(
+                &format!("files_modified: [src/01-{n}.txt]"),
+                "files_modified: [src/shared.txt]",
+            )
+    };
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &f("01", "1"),
+    );
+    write(
+        root,
+        ".planning/phases/01-catalog/01-02-PLAN.md",
+        &f("02", "2a").replace("depends_on: []", "depends_on: [01-01]"),
+    );
+    assert_eq!(severities(root, "plan-field-type"), ["error"]);
+    assert!(severities(root, "files-modified-overlap").is_empty());
+    // Another wave-1 plan on the same file still overlaps.
+    write(
+        root,
+        ".planning/phases/01-catalog/01-03-PLAN.md",
+        &f("03", "1"),
+    );
+    assert_eq!(severities(root, "files-modified-overlap"), ["warning"]);
+}

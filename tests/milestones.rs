@@ -1237,6 +1237,17 @@ fn state_phase_tables_with_a_status_column_say_which_phases_are_done() {
         "{}",
         common::stdout(&o)
     );
+    // The number in a `#` column of its own, the name in the phase column.
+    let numbered = "\n## Roadmap\n\n| # | Phase | Goal | Status |\n|---|---|---|---|\n| 1 | Catalog | c | shipped |\n| 2 | Cart | c | shipped |\n| 3 | Checkout | c | planned |\n";
+    write(
+        root,
+        ".planning/STATE.md",
+        &format!("{state}{metrics}{numbered}"),
+    );
+    let r = roadmap(root);
+    let statuses = phase_statuses(&r);
+    assert_eq!(statuses[..2], ["complete", "complete"], "{r}");
+    assert_ne!(statuses[2], "complete", "{r}");
 }
 
 /// Every plan box in a phase's roadmap section ticked completes the phase —
@@ -1736,5 +1747,199 @@ fn only_the_phase_folder_and_its_plans_folder_hold_plans() {
             .any(|(c, _, _)| c == "duplicate-plan-number"),
         "{:?}",
         lint_codes(root)
+    );
+}
+
+/// A MILESTONES.md entry that states a status of its own (`- Status:
+/// \`Initialized\``, written when the milestone was set up) does not say
+/// the milestone shipped; a roadmap head naming it in a code span
+/// (`**Milestone:** \`v0.2 portfolio expansion\``) names it without the
+/// backticks. With every phase done, it stays current until it ships.
+#[test]
+fn a_milestones_entry_that_says_initialized_is_not_a_ship_record() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# ROADMAP\n\n**Milestone:** `v0.2 portfolio expansion`\n\n## Phases\n\n- [x] **Phase 1: Seam** - s\n\n### Phase 1: Seam\n\n**Goal:** g\n",
+    );
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/phases/01-seam/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    write(root, ".planning/phases/01-seam/01-01-SUMMARY.md", "# S\n");
+    let entry = |status: &str| {
+        format!(
+            "# MILESTONES\n\n## v0.2 portfolio expansion\n\n- Status: `{status}`\n- Date: `2026-04-06`\n"
+        )
+    };
+    write(root, ".planning/MILESTONES.md", &entry("Initialized"));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v0.2"), "{v}");
+    let m = &v["milestones"][0];
+    assert_eq!(m["title"], json!("v0.2 portfolio expansion"), "{v}");
+    assert_eq!(
+        (v["total_summaries"].clone(), v["total_plans"].clone()),
+        (json!(1), json!(1)),
+        "{v}"
+    );
+    // The same entry saying it shipped: between milestones.
+    write(root, ".planning/MILESTONES.md", &entry("Shipped"));
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+}
+
+/// `v1 requirements total: 59` counts requirements; `## v2 Requirements`
+/// heads a section of them: neither is a milestone of the roadmap.
+#[test]
+fn a_version_that_scopes_requirements_is_not_a_milestone() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n### Phase 1: Data\n\n**Goal:** d\n\n## Coverage Summary\n\n- **v1 requirements total:** 59\n- **Mapped to phases:** 59\n\n## v2 Requirements\n\n- later things\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["milestones"], json!([]), "{v}");
+    assert_eq!(v["phases"].as_array().unwrap().len(), 1, "{v}");
+    // A milestone heading is still one.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## v1.0 MVP\n\n### Phase 1: Data\n\n**Goal:** d\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.0"), "{v}");
+}
+
+/// Plans and summaries in the older numbered forms pair up:
+/// `01-PLAN-foundation.md` with `01-PLAN-foundation-SUMMARY.md`,
+/// `02-PLAN-02.md` with `02-SUMMARY-02.md` or `SUMMARY-02.md`; a
+/// `01-PLAN-OUTLINE.md` with no summary of its own stays a note, and a
+/// `depends_on: 02-PLAN-01` names the plan by its stem.
+#[test]
+fn plans_and_summaries_of_the_older_numbered_forms_pair_up() {
+    let t = initialised(&["Maze", "Towers"]);
+    let root = t.path();
+    let d1 = ".planning/phases/01-maze";
+    let _ = std::fs::remove_file(root.join(d1).join("01-01-PLAN.md"));
+    write(
+        root,
+        &format!("{d1}/01-PLAN-foundation.md"),
+        &plan("01", "01", ""),
+    );
+    write(
+        root,
+        &format!("{d1}/01-PLAN-foundation-SUMMARY.md"),
+        "# S\n",
+    );
+    write(root, &format!("{d1}/01-PLAN-OUTLINE.md"), "# Outline\n");
+    let d2 = ".planning/phases/02-towers";
+    write(root, &format!("{d2}/02-PLAN-01.md"), &plan("02", "01", ""));
+    write(
+        root,
+        &format!("{d2}/02-PLAN-02.md"),
+        &plan("02", "02", "").replace("depends_on: []", "depends_on: [02-PLAN-01]"),
+    );
+    write(root, &format!("{d2}/02-SUMMARY-01.md"), "# S\n");
+    write(root, &format!("{d2}/SUMMARY-02.md"), "# S\n");
+    let v = roadmap(root);
+    let phases = v["phases"].as_array().unwrap();
+    let counts: Vec<(Value, Value, Value)> = phases
+        .iter()
+        .map(|p| {
+            (
+                p["plans"].clone(),
+                p["summaries"].clone(),
+                p["status"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        vec![
+            (json!(1), json!(1), json!("complete")),
+            (json!(2), json!(2), json!("complete"))
+        ],
+        "{v}"
+    );
+    let codes = lint_codes(root);
+    assert!(
+        !codes
+            .iter()
+            .any(|(c, _, _)| c == "depends-on-unknown-plan" || c == "plan-without-summary"),
+        "{codes:?}"
+    );
+}
+
+/// A phase folder with a code before its number (`trainer-01-intake`)
+/// beside plain `07-…` folders, and no `project_code` in config.json, is a
+/// track of its own: it is not phase 1's folder. With the code set, it is.
+#[test]
+fn a_code_prefixed_folder_of_another_track_is_not_the_phase() {
+    let t = initialised(&["Foundations", "Seeder"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n- [x] **Phase 1: Foundations** — f\n- [ ] **Phase 2: Seeder** — s\n\n### Phase 1: Foundations\n\n**Goal:** f\n\n### Phase 2: Seeder\n\n**Goal:** s\n",
+    );
+    write(
+        root,
+        ".planning/phases/02-seeder/02-01-PLAN.md",
+        &plan("02", "01", ""),
+    );
+    write(
+        root,
+        ".planning/phases/trainer-01-intake/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    let phase1 = |v: &Value| {
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["number"] == json!("1"))
+            .map(|p| (p["plans"].clone(), p["has_dir"].clone()))
+    };
+    let v = roadmap(root);
+    assert_eq!(phase1(&v), Some((json!(0), json!(false))), "{v}");
+    assert_eq!(v["total_plans"], json!(1), "{v}");
+    let cfg = std::fs::read_to_string(root.join(".planning/config.json")).unwrap();
+    let mut c: Value = serde_json::from_str(&cfg).unwrap();
+    c["project_code"] = json!("trainer");
+    write(root, ".planning/config.json", &c.to_string());
+    let v = roadmap(root);
+    assert_eq!(phase1(&v), Some((json!(1), json!(true))), "{v}");
+}
+
+/// `**Milestone:** 1 — MVP` in a roadmap's head names milestone 1, and a
+/// summary named with the phase folder's slug between the numbers
+/// (`01-backend-auth-01-SUMMARY.md`) is plan 01-01's.
+#[test]
+fn a_numbered_head_milestone_and_a_slugged_summary_are_read() {
+    let t = initialised(&["Backend Auth", "Logging"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n**Milestone:** 1 — MVP\n\n- [ ] **Phase 1: Backend Auth** - a\n- [ ] **Phase 2: Logging** - l\n\n### Phase 1: Backend Auth\n\n**Goal:** a\n\n### Phase 2: Logging\n\n**Goal:** l\n",
+    );
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let d = ".planning/phases/01-backend-auth";
+    write(root, &format!("{d}/01-01-PLAN.md"), &plan("01", "01", ""));
+    write(root, &format!("{d}/01-02-PLAN.md"), &plan("01", "02", ""));
+    write(root, &format!("{d}/01-backend-auth-01-SUMMARY.md"), "# S\n");
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("Milestone 1"), "{v}");
+    assert_eq!(
+        (v["total_summaries"].clone(), v["total_plans"].clone()),
+        (json!(1), json!(2)),
+        "{v}"
     );
 }

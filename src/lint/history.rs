@@ -65,6 +65,48 @@ pub fn is_archive_folder(name: &str) -> bool {
         )
 }
 
+/// The plans STATE.md records as executed, though their SUMMARY is not on
+/// disk: a row of GSD's performance-metrics table (`| Phase 06 P01 | 6min |
+/// 4 tasks | 5 files |`, written when a plan's execution ends) or its
+/// `Completed 06-02-PLAN.md` stop line. The executor wrote them after the
+/// plan ran, so its format and markup no longer matter.
+fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
+    let Some(state) = &ws.state else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for line in state.doc.text().lines() {
+        let t = line.trim();
+        if let Some(row) = t.strip_prefix('|') {
+            let cell = row.split('|').next().unwrap_or("").trim();
+            let mut words = cell.split_whitespace();
+            if let (Some(w), Some(phase), Some(plan), None) =
+                (words.next(), words.next(), words.next(), words.next())
+                && w.eq_ignore_ascii_case("phase")
+                && let Some(n) = plan.strip_prefix(['P', 'p'])
+                && !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_digit())
+                && let Some(id) = crate::model::PlanId::parse(&format!("{phase}-{n}-PLAN.md"))
+            {
+                out.push(id);
+            }
+            continue;
+        }
+        let mut rest = t;
+        while let Some(at) = rest.find("Completed ") {
+            rest = &rest[at + "Completed ".len()..];
+            let name = rest.split_whitespace().next().unwrap_or("");
+            let name = name.trim_end_matches(['.', ',', ';', ')', '`']);
+            if name.ends_with("-PLAN.md")
+                && let Some(id) = crate::model::PlanId::parse(name)
+            {
+                out.push(id);
+            }
+        }
+    }
+    out
+}
+
 /// The files whose execution findings are history.
 pub struct History {
     files: HashSet<PathBuf>,
@@ -81,6 +123,7 @@ impl History {
             .filter(|r| r.active && r.summaries > 0 && !r.phase_id.is_backlog())
             .map(|r| &r.phase_id)
             .max();
+        let recorded_run = state_recorded_plans(ws);
         for ph in &ws.phases {
             let shipped = match &ph.location {
                 PhaseLocation::Archived(_) => true,
@@ -126,7 +169,12 @@ impl History {
                         p.components()
                             .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()))
                     });
-                if shipped || all_ran || aside_inside || ph.plan_has_summary(plan) {
+                let state_says_ran = plan
+                    .id
+                    .as_ref()
+                    .is_some_and(|id| recorded_run.iter().any(|r| r.same(id)));
+                if shipped || all_ran || aside_inside || state_says_ran || ph.plan_has_summary(plan)
+                {
                     files.insert(plan.doc.rel_path.clone());
                 }
             }

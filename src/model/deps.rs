@@ -5,14 +5,15 @@
 use super::workspace::Phase;
 use super::{Plan, PlanId, Workspace};
 
-/// Resolve a `depends_on` entry to a plan: `05-03`, a full stem, or a bare
-/// plan number within the same phase.
+/// Resolve a `depends_on` entry to a plan: `05-03`, a full stem (also of an
+/// `01-PLAN-01.md`), or a bare plan number within the same phase.
 pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&'a Plan> {
     let e = entry.trim().trim_matches(['"', '\'']);
     // A plan named by its file (`10.01-PLAN.md`) or stem (`10.01`).
     if let Some(p) = phase.plans.iter().find(|p| {
         let name = p.doc.file_name();
-        name == e || name.strip_suffix("-PLAN.md") == Some(e)
+        // `01-PLAN-01`: the stem of a plan of the older `NN-PLAN-MM.md` form.
+        name == e || name.strip_suffix("-PLAN.md") == Some(e) || name.strip_suffix(".md") == Some(e)
     }) {
         return Some(p);
     }

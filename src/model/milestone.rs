@@ -527,10 +527,30 @@ fn short_id(t: &str) -> Option<String> {
     None
 }
 
+/// Whether a version names a scope of requirements (`v1 Requirements`,
+/// `**v1 requirements total:** 59`, `v2 requirement`): GSD's words for what
+/// ships in a version, a count or a section, not a milestone of the roadmap.
+pub fn names_requirement_scope(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | '#' | ':' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|w| {
+        let v = w[0].strip_prefix(['v', 'V']).unwrap_or("");
+        !v.is_empty()
+            && v.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            && w[1].to_lowercase().starts_with("requirement")
+    })
+}
+
 /// Whether a non-phase heading starts a milestone region: it names a
 /// milestone ([`find_milestone_id`]), or says `Milestone:` (not the plural
 /// list heading `## Milestones`).
 pub fn is_milestone_heading(text: &str) -> bool {
+    if names_requirement_scope(text) {
+        return false;
+    }
     if find_milestone_id(text).is_some() {
         return true;
     }

@@ -155,7 +155,17 @@ impl PlanFrontmatter {
                     .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
                 {
                     Some(w) => fm.wave = Some(w),
-                    None => fm.type_error(key, "an integer", v),
+                    None => {
+                        fm.type_error(key, "an integer", v);
+                        // GSD's executor reads `wave: 2a` with parseInt, as
+                        // wave 2: the plan runs there, so the wave rules
+                        // place it there too.
+                        fm.wave = v.as_str().and_then(|s| {
+                            let s = s.trim();
+                            let n = s.bytes().take_while(u8::is_ascii_digit).count();
+                            s[..n].parse().ok()
+                        });
+                    }
                 },
                 "depends_on" => fm.depends_on = list(&mut fm.type_errors, key, v),
                 "files_modified" | "files-modified" => {

@@ -872,8 +872,29 @@ impl<'a> Folders<'a> {
             archived: HashMap::new(),
             any: HashMap::new(),
         };
+        // A folder with a code before its number (`trainer-01-intake`) is
+        // that phase's only where the project names its folders so: the
+        // code is config.json's `project_code`, or no folder goes without
+        // one. Beside plain `07-…` folders and with no such key, it is a
+        // track of its own whose numbers are not the roadmap's.
+        let code = ws.config().project_code().map(str::to_ascii_lowercase);
+        let plain_folders = ws.phases.iter().any(|ph| {
+            matches!(
+                &ph.id,
+                Some(crate::model::PhaseId::Numeric { prefix: None, .. })
+            )
+        });
+        let own_code = |id: &crate::model::PhaseId| match id {
+            crate::model::PhaseId::Numeric {
+                prefix: Some(p), ..
+            } => !plain_folders || code.as_deref() == Some(p.to_ascii_lowercase().as_str()),
+            _ => true,
+        };
         for ph in &ws.phases {
             let Some(id) = &ph.id else { continue };
+            if !own_code(id) {
+                continue;
+            }
             f.any.entry(id.key()).or_insert(ph);
             match &ph.location {
                 PhaseLocation::Current => {

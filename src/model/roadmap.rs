@@ -189,12 +189,20 @@ fn head_milestone_field<'t>(
         .find_map(|l| {
             let ll = label_line(text, l.span)?;
             let label = ll.label.slice(text).to_lowercase();
-            let value = ll.value.slice(text).trim();
+            // `**Milestone:** \`v0.2 portfolio expansion\``: the code span's text.
+            let value = ll.value.slice(text).trim().trim_matches('`').trim();
             (ll.bold
                 && matches!(label.as_str(), "milestone" | "current milestone")
-                && milestone::find_milestone_id(value).is_some())
+                && (milestone::find_milestone_id(value).is_some() || bare_number(value).is_some()))
             .then_some((*l, value))
         })
+}
+
+/// A value that starts with a bare number (`1 — MVP`, `2`): the number.
+fn bare_number(value: &str) -> Option<&str> {
+    let n = value.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &value[n..];
+    (n > 0 && n <= 3 && (rest.is_empty() || rest.starts_with([' ', ':', '.']))).then(|| &value[..n])
 }
 
 /// The part of a list entry that names it: its leading bold text
@@ -280,6 +288,7 @@ impl Roadmap {
             };
             if (marked || chain())
                 && super::milestone::find_milestone_id(entry_head(content)).is_some()
+                && !super::milestone::names_requirement_scope(entry_head(content))
             {
                 // `- [x] **v1.0: Name**`: a ticked milestone entry has shipped.
                 let status = match item.checkbox {
@@ -379,8 +388,17 @@ impl Roadmap {
         // (`**Milestone:** v1 — AI-First Positioning`, before any section):
         // when nothing else names a milestone, the whole roadmap is its.
         if map.milestones.is_empty()
-            && let Some((line, name)) = head_milestone_field(text, &md, body)
+            && let Some((line, value)) = head_milestone_field(text, &md, body)
         {
+            // `**Milestone:** 1 — MVP`: milestone 1.
+            let numbered;
+            let name = match bare_number(value) {
+                Some(_) if milestone::find_milestone_id(value).is_none() => {
+                    numbered = format!("Milestone {value}");
+                    numbered.as_str()
+                }
+                _ => value,
+            };
             let status = MilestoneStatus::of_text(name);
             let milestone =
                 map.add_with_status(name, line.number, MilestoneSource::Heading, status);

@@ -45,9 +45,11 @@ impl ShippedRecords {
             .iter()
             .filter_map(|d| std::fs::read_to_string(d.join("MILESTONES.md")).ok())
         {
-            for line in text
-                .lines()
-                .filter(|l| l.starts_with("## ") || l.starts_with("### "))
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| is_entry_heading(l))
             {
                 let Some(v) = find_milestone_id(line) else {
                     continue;
@@ -55,7 +57,10 @@ impl ShippedRecords {
                 if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
                     out.certain.push((v.clone(), MILESTONES_SHIPPED));
                 }
-                out.listed.push(v);
+                let body = lines[i + 1..].iter().take_while(|l| !is_entry_heading(l));
+                if entry_status_line(body).is_none_or(|st| st == MilestoneStatus::Shipped) {
+                    out.listed.push(v);
+                }
             }
         }
         let archived = "its archive is in milestones/";
@@ -108,6 +113,28 @@ impl ShippedRecords {
     pub fn any(&self) -> bool {
         !self.certain.is_empty() || !self.listed.is_empty()
     }
+}
+
+/// A MILESTONES.md entry's heading.
+fn is_entry_heading(line: &str) -> bool {
+    line.starts_with("## ") || line.starts_with("### ")
+}
+
+/// The status an entry's own `Status:` line states (`- Status: \`Initialized\``,
+/// `**Status:** Shipped`), if it has one. An entry written when the
+/// milestone was set up and never updated says it has not shipped; GSD's
+/// own entries (written when it ships) carry no such line.
+fn entry_status_line<'a>(body: impl Iterator<Item = &'a &'a str>) -> Option<MilestoneStatus> {
+    body.filter_map(|l| {
+        let bare = l.trim().trim_start_matches(['-', '*', ' ']);
+        bare.get(..7)
+            .filter(|h| h.eq_ignore_ascii_case("status:"))?;
+        let value = bare[7..]
+            .trim_start_matches(['*', ' '])
+            .trim_matches(['`', ' ']);
+        Some(MilestoneStatus::of_value(value))
+    })
+    .next()
 }
 
 /// The planning folder read, then (in a workstream) the project's.

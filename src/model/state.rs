@@ -303,18 +303,29 @@ impl State {
             ) else {
                 continue;
             };
+            // `| # | Phase | Goal | Status |`: the number has a column of its
+            // own and the phase column holds the name.
+            let nc = header
+                .iter()
+                .position(|h| h == "#" || h == "no." || h == "nr.");
             for row in &table[2..] {
                 let (Some(p), Some(st)) = (row.cells.get(pc), row.cells.get(sc)) else {
                     continue;
                 };
-                let cell = p.slice(text).trim_matches('*').trim();
-                let id = super::roadmap::parse_phase_title(cell)
-                    .map(|(id, _)| id)
-                    .or_else(|| {
-                        let (id, rest) = PhaseId::parse_prefix(cell)?;
-                        (rest.is_empty() || rest.starts_with(['.', ' ', ':', ')', '—', '–']))
-                            .then_some(id)
-                    });
+                let parse = |cell: &str| {
+                    let cell = cell.trim_matches('*').trim();
+                    super::roadmap::parse_phase_title(cell)
+                        .map(|(id, _)| id)
+                        .or_else(|| {
+                            let (id, rest) = PhaseId::parse_prefix(cell)?;
+                            (rest.is_empty() || rest.starts_with(['.', ' ', ':', ')', '—', '–']))
+                                .then_some(id)
+                        })
+                };
+                let id = parse(p.slice(text)).or_else(|| {
+                    nc.and_then(|c| row.cells.get(c))
+                        .and_then(|n| parse(n.slice(text)))
+                });
                 if let Some(phase) = id {
                     out.push(PhaseStatusRow {
                         phase,

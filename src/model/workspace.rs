@@ -131,9 +131,9 @@ impl Phase {
 pub enum Scope {
     /// STATE.md alone, no phase folder listed (`gsd state get`).
     State,
-    /// ROADMAP.md, STATE.md and PROJECT.md (its `## Current Milestone`)
-    /// parsed, phase folders listed by name only: what the roadmap reading
-    /// needs (`gsd roadmap`, `gsd state`).
+    /// ROADMAP.md, STATE.md, PROJECT.md (its `## Current Milestone`) and
+    /// config.json (its `project_code`) parsed, phase folders listed by
+    /// name only: what the roadmap reading needs (`gsd roadmap`, `gsd state`).
     Reading,
     /// Every core document parsed; phase folders listed by name only.
     /// Enough for phase commands and writes, and much cheaper on big trees.
@@ -148,7 +148,7 @@ impl Scope {
     fn core_files(self) -> Option<&'static [&'static str]> {
         match self {
             Scope::State => Some(&["STATE.md"]),
-            Scope::Reading => Some(&["ROADMAP.md", "STATE.md", "PROJECT.md"]),
+            Scope::Reading => Some(&["ROADMAP.md", "STATE.md", "PROJECT.md", "config.json"]),
             Scope::Index => Some(&[
                 "PROJECT.md",
                 "ROADMAP.md",
@@ -462,7 +462,8 @@ fn place_file(
         (Role::Requirements, _) => Parsed::Requirements(Box::new(Requirements::parse(*doc))),
         (Role::Config, _) => Parsed::Config(Config::parse(doc.text()), doc),
         (Role::PhaseFile { .. }, Some((i, nested))) => {
-            match phase_file_kind(doc.file_name(), nested) {
+            let beside = |n: &str| path.with_file_name(n).is_file();
+            match phase_file_kind(doc.file_name(), nested, beside) {
                 PhaseFileKind::Plan => Parsed::PhasePlan(i, Box::new(Plan::parse(*doc))),
                 PhaseFileKind::Summary => Parsed::PhaseSummary(i, Box::new(Summary::parse(*doc))),
                 PhaseFileKind::Other => Parsed::PhaseOther(i, doc),
@@ -833,12 +834,33 @@ fn phase_folders(root: &Path, base: &Path) -> Vec<(PathBuf, PhaseLocation)> {
 /// Whether `summaries` hold one for the plan file `plan_file`: same stem,
 /// or same canonical plan ID (`03-01-auth-PLAN.md` ↔ `03-01-SUMMARY.md`).
 fn summary_matches(summaries: &[String], plan_file: &str) -> bool {
-    let stem = plan_file.strip_suffix("PLAN.md").unwrap_or(plan_file);
+    // `01-PLAN-foundation.md` ↔ `01-PLAN-foundation-SUMMARY.md`.
+    let own = format!("{}-", plan_file.strip_suffix(".md").unwrap_or(plan_file));
+    let stem = plan_file.strip_suffix("PLAN.md").unwrap_or(&own);
     let id = PlanId::parse(plan_file);
     summaries.iter().any(|s| {
-        s.strip_suffix("SUMMARY.md").unwrap_or(s) == stem
+        // `02-SUMMARY-02.md` (or `SUMMARY-02.md`) ↔ `02-PLAN-02.md`, the
+        // older form's summary.
+        s.replacen("-SUMMARY-", "-PLAN-", 1) == plan_file
+            || slugged_summary_id(s).is_some_and(|a| id.as_ref().is_some_and(|b| a.same(b)))
+            || s.strip_prefix("SUMMARY-")
+                .is_some_and(|n| plan_file.ends_with(&format!("-PLAN-{n}")))
+            || s.strip_suffix("SUMMARY.md").unwrap_or(s) == stem
             || matches!((PlanId::parse(s), &id), (Some(a), Some(b)) if a.same(b))
     })
+}
+
+/// The plan a summary named with its phase folder's slug between the
+/// numbers belongs to: `01-backend-foundation-auth-01-SUMMARY.md` is plan
+/// 01-01's (the phase number first, the plan number last, words between).
+fn slugged_summary_id(summary: &str) -> Option<PlanId> {
+    let stem = summary.strip_suffix("-SUMMARY.md")?;
+    let (phase, rest) = stem.split_once('-')?;
+    let (middle, plan) = rest.rsplit_once('-')?;
+    let numeric = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    (numeric(phase) && numeric(plan) && !middle.is_empty() && !numeric(middle))
+        .then(|| PlanId::parse(&format!("{phase}-{plan}-PLAN.md")))
+        .flatten()
 }
 
 /// Where a file sits in its phase folder. GSD's plan scan reads the
@@ -865,18 +887,55 @@ impl Nest {
 }
 
 /// What a file in a phase folder is, from its name and place.
-fn phase_file_kind(name: &str, nest: Nest) -> PhaseFileKind {
+fn phase_file_kind(name: &str, nest: Nest, beside: impl Fn(&str) -> bool) -> PhaseFileKind {
     if nest == Nest::Deeper {
         PhaseFileKind::Other
-    } else if name.ends_with("SUMMARY.md")
-        && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nest == Nest::Plans)
+    } else if (name.ends_with("SUMMARY.md")
+        && (name.ends_with("-SUMMARY.md") || name == "SUMMARY.md" || nest == Nest::Plans))
+        || is_numbered_summary_name(name)
     {
         PhaseFileKind::Summary
-    } else if is_plan_name(name) {
+    } else if is_plan_name(name) || is_summarised_plan_name(name, beside) {
         PhaseFileKind::Plan
     } else {
         PhaseFileKind::Other
     }
+}
+
+/// The summary of an `NN-PLAN-MM.md` plan in the same older form:
+/// `02-SUMMARY-02.md`, `SUMMARY-04.md` — the word with only numbers after it.
+fn is_numbered_summary_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".md") else {
+        return false;
+    };
+    let parts: Vec<&str> = stem.split('-').collect();
+    let Some(at) = parts.iter().position(|p| *p == "SUMMARY") else {
+        return false;
+    };
+    at + 1 < parts.len()
+        && parts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .all(|(_, p)| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
+/// A plan named `NN-PLAN-<slug>.md` (`01-PLAN-foundation.md`) whose summary
+/// sits beside it under its own name (`01-PLAN-foundation-SUMMARY.md`): the
+/// pair says it is a plan that ran, though GSD's name patterns miss it. A
+/// `01-PLAN-OUTLINE.md` with no such summary stays a note.
+fn is_summarised_plan_name(name: &str, beside: impl Fn(&str) -> bool) -> bool {
+    let Some(stem) = name.strip_suffix(".md") else {
+        return false;
+    };
+    let Some((number, rest)) = stem.split_once("-PLAN-") else {
+        return false;
+    };
+    !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && !rest.is_empty()
+        && !stem.contains(".pre-bounce")
+        && beside(&format!("{stem}-SUMMARY.md"))
 }
 
 #[derive(PartialEq, Eq)]
@@ -912,8 +971,11 @@ fn build_phase(
     let mut plan_files = Vec::new();
     let mut summary_files = Vec::new();
     let mut other_files = Vec::new();
+    // Asked only of the rare `NN-PLAN-<slug>.md` name: a scan is enough.
+    let listed: Vec<(String, Nest)> = names.clone();
     for (name, nested) in names {
-        match phase_file_kind(&name, nested) {
+        let beside = |n: &str| listed.iter().any(|(m, at)| m == n && *at == nested);
+        match phase_file_kind(&name, nested, beside) {
             PhaseFileKind::Plan => plan_files.push(name),
             PhaseFileKind::Summary => summary_files.push(name),
             PhaseFileKind::Other => other_files.push(name),
