@@ -1009,7 +1009,7 @@ fn a_wave_written_with_a_suffix_runs_in_its_number() {
     write(
         root,
         ".planning/phases/01-catalog/01-02-PLAN.md",
-        &f("02", "2a").replace("depends_on: []", "depends_on: [01-01]"),
+        &f("02", "2a"),
     );
     assert_eq!(severities(root, "plan-field-type"), ["error"]);
     assert!(severities(root, "files-modified-overlap").is_empty());
@@ -1020,4 +1020,13 @@ fn a_wave_written_with_a_suffix_runs_in_its_number() {
         &f("03", "1"),
     );
     assert_eq!(severities(root, "files-modified-overlap"), ["warning"]);
+    // Unless it depends on the other: then the wave is wrong (wave-order's
+    // error), and the overlap is not said twice.
+    write(
+        root,
+        ".planning/phases/01-catalog/01-03-PLAN.md",
+        &f("03", "1").replace("depends_on: []", "depends_on: [01-01]"),
+    );
+    assert!(severities(root, "files-modified-overlap").is_empty());
+    assert_eq!(severities(root, "wave-order"), ["error"]);
 }

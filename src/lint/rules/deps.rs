@@ -210,7 +210,23 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
                     .collect();
                 earlier_ones.sort_unstable();
                 earlier_ones.dedup();
-                for earlier in earlier_ones.into_iter().map(|j| plans[j]) {
+                // One names the other in depends_on: a dependency inside a
+                // wave is wave-order's error, whose fix (a later wave) also
+                // ends the overlap; saying it twice adds nothing.
+                // (Only where both state their wave, as wave-order needs.)
+                let depends = |a: &Plan, b: &Plan| {
+                    a.fm.wave.is_some()
+                        && b.fm.wave.is_some()
+                        && a.fm
+                            .depends_on
+                            .iter()
+                            .any(|d| resolve(cx, phase, d).is_some_and(|t| std::ptr::eq(t, b)))
+                };
+                for earlier in earlier_ones
+                    .into_iter()
+                    .map(|j| plans[j])
+                    .filter(|e| !depends(later, e) && !depends(e, later))
+                {
                     let shared: Vec<&String> = later
                         .fm
                         .files_modified
