@@ -489,6 +489,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["query", "roadmap.get-phase", &n]));
         out.push(s(&["query", "roadmap", "get-phase", &n, "--raw"]));
         out.push(s(&["query", "roadmap.get-phase", &n, "--pick", "goal"]));
+        out.push(s(&["query", "find-phase", &n]));
+        out.push(s(&["find-phase", &n, "--raw"]));
     }
     out
 }
@@ -1392,4 +1394,62 @@ fn native_model_and_git_answers_equal_gsd_cores_on_built_trees() {
     );
     assert!(compared > 60, "only {compared} pairs compared");
     assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// `find-phase` is answered where 1.14.0's search and gsd's agree by
+/// construction, with 1.14.0's counts; a phase with a plan marked
+/// superseded, a `plans/` folder, a plan-shaped file off the canonical
+/// names, or no folder at all goes on to gsd-tools (refused here, with
+/// `--no-fallback`, saying why).
+#[test]
+fn find_phase_answers_with_counts_and_hands_on_what_it_cannot_match() {
+    let shims = shim_dir();
+    let t = project();
+    let dir = t.path().join(".planning/phases/01-start");
+    std::fs::write(dir.join("01-01-PLAN.md"), "---\nphase: 01\n---\n").unwrap();
+    std::fs::write(dir.join("01-02-PLAN.md"), "---\nphase: 01\n---\n").unwrap();
+    std::fs::write(dir.join("01-01-SUMMARY.md"), "# S\n").unwrap();
+    let run = |argv: &[&str]| {
+        let mut a = argv.to_vec();
+        a.push("--no-fallback");
+        as_named(shims.path(), "gsd_run", t.path(), &a, &[])
+    };
+    let o = run(&["find-phase", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (
+            v["directory"].clone(),
+            v["plan_count"].clone(),
+            v["summary_count"].clone(),
+            v["plan_count_all"].clone()
+        ),
+        (
+            serde_json::json!(".planning/phases/01-start"),
+            serde_json::json!(2),
+            serde_json::json!(1),
+            serde_json::json!(2)
+        ),
+        "{v}"
+    );
+    let o = run(&["find-phase", "1", "--raw"]);
+    assert_eq!(text(&o.stdout), ".planning/phases/01-start");
+    let refused = |argv: &[&str], why: &str| {
+        let o = run(argv);
+        assert_ne!(o.status.code(), Some(0), "{}", text(&o.stdout));
+        assert!(text(&o.stderr).contains(why), "{}", text(&o.stderr));
+    };
+    refused(&["find-phase", "7"], "not found");
+    std::fs::write(
+        dir.join("01-02-PLAN.md"),
+        "---\nphase: 01\nstatus: superseded\n---\n",
+    )
+    .unwrap();
+    refused(&["find-phase", "1"], "put aside");
+    std::fs::write(dir.join("01-02-PLAN.md"), "---\nphase: 01\n---\n").unwrap();
+    std::fs::write(dir.join("01-PLAN-03-setup.md"), "# p\n").unwrap();
+    refused(&["find-phase", "1"], "plan-shaped");
+    std::fs::remove_file(dir.join("01-PLAN-03-setup.md")).unwrap();
+    std::fs::create_dir_all(dir.join("plans")).unwrap();
+    refused(&["find-phase", "1"], "plans/");
 }

@@ -96,6 +96,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         Scope::Planning,
         reads::roadmap_get_phase,
     ),
+    ("find-phase", Scope::Planning, reads::find_phase),
 ];
 
 /// The native handler for a canonical name.

@@ -175,3 +175,121 @@ fn split_before_numbered(text: &str) -> Vec<String> {
     out.push(text[last..].to_string());
     out
 }
+
+/// `find-phase N`: the phase's folder, its plans and summaries, and
+/// 1.14.0's counts of them (`plan_count`, `summary_count`,
+/// `plan_count_all`); raw, the folder.
+///
+/// The engine's 1.42.3 search with 1.14.0's shape on top. Answered only
+/// where the two searches agree by construction: exactly one folder of the
+/// searched place matches the phase, found under `phases/` (or in the one
+/// archive holding it), no `plans/` subfolder, no plan marked superseded,
+/// and no plan-shaped file outside the canonical names (1.14.0 warns about
+/// those). Not-found answers (1.14.0 also falls back to bare leading
+/// numbers and lists the folders it searched) go on to gsd-tools.
+pub fn find_phase(call: &CoreCall) -> Result<Out, Refusal> {
+    use super::super::commands::phase_find;
+    use super::super::compat::roadmap_text as rt;
+    let Some(phase) = call.args.first().filter(|p| !p.is_empty()) else {
+        return Err(hand_on(" without a phase"));
+    };
+    let found = phase_find::find(call.project, phase);
+    if found.get("found") != Some(&json!(true)) {
+        return Err(hand_on(" where the phase is not found"));
+    }
+    let directory = found
+        .get("directory")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let normalized = rt::normalize_phase_name(phase);
+    // Every folder of every searched place that holds the phase: one only.
+    let planning = call.project.join(".planning");
+    let mut places = vec![planning.join("phases")];
+    if let Ok(entries) = std::fs::read_dir(planning.join("milestones")) {
+        places.extend(
+            entries
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    n.starts_with('v') && n.ends_with("-phases")
+                })
+                .map(|e| e.path()),
+        );
+    }
+    let matching: usize = places
+        .iter()
+        .filter_map(|p| phase_find::phase_dirs(p))
+        .map(|dirs| {
+            dirs.iter()
+                .filter(|d| rt::phase_token_matches(d, &normalized))
+                .count()
+        })
+        .sum();
+    if matching != 1 {
+        return Err(hand_on(" where more than one folder holds the phase"));
+    }
+    // Folder names 1.14.0 reads with its two patterns only.
+    let folder = directory.rsplit('/').next().unwrap_or_default();
+    if !re(r"(?i)^(?:[A-Z]{1,6}-)?\d+[A-Z]?(?:\.\d+)*(?:-|$)")
+        .is_match(folder)
+        .unwrap_or(false)
+    {
+        return Err(hand_on(" for a folder named without a phase number"));
+    }
+    let dir = call.project.join(&directory);
+    if dir.join("plans").exists() {
+        return Err(hand_on(" where the phase keeps plans in plans/"));
+    }
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|_| hand_on(" where the phase folder cannot be read"))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let plans: Vec<String> = found
+        .get("plans")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let summaries = found.get("summaries").cloned().unwrap_or(json!([]));
+    for f in &files {
+        let lower = f.to_lowercase();
+        let canonical = plans.contains(f);
+        // (`05-01-PLAN-SUMMARY.md` is one too, for 1.14.0's warning.)
+        if !canonical && lower.ends_with(".md") && lower.contains("plan") {
+            return Err(hand_on(" where a plan-shaped file has another name"));
+        }
+        if canonical
+            && (["outline", "bounce", "review"]
+                .iter()
+                .any(|w| lower.contains(w))
+                || std::fs::read(dir.join(f)).is_ok_and(|b| {
+                    String::from_utf8_lossy(&b[..b.len().min(16 * 1024)])
+                        .to_lowercase()
+                        .contains("superseded")
+                }))
+        {
+            return Err(hand_on(" where a plan may be put aside"));
+        }
+    }
+    let n_summaries = summaries.as_array().map_or(0, Vec::len);
+    let v = json!({
+        "found": true,
+        "directory": directory,
+        "phase_number": found.get("phase_number").cloned().unwrap_or(Value::Null),
+        "phase_name": found.get("phase_name").cloned().unwrap_or(Value::Null),
+        "plans": plans,
+        "summaries": summaries,
+        "plan_count": plans.len(),
+        "summary_count": n_summaries,
+        // No plan is superseded here: every canonical plan is a live one.
+        "plan_count_all": plans.len(),
+    });
+    Ok(Out::with_raw(&v, directory))
+}
