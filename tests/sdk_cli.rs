@@ -17,7 +17,8 @@ fn gsd_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     c.current_dir(dir)
         .args(args)
         .env_remove("GSD_SDK_REAL")
-        .env_remove("GSD_SDK_FALLBACK");
+        .env_remove("GSD_SDK_FALLBACK")
+        .env_remove("CLAUDE_ENV_FILE");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -357,7 +358,7 @@ fn the_shim_installs_uninstalls_and_refuses_what_is_not_its_own() {
         &[("PATH", "/usr/bin:/bin")],
     );
     assert!(
-        text(&o.stderr).contains("is not on PATH"),
+        text(&o.stderr).contains("is not on this shell's PATH"),
         "{}",
         text(&o.stderr)
     );

@@ -1162,6 +1162,14 @@ fn install_shim_puts_its_folder_first_in_claude_codes_env_file() {
     for _ in 0..2 {
         let o = shim(&[]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        // The folder is not on this shell's PATH, but Claude Code's
+        // sessions get it from the env file: a note, no warning.
+        assert!(!text(&o.stderr).contains("warning"), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stdout).contains("Claude Code sessions put"),
+            "{}",
+            text(&o.stdout)
+        );
     }
     let line = format!("export PATH='{}':\"$PATH\"", dir.display());
     let written = std::fs::read_to_string(&env_file).unwrap();

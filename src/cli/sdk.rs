@@ -132,14 +132,30 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                     o.target.display()
                 );
                 let folder = o.link.parent().unwrap_or(Path::new(".")).display();
-                match (&o.first_on_path, uninstall) {
-                    (Some(first), false) if !o.active() => out.warnings.push(format!(
-                        "`{name}` on PATH is still {}: put {folder} before its folder on PATH",
+                // Claude Code sources its env file before every Bash call, so
+                // its sessions (where workflows run) find the shim first even
+                // when this shell's PATH does not: a note, not a warning.
+                let sessions = env.as_ref().filter(|_| !uninstall).map(|e| {
+                    format!(
+                        "Claude Code sessions put {folder} first on PATH through {}",
+                        e.file.display()
+                    )
+                });
+                let problem = match (&o.first_on_path, uninstall) {
+                    (Some(first), false) if !o.active() => Some(format!(
+                        "`{name}` on this shell's PATH is still {}: put {folder} before its folder on PATH",
                         first.display(),
                     )),
-                    (None, false) => out.warnings.push(format!(
-                        "{folder} is not on PATH: add it so workflows find {name}"
+                    (None, false) => Some(format!(
+                        "{folder} is not on this shell's PATH: add it so workflows find {name}"
                     )),
+                    _ => None,
+                };
+                match (problem, &sessions) {
+                    (Some(p), Some(s)) => {
+                        let _ = writeln!(out.text, "note: {p} ({s})");
+                    }
+                    (Some(p), None) => out.warnings.push(p),
                     _ => {}
                 }
                 if !uninstall
