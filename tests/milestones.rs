@@ -1847,6 +1847,13 @@ fn plans_and_summaries_of_the_older_numbered_forms_pair_up() {
     );
     write(root, &format!("{d2}/02-SUMMARY-01.md"), "# S\n");
     write(root, &format!("{d2}/SUMMARY-02.md"), "# S\n");
+    // `02-PLAN-C-setup.md` ↔ `02-C-SUMMARY.md`: the phase and the plan's token.
+    write(
+        root,
+        &format!("{d2}/02-PLAN-C-setup.md"),
+        &plan("02", "03", ""),
+    );
+    write(root, &format!("{d2}/02-C-SUMMARY.md"), "# S\n");
     let v = roadmap(root);
     let phases = v["phases"].as_array().unwrap();
     let counts: Vec<(Value, Value, Value)> = phases
@@ -1863,7 +1870,7 @@ fn plans_and_summaries_of_the_older_numbered_forms_pair_up() {
         counts,
         vec![
             (json!(1), json!(1), json!("complete")),
-            (json!(2), json!(2), json!("complete"))
+            (json!(3), json!(3), json!("complete"))
         ],
         "{v}"
     );
@@ -1942,4 +1949,82 @@ fn a_numbered_head_milestone_and_a_slugged_summary_are_read() {
         (json!(1), json!(2)),
         "{v}"
     );
+}
+
+/// A heading that names a version only as a point of reference (`## Phases
+/// (Continuous Numbering from v1.0)`) is no milestone heading: the list's
+/// 🚧 v1.1 stays the current milestone.
+#[test]
+fn a_version_named_as_a_reference_heads_no_milestone() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- 🚧 **v1.1: Redesign** — Phases 1-2 (in progress)\n- 📋 **v1.2: Polish** — Phase 3 (planned)\n\n## Phases (Continuous Numbering from v1.0)\n\n### Phase 1: Scene\n\n**Goal**: s\n\n### Phase 2: Hero\n\n**Goal**: h\n\n### Phase 3: Polish\n\n**Goal**: p\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.1"), "{v}");
+    assert!(
+        !v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["version"] == json!("v1.0")),
+        "{v}"
+    );
+}
+
+/// Unmarked milestones whose phases are all ticked lead, one after the
+/// other, to the first with work left — or to the last, all done.
+#[test]
+fn unmarked_finished_milestones_lead_to_the_first_with_work_left() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    let rm = |last: &str| {
+        format!(
+            "# Roadmap\n\n## Milestone 1: Base\n- [x] **Fase 1**: a\n\n## Milestone 2: Engines\n- [x] **Fase 2**: b\n\n## Milestone 3: Memory\n- [x] **Fase 3**: c\n\n## Milestone 4: Delivery\n- [{last}] **Fase 4**: d\n"
+        )
+    };
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(root, ".planning/ROADMAP.md", &rm(" "));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("Milestone 4"), "{v}");
+    assert_eq!(v["next_phase"], json!("4"), "{v}");
+    write(root, ".planning/ROADMAP.md", &rm("x"));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("Milestone 4"), "{v}");
+    assert_eq!(
+        (v["current_phase"].clone(), v["next_phase"].clone()),
+        (json!(null), json!(null)),
+        "{v}"
+    );
+}
+
+/// STATE.md's `milestone: v1.5` with the default name `milestone` is a
+/// milestone without a name when the roadmap names that version too (`This
+/// roadmap covers the v1.5 polish`); GSD's own default (`v1.0`) stays a
+/// placeholder.
+#[test]
+fn a_state_milestone_the_roadmap_also_names_is_no_placeholder() {
+    let t = initialised(&["Security", "Reader"]);
+    let root = t.path();
+    let rm = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    let state = std::fs::read_to_string(root.join(".planning/STATE.md")).unwrap();
+    let with_fm = |v: &str| {
+        format!(
+            "---\ngsd_state_version: 1.0\nmilestone: {v}\nmilestone_name: milestone\nstatus: executing\n---\n{state}"
+        )
+    };
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &rm.replacen("\n", "\n\nThis roadmap covers the v1.5 polish.\n", 1),
+    );
+    write(root, ".planning/STATE.md", &with_fm("v1.5"));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.5"), "{v}");
+    write(root, ".planning/STATE.md", &with_fm("v1.0"));
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
 }

@@ -12,8 +12,16 @@ pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&
     // A plan named by its file (`10.01-PLAN.md`) or stem (`10.01`).
     if let Some(p) = phase.plans.iter().find(|p| {
         let name = p.doc.file_name();
-        // `01-PLAN-01`: the stem of a plan of the older `NN-PLAN-MM.md` form.
-        name == e || name.strip_suffix("-PLAN.md") == Some(e) || name.strip_suffix(".md") == Some(e)
+        // `01-PLAN-01`: the stem of a plan of the older `NN-PLAN-MM.md` form;
+        // `plan-A`: its stem without the phase number (`01-PLAN-A.md`).
+        let lower = e.to_lowercase();
+        name == e
+            || name.strip_suffix("-PLAN.md") == Some(e)
+            || name.strip_suffix(".md") == Some(e)
+            || (lower.starts_with("plan-")
+                && name
+                    .strip_suffix(".md")
+                    .is_some_and(|s| s.to_lowercase().ends_with(&format!("-{lower}"))))
     }) {
         return Some(p);
     }

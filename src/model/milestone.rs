@@ -527,6 +527,29 @@ fn short_id(t: &str) -> Option<String> {
     None
 }
 
+/// Whether the heading's version is named only as a point of reference
+/// (`## Phases (Continuous Numbering from v1.0)`, `since v2.1`): the
+/// heading is about something else, and names no milestone of its own.
+fn only_refers_to_version(text: &str) -> bool {
+    let Some(id) = find_milestone_id(text) else {
+        return false;
+    };
+    let lower = text.to_lowercase();
+    let id = id.to_lowercase();
+    let Some(at) = lower.find(&id) else {
+        return false;
+    };
+    let before = lower[..at].trim_end();
+    let last = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    matches!(
+        last,
+        "from" | "since" | "after" | "than" | "until" | "before" | "over"
+    ) && super::words::find_milestone_word(text).is_none()
+}
+
 /// Whether a version names a scope of requirements (`v1 Requirements`,
 /// `**v1 requirements total:** 59`, `v2 requirement`): GSD's words for what
 /// ships in a version, a count or a section, not a milestone of the roadmap.
@@ -548,7 +571,7 @@ pub fn names_requirement_scope(text: &str) -> bool {
 /// milestone ([`find_milestone_id`]), or says `Milestone:` (not the plural
 /// list heading `## Milestones`).
 pub fn is_milestone_heading(text: &str) -> bool {
-    if names_requirement_scope(text) {
+    if names_requirement_scope(text) || only_refers_to_version(text) {
         return false;
     }
     if find_milestone_id(text).is_some() {

@@ -114,20 +114,29 @@ impl RoadmapReading {
         // A milestone no mark calls shipped, whose phases are all complete,
         // with an open milestone after it: that work is done, and the next
         // milestone is the one being worked on.
-        let Some(c) = first.milestones.iter().position(|m| m.current) else {
-            return first;
-        };
-        let done = first.milestones[c].status == MilestoneStatus::Unknown
-            && first.completed_phases == first.phase_count
-            && first.phase_count > 0;
-        let next = (0..first.milestones.len())
-            .filter(|&i| first.milestone_rank[i] > first.milestone_rank[c])
-            .filter(|&i| first.milestones[i].status != MilestoneStatus::Shipped)
-            .min_by_key(|&i| first.milestone_rank[i]);
-        match next {
-            Some(n) if done => RoadmapReading::build(ws, Some((n, Forced::PreviousDone))),
-            _ => first,
+        // Each such milestone in turn: unmarked milestones all of whose
+        // phases are ticked lead to the first one with work left (or the
+        // last one, all done).
+        let mut reading = first;
+        for _ in 0..reading.milestones.len() {
+            let Some(c) = reading.milestones.iter().position(|m| m.current) else {
+                return reading;
+            };
+            let done = reading.milestones[c].status == MilestoneStatus::Unknown
+                && reading.completed_phases == reading.phase_count
+                && reading.phase_count > 0;
+            let next = (0..reading.milestones.len())
+                .filter(|&i| reading.milestone_rank[i] > reading.milestone_rank[c])
+                .filter(|&i| reading.milestones[i].status != MilestoneStatus::Shipped)
+                .min_by_key(|&i| reading.milestone_rank[i]);
+            match next {
+                Some(n) if done => {
+                    reading = RoadmapReading::build(ws, Some((n, Forced::PreviousDone)));
+                }
+                _ => return reading,
+            }
         }
+        reading
     }
 
     /// The reading, with the current milestone given (by index into the
@@ -775,7 +784,24 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
         Some((_, node)) => {
             let version = text("milestone")?;
             let name = text("milestone_name")?;
-            if placeholder(&name) || placeholder(&version) {
+            // `milestone: v1.0` / `milestone_name: milestone` is GSD's
+            // default. A version of the user's own that the roadmap or
+            // PROJECT.md also names (`covers the v1.5 polish`) is a milestone
+            // with no name, not the default.
+            let named_in_docs = || {
+                let v = version.to_lowercase();
+                let default = super::milestone::same_version(&v, "v1.0");
+                let mentioned = |t: &str| {
+                    let t = t.to_lowercase();
+                    t.match_indices(&v)
+                        .any(|(at, _)| !t[at + v.len()..].starts_with(|c: char| c.is_ascii_digit()))
+                };
+                !default
+                    && v.starts_with('v')
+                    && (ws.roadmap.as_ref().is_some_and(|r| mentioned(r.doc.text()))
+                        || ws.project.as_ref().is_some_and(|p| mentioned(p.doc.text())))
+            };
+            if placeholder(&version) || (placeholder(&name) && !named_in_docs()) {
                 return None;
             }
             let version = super::milestone::find_milestone_id(&version).unwrap_or(version);

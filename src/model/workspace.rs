@@ -831,6 +831,12 @@ fn phase_folders(root: &Path, base: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     out
 }
 
+/// Whether the summary file `summary` reports the plan file `plan_file`,
+/// by the same pairing the plan counts use.
+pub fn summary_is_for(summary: &str, plan_file: &str) -> bool {
+    summary_matches(&[summary.to_owned()], plan_file)
+}
+
 /// Whether `summaries` hold one for the plan file `plan_file`: same stem,
 /// or same canonical plan ID (`03-01-auth-PLAN.md` ↔ `03-01-SUMMARY.md`).
 fn summary_matches(summaries: &[String], plan_file: &str) -> bool {
@@ -840,8 +846,9 @@ fn summary_matches(summaries: &[String], plan_file: &str) -> bool {
     let id = PlanId::parse(plan_file);
     summaries.iter().any(|s| {
         // `02-SUMMARY-02.md` (or `SUMMARY-02.md`) ↔ `02-PLAN-02.md`, the
-        // older form's summary.
+        // older form's summary; `01-A-SUMMARY.md` ↔ `01-PLAN-A-scaffold.md`.
         s.replacen("-SUMMARY-", "-PLAN-", 1) == plan_file
+            || older_form_summaries(plan_file).iter().any(|o| o == s)
             || slugged_summary_id(s).is_some_and(|a| id.as_ref().is_some_and(|b| a.same(b)))
             || s.strip_prefix("SUMMARY-")
                 .is_some_and(|n| plan_file.ends_with(&format!("-PLAN-{n}")))
@@ -925,17 +932,32 @@ fn is_numbered_summary_name(name: &str) -> bool {
 /// pair says it is a plan that ran, though GSD's name patterns miss it. A
 /// `01-PLAN-OUTLINE.md` with no such summary stays a note.
 fn is_summarised_plan_name(name: &str, beside: impl Fn(&str) -> bool) -> bool {
+    older_form_summaries(name).iter().any(|s| beside(s))
+}
+
+/// The names a summary of an `NN-PLAN-<token>[-slug].md` plan takes:
+/// `<stem>-SUMMARY.md` (`01-PLAN-foundation-SUMMARY.md`), or the phase
+/// number and the plan's token (`01-PLAN-A-scaffold.md` ↔ `01-A-SUMMARY.md`).
+/// Empty for any other name.
+fn older_form_summaries(name: &str) -> Vec<String> {
     let Some(stem) = name.strip_suffix(".md") else {
-        return false;
+        return Vec::new();
     };
     let Some((number, rest)) = stem.split_once("-PLAN-") else {
-        return false;
+        return Vec::new();
     };
-    !number.is_empty()
-        && number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && !rest.is_empty()
-        && !stem.contains(".pre-bounce")
-        && beside(&format!("{stem}-SUMMARY.md"))
+    if number.is_empty()
+        || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || rest.is_empty()
+        || stem.contains(".pre-bounce")
+    {
+        return Vec::new();
+    }
+    let token = rest.split('-').next().unwrap_or(rest);
+    vec![
+        format!("{stem}-SUMMARY.md"),
+        format!("{number}-{token}-SUMMARY.md"),
+    ]
 }
 
 #[derive(PartialEq, Eq)]

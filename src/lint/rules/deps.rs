@@ -283,6 +283,10 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
                 .and_then(|n| n.parse::<u64>().ok());
             let has_plan = phase.plans.iter().any(|p| {
                 p.doc.file_name().trim_end_matches("PLAN.md") == stem
+                    || crate::model::workspace::summary_is_for(
+                        sum.doc.file_name(),
+                        p.doc.file_name(),
+                    )
                     || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
                     || (sum.id.is_none()
                         && fm_plan.is_some()
