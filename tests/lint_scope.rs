@@ -1030,3 +1030,74 @@ fn a_wave_written_with_a_suffix_runs_in_its_number() {
     assert!(severities(root, "files-modified-overlap").is_empty());
     assert_eq!(severities(root, "wave-order"), ["error"]);
 }
+
+/// A live plan without frontmatter, where plans of the project ran
+/// without it too, is a warning (the executor ran that format); with no
+/// such plan that ran, an error.
+#[test]
+fn a_plan_without_frontmatter_in_the_projects_own_format_is_a_warning() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    let bare = "# Plan\n\n<tasks>\n<task type=\"auto\"><name>T</name><files>a.txt</files><action>a</action><verify>v</verify><done>d</done></task>\n</tasks>\n";
+    write(root, ".planning/phases/02-cart/02-01-PLAN.md", bare);
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+    write(root, ".planning/phases/01-catalog/01-01-PLAN.md", bare);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-SUMMARY.md",
+        "# S\n",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["info", "warning"]);
+}
+
+/// A plan in the same wave as a plan it depends on is an error while both
+/// are still to run; once the dependency has run, the order cannot go
+/// wrong any more: info.
+#[test]
+fn wave_order_after_the_dependency_ran_is_info() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 2, 0, "");
+    edit(
+        root,
+        ".planning/phases/01-catalog/01-02-PLAN.md",
+        "depends_on: []",
+        "depends_on: [01-01]",
+    );
+    assert_eq!(severities(root, "wave-order"), ["error"]);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    assert_eq!(severities(root, "wave-order"), ["info"]);
+}
+
+/// A backlog phase folder (`999.1-…`) that the roadmap names in a plain
+/// line of its backlog list (`- Phase 999.1: CI hardening`) is in the
+/// roadmap.
+#[test]
+fn a_backlog_folder_named_in_the_backlog_list_is_in_the_roadmap() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/999.1-ci-hardening/999.1-CONTEXT.md",
+        "# Context\n",
+    );
+    assert_eq!(severities(root, "phase-dir-not-in-roadmap").len(), 1);
+    let rm = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &format!("{rm}\n## Backlog\n\n- Phase 999.1: CI hardening (deferred)\n"),
+    );
+    assert!(severities(root, "phase-dir-not-in-roadmap").is_empty());
+    // Phase 999.10 is not 999.1.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &format!("{rm}\n## Backlog\n\n- Phase 999.10: CI hardening (deferred)\n"),
+    );
+    assert_eq!(severities(root, "phase-dir-not-in-roadmap").len(), 1);
+}

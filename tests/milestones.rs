@@ -2028,3 +2028,18 @@ fn a_state_milestone_the_roadmap_also_names_is_no_placeholder() {
     let v = roadmap(root);
     assert_eq!(current(&v), None, "{v}");
 }
+
+/// STATE.md with no `Phase:` line but GSD's `**Current focus:** Phase 2
+/// (Cart)` names the phase the work is on.
+#[test]
+fn state_current_focus_names_the_position_when_no_phase_line_does() {
+    let t = initialised(&["Catalog", "Cart", "Checkout"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/STATE.md",
+        "# Project State\n\n**Current focus:** Phase 2 (Cart)\n\n- Phase 1 is complete.\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], json!("2"), "{v}");
+}

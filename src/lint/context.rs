@@ -102,13 +102,7 @@ impl Sink<'_> {
         message: impl Into<String>,
         help: impl Into<String>,
     ) {
-        self.out.push(Diagnostic::file(
-            self.rule.code,
-            self.rule.severity,
-            file.into(),
-            message.into(),
-            help.into(),
-        ));
+        self.file_severity(self.rule.severity, file, message, help);
     }
 }
 

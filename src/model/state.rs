@@ -197,6 +197,17 @@ impl State {
         {
             out.push(p);
         }
+        // No `Phase:` line: GSD's template's `**Current focus:** Phase 7
+        // (Reviews)` names the phase the work is on.
+        if out.is_empty()
+            && let Some(p) = self
+                .body_fields("currentFocus")
+                .map(|f| f.value.trim())
+                .filter(|v| super::words::strip_phase_word(v).is_some())
+                .find_map(parse_position)
+        {
+            out.push(p);
+        }
         out
     }
 

@@ -167,7 +167,15 @@ pub fn wave_order(cx: &Ctx, s: &mut Sink) {
                     && w <= dw
                     && d != i
                 {
-                    s.at(
+                    // The dependency has run (its SUMMARY is on disk): the
+                    // order can no longer go wrong; the wave is a nit.
+                    let severity = if phase.plan_has_summary(dep) {
+                        crate::lint::Severity::Info
+                    } else {
+                        s.severity()
+                    };
+                    s.at_severity(
+                        severity,
                         &plan.doc,
                         plan.key_span("wave"),
                         format!(
@@ -175,7 +183,15 @@ pub fn wave_order(cx: &Ctx, s: &mut Sink) {
                             plan.display_id(),
                             dep.display_id()
                         ),
-                        format!("move it to wave {} or later", dw + 1),
+                        if severity == crate::lint::Severity::Info && s.severity() != severity {
+                            format!(
+                                "move it to wave {} or later (kept as info: {} has run, so the order can no longer go wrong)",
+                                dw + 1,
+                                dep.display_id()
+                            )
+                        } else {
+                            format!("move it to wave {} or later", dw + 1)
+                        },
                     );
                 }
             }

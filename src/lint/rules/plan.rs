@@ -7,12 +7,36 @@ use crate::model::plan::REQUIRED_KEYS;
 use crate::model::task::TaskType;
 
 pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
-        if matches!(plan.doc.frontmatter, Frontmatter::Absent) && !plan.doc.text().trim().is_empty()
-        {
-            s.file(&plan.doc.rel_path, format!("plan {} has no frontmatter", plan.display_id()), "start the file with a --- block holding phase, plan, type, wave, depends_on, files_modified, autonomous and must_haves");
-        }
+    let bare = |p: &crate::model::Plan| {
+        matches!(p.doc.frontmatter, Frontmatter::Absent) && !p.doc.text().trim().is_empty()
+    };
+    // Plans of this project ran without frontmatter (their SUMMARY is on
+    // disk): GSD's executor ran that format, so the next plan in it will
+    // run too. Still worth fixing; not an error.
+    let ran_so = plans_that_ran(cx).any(bare);
+    for plan in cx.ws.all_plans().filter(|p| !p.is_quick() && bare(p)) {
+        let severity = if ran_so {
+            crate::lint::Severity::Warning.max(s.severity())
+        } else {
+            s.severity()
+        };
+        s.file_severity(
+            severity,
+            &plan.doc.rel_path,
+            format!("plan {} has no frontmatter", plan.display_id()),
+            "start the file with a --- block holding phase, plan, type, wave, depends_on, files_modified, autonomous and must_haves",
+        );
     }
+}
+
+/// The phase plans that have run (their SUMMARY is on disk): the format
+/// they are written in is one the project's executor ran.
+fn plans_that_ran<'a>(cx: &'a Ctx) -> impl Iterator<Item = &'a crate::model::Plan> + 'a {
+    cx.ws.phases.iter().flat_map(|ph| {
+        ph.plans
+            .iter()
+            .filter(move |p| !p.is_quick() && ph.plan_has_summary(p))
+    })
 }
 
 /// The required keys a plan's frontmatter lacks.
@@ -40,15 +64,7 @@ pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
     // missing `wave` 1, `autonomous` true and empty lists, so a format the
     // project's plans ran in does not stop the next one. A live plan that
     // lacks only those is a warning; one that lacks more is an error.
-    let ran_without: std::collections::HashSet<&str> = cx
-        .ws
-        .phases
-        .iter()
-        .flat_map(|ph| {
-            ph.plans
-                .iter()
-                .filter(|p| !p.is_quick() && ph.plan_has_summary(p))
-        })
+    let ran_without: std::collections::HashSet<&str> = plans_that_ran(cx)
         .filter_map(missing_keys)
         .flatten()
         .collect();
@@ -356,15 +372,7 @@ pub fn task_missing_required(cx: &Ctx, s: &mut Sink) {
     // task type: the executor ran the project's own task format (`<title>`
     // and `<acceptance_criteria>` for `<name>` and `<done>`), so the next
     // plan in that format will run too. Still worth fixing; not an error.
-    let ran_without: std::collections::HashSet<(&str, &str)> = cx
-        .ws
-        .phases
-        .iter()
-        .flat_map(|ph| {
-            ph.plans
-                .iter()
-                .filter(|p| !p.is_quick() && ph.plan_has_summary(p))
-        })
+    let ran_without: std::collections::HashSet<(&str, &str)> = plans_that_ran(cx)
         .flat_map(|p| &p.tasks)
         .filter(|t| t.unclosed_children.is_empty())
         .flat_map(|t| {
