@@ -2043,3 +2043,55 @@ fn state_current_focus_names_the_position_when_no_phase_line_does() {
     let v = roadmap(root);
     assert_eq!(v["current_phase"], json!("2"), "{v}");
 }
+
+/// A planned milestone with no phase of its own yet (`📋 v0.6.0+ — Future
+/// enhancements`) after the shipped one, while STATE.md says that milestone
+/// is done and the next is to be planned, is a placeholder: the project is
+/// between milestones. With STATE.md at work, it is the next milestone.
+#[test]
+fn a_planned_placeholder_after_a_shipped_milestone_is_between_milestones() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v0.5.0 Maintenance** — Phases 1-2 (shipped 2026-04-27)\n- 📋 **v0.6.0+** — Future enhancements (planned)\n\n### Phase 1: Fixes\n\n**Goal**: f\n\n### Phase 2: Automation\n\n**Goal**: a\n",
+    );
+    let state = |focus: &str| {
+        format!("# Project State\n\n## Current Position\n\n**Current focus:** {focus}\n")
+    };
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("Planning next milestone (v0.5.0 complete, archived)"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    write(root, ".planning/STATE.md", &state("Defining requirements"));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v0.6.0"), "{v}");
+}
+
+/// STATE.md's `**Milestone:** v2 Events Pivot` (no frontmatter) names the
+/// milestone of a roadmap that names none; a bare `**Milestone:** v1` is
+/// the default every project starts with.
+#[test]
+fn a_state_body_milestone_with_a_name_is_the_milestone() {
+    let t = initialised(&["Site", "Admin"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/STATE.md",
+        "# State\n\n**Milestone:** v2 Events Pivot (events front door)\n\n## Current position\n\nPhase: 1 of 2\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v2"), "{v}");
+    write(
+        root,
+        ".planning/STATE.md",
+        "# State\n\n**Milestone:** v1\n\n## Current position\n\nPhase: 1 of 2\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+}

@@ -492,6 +492,24 @@ impl RoadmapReading {
         // is between milestones, and nothing is live.
         let mut current = current;
         let mut shipped_now = None;
+        // A planned milestone with no phase of its own yet (`📋 v0.6.0+ —
+        // Future enhancements`), while STATE.md says the last one is done
+        // and the next is still to be planned: a placeholder; the project
+        // is between milestones.
+        if let Some(c) = current
+            && milestones[c].status == MilestoneStatus::Planned
+            && !phases.iter().any(|p| p.milestone_index == Some(c))
+            && state_says_between(ws)
+        {
+            explain.push(format!(
+                "between milestones: {} is planned with no phases yet, and STATE.md says the last milestone is done",
+                milestones[c].label()
+            ));
+            current = None;
+            for p in phases.iter_mut().filter(|p| p.active) {
+                p.active = false;
+            }
+        }
         if between_milestones(&records, &phases, current.map(|i| &milestones[i])) {
             shipped_now = current.take();
             explain.push(format!(
@@ -809,8 +827,23 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
         }
         None => {
             let f = st.body_field("milestone")?;
-            let version = super::milestone::find_version(&f.value)?;
-            let name = name_beside(&f.value, &version);
+            // A dotted version (`v1.2`), or a bare one with the milestone's
+            // name beside it (`**Milestone:** v2 Events Pivot`); a bare `v1`
+            // alone is the default every project starts with.
+            let (version, name) = match super::milestone::find_version(&f.value) {
+                Some(v) => {
+                    let name = name_beside(&f.value, &v);
+                    (v, name)
+                }
+                None => {
+                    let v = super::milestone::find_milestone_id(&f.value)?;
+                    let name = name_beside(&f.value, &v);
+                    if name.trim().is_empty() || name.trim() == v {
+                        return None;
+                    }
+                    (v, name)
+                }
+            };
             (version, name, f.line)
         }
     };
@@ -861,6 +894,33 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
 /// for the current milestone (for any, when the roadmap names none), or
 /// another record says it shipped. STATE.md saying "complete" is not
 /// enough: a finished milestone is still current until it is recorded.
+/// STATE.md says the last milestone is done and the next is not yet
+/// planned: its status (`milestone_complete`, `Milestone v0.5.0 complete —
+/// archived`) or its focus (`Planning next milestone`, `awaiting next
+/// milestone`).
+fn state_says_between(ws: &Workspace) -> bool {
+    let Some(st) = &ws.state else {
+        return false;
+    };
+    let status = st.status().unwrap_or_default().to_lowercase();
+    let status_done = status.contains("milestone")
+        && (status.contains("complete")
+            || status.contains("shipped")
+            || status.contains("archived"));
+    let focus = st
+        .body_fields("currentFocus")
+        .map(|f| f.value.to_lowercase())
+        .chain(
+            st.body_fields("currentphase")
+                .map(|f| f.value.to_lowercase()),
+        )
+        .any(|v| {
+            v.contains("next milestone")
+                || (v.contains("milestone") && (v.contains("complete") || v.contains("archived")))
+        });
+    status_done || focus
+}
+
 fn between_milestones(
     records: &ShippedRecords,
     phases: &[PhaseReading],
