@@ -1101,3 +1101,88 @@ fn a_backlog_folder_named_in_the_backlog_list_is_in_the_roadmap() {
     );
     assert_eq!(severities(root, "phase-dir-not-in-roadmap").len(), 1);
 }
+
+/// A folder that holds only the summaries of finished work, whatever its
+/// name (`m2s2-celery/`), is a record: `phase-dir-bad-name` says info. One
+/// with a plan still to run is a warning.
+#[test]
+fn a_badly_named_folder_of_summaries_only_is_a_record() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/m2s2-celery/SUMMARY.md",
+        "# Summary\n",
+    );
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
+    write(
+        root,
+        ".planning/phases/m2s2-celery/PLAN.md",
+        &plan("02", "01", ""),
+    );
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["warning"]);
+}
+
+/// A phase ticked complete whose progress row also says complete, with no
+/// SUMMARY ever written: the work was done outside GSD's records, so the
+/// missing summaries (and the row's count against the disk) are info. A
+/// row that says the phase is still in progress keeps the warning.
+#[test]
+fn a_phase_marked_complete_twice_without_any_summary_is_history() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 2, 0, "");
+    let with = |status: &str| {
+        format!(
+            "# Roadmap\n\n## Phases\n\n- [x] **Phase 1: Catalog**\n- [ ] **Phase 2: Cart**\n\n## Phase Details\n\n### Phase 1: Catalog\n**Goal**: c\n\n### Phase 2: Cart\n**Goal**: c\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n| 1. Catalog | 2/2 | {status} | 2026-05-02 |\n| 2. Cart | 0/0 | Not started | - |\n"
+        )
+    };
+    write(root, ".planning/ROADMAP.md", &with("Complete"));
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["info"]
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["info"]);
+    write(root, ".planning/ROADMAP.md", &with("In Progress"));
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["warning"]
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+    // A completion date on the ticked line says it a second time.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &with("Planned").replace(
+            "- [x] **Phase 1: Catalog**",
+            "- [x] **Phase 1: Catalog** - c (Completed March 31, 2026)",
+        ),
+    );
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["info"]
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["info"]);
+}
+
+/// A plan that only asks a person to verify (every task a checkpoint, no
+/// file modified) has nothing a tool could check: its empty artifacts are
+/// not a finding.
+#[test]
+fn a_verification_only_plan_needs_no_checkable_must_haves() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let checkpoint = "---\nphase: 01\nplan: 01\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: []\nautonomous: false\nmust_haves:\n  truths:\n    - the page looks right\n  artifacts: []\n---\n<tasks>\n<task type=\"checkpoint:human-verify\">\n<name>Look</name>\n<what-built>page</what-built>\n<how-to-verify>open it</how-to-verify>\n<resume-signal>approved</resume-signal>\n</task>\n</tasks>\n";
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        checkpoint,
+    );
+    assert!(severities(root, "must-haves-not-checkable").is_empty());
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &checkpoint.replace("files_modified: []", "files_modified: [src/page.tsx]"),
+    );
+    assert_eq!(severities(root, "must-haves-not-checkable"), ["warning"]);
+}

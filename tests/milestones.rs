@@ -2095,3 +2095,45 @@ fn a_state_body_milestone_with_a_name_is_the_milestone() {
     let v = roadmap(root);
     assert_eq!(current(&v), None, "{v}");
 }
+
+/// `**Milestone:** Polish & Filter` in a roadmap's head names a milestone
+/// by its title alone; a phase's only plan and only summary pair though
+/// their names do not (`01-PLAN.md`, `01-01-SUMMARY.md`), but not two
+/// plans' numbers that differ (`02-03-PLAN.md`, `02-01-SUMMARY.md`).
+#[test]
+fn a_title_only_head_milestone_and_a_phases_only_plan_and_summary() {
+    let t = initialised(&["Filter", "Polish"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n**Milestone:** Polish & Filter\n\n- [ ] **Phase 1: Filter** - f\n- [ ] **Phase 2: Polish** - p\n\n### Phase 1: Filter\n\n**Goal:** f\n\n### Phase 2: Polish\n\n**Goal:** p\n",
+    );
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/phases/01-filter/01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    write(root, ".planning/phases/01-filter/01-01-SUMMARY.md", "# S\n");
+    write(
+        root,
+        ".planning/phases/02-polish/02-03-PLAN.md",
+        &plan("02", "03", ""),
+    );
+    write(root, ".planning/phases/02-polish/02-01-SUMMARY.md", "# S\n");
+    let v = roadmap(root);
+    let m = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["current"] == true)
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(m["title"], json!("Polish & Filter"), "{v}");
+    assert_eq!(
+        (v["total_summaries"].clone(), v["total_plans"].clone()),
+        (json!(1), json!(2)),
+        "{v}"
+    );
+}

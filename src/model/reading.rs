@@ -400,8 +400,14 @@ impl RoadmapReading {
             });
             // Every box in its section is ticked: its `Plans:` list, its
             // criteria or its task list, ticked as the work landed.
+            // (Or every plan line is: a box of an outside prerequisite —
+            // `- [ ] JWT for the deployment must be provided` — left open
+            // does not undo plans that ran.)
             let plans_ticked = state_current.as_ref() != Some(&id.key())
-                && detail.is_some_and(|d| d.boxes.1 > 0 && d.boxes.0 == d.boxes.1);
+                && detail.is_some_and(|d| {
+                    (d.boxes.1 > 0 && d.boxes.0 == d.boxes.1)
+                        || (!d.plans.is_empty() && d.plans.iter().all(|p| p.checked == Some(true)))
+                });
             let state_row_done = state_rows
                 .get(&id.key())
                 .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped);

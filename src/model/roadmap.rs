@@ -193,9 +193,22 @@ fn head_milestone_field<'t>(
             let value = ll.value.slice(text).trim().trim_matches('`').trim();
             (ll.bold
                 && matches!(label.as_str(), "milestone" | "current milestone")
-                && (milestone::find_milestone_id(value).is_some() || bare_number(value).is_some()))
+                && (milestone::find_milestone_id(value).is_some()
+                    || bare_number(value).is_some()
+                    || names_a_milestone(value)))
             .then_some((*l, value))
         })
+}
+
+/// A head field's value that names a milestone by its title alone
+/// (`**Milestone:** Polish & Filter`): words, not a placeholder or a note.
+fn names_a_milestone(value: &str) -> bool {
+    let v = value.trim().trim_matches(['`', '*', '_']).trim();
+    let lower = v.to_lowercase();
+    v.chars().next().is_some_and(char::is_alphabetic)
+        && v.len() <= 60
+        && !["tbd", "none", "n/a", "todo", "-", "unknown"].contains(&lower.as_str())
+        && !lower.starts_with("see ")
 }
 
 /// A value that starts with a bare number (`1 — MVP`, `2`): the number.

@@ -831,6 +831,15 @@ fn phase_folders(root: &Path, base: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     out
 }
 
+/// A summary of the whole phase rather than of one plan (`SUMMARY.md`,
+/// `05-SUMMARY.md`, `PHASE-SUMMARY.md`).
+fn phase_level_summary_name(name: &str) -> bool {
+    let stem = name.trim_end_matches("SUMMARY.md").trim_end_matches('-');
+    stem.is_empty()
+        || stem.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || stem.eq_ignore_ascii_case("phase")
+}
+
 /// Whether the summary file `summary` reports the plan file `plan_file`,
 /// by the same pairing the plan counts use.
 pub fn summary_is_for(summary: &str, plan_file: &str) -> bool {
@@ -1003,10 +1012,22 @@ fn build_phase(
             PhaseFileKind::Other => other_files.push(name),
         }
     }
-    let plan_done = plan_files
+    let mut plan_done: Vec<bool> = plan_files
         .iter()
         .map(|p| summary_matches(&summary_files, p))
         .collect();
+    // One plan and one summary that pair with nothing by name (`01-PLAN.md`
+    // beside `01-01-SUMMARY.md`): the phase's only summary is its only
+    // plan's.
+    // (Only where the plan's name gives no plan number: `09-03-PLAN.md`
+    // beside `09-01-SUMMARY.md` are two different plans.)
+    if let ([plan], [only]) = (plan_files.as_slice(), summary_files.as_slice())
+        && !plan_done[0]
+        && PlanId::parse(plan).is_none()
+        && !phase_level_summary_name(only)
+    {
+        plan_done[0] = true;
+    }
     let PhaseContents {
         mut plans,
         mut summaries,

@@ -297,17 +297,23 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
                 .and_then(|m| m.get("plan"))
                 .and_then(|n| n.as_str().map(str::to_owned))
                 .and_then(|n| n.parse::<u64>().ok());
-            let has_plan = phase.plans.iter().any(|p| {
-                p.doc.file_name().trim_end_matches("PLAN.md") == stem
-                    || crate::model::workspace::summary_is_for(
-                        sum.doc.file_name(),
-                        p.doc.file_name(),
-                    )
-                    || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
-                    || (sum.id.is_none()
-                        && fm_plan.is_some()
-                        && p.id.as_ref().map(|i| i.number()) == fm_plan)
-            });
+            // The phase's only summary beside its only plan is that plan's
+            // (the plan counts pair them the same way).
+            let only_pair = phase.plans.len() == 1
+                && phase.summary_files.len() == 1
+                && phase.plan_has_summary(&phase.plans[0]);
+            let has_plan = only_pair
+                || phase.plans.iter().any(|p| {
+                    p.doc.file_name().trim_end_matches("PLAN.md") == stem
+                        || crate::model::workspace::summary_is_for(
+                            sum.doc.file_name(),
+                            p.doc.file_name(),
+                        )
+                        || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
+                        || (sum.id.is_none()
+                            && fm_plan.is_some()
+                            && p.id.as_ref().map(|i| i.number()) == fm_plan)
+                });
             // GSD's gap-closure plans are named `NN-MM-FIX.md`: a summary
             // `NN-MM-FIX-SUMMARY.md` reports one.
             let fix_plan = phase.other_files.iter().any(|f| {

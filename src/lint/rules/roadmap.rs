@@ -294,8 +294,13 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
             let finished = named
                 .as_ref()
                 .is_some_and(|id| cx.reading.phase(id).is_some() && !cx.live(id));
+            // Summaries and no plan left to run: a record of work that is
+            // done (`m2s2-celery/` holding its slice's SUMMARY), not a
+            // folder GSD has to find a phase in.
+            let record = ph.plan_count() == 0 && !ph.summary_files.is_empty();
             let put_aside = stray
                 || finished
+                || record
                 || ph.dir_name.starts_with(['_', '.'])
                 || ph.dir_name.to_lowercase().contains("archive");
             s.file_severity(
@@ -425,7 +430,13 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
             // A row ahead of the disk (it says more ran than has a summary)
             // of a phase the work has moved past is a finished phase's
             // record, as for a ticked box.
-            let ahead = done as usize >= d && cx.moved_past(id);
+            // (Or no summary was ever written, and the phase is ticked
+            // and its row says complete: done outside GSD's records.)
+            let ahead = done as usize >= d
+                && (cx.moved_past(id)
+                    || (d == 0
+                        && row_says_complete(rm, id)
+                        && rm.checklist.iter().any(|c| c.checked && c.phase.same(id))));
             // Row and disk both say the phase is done, and the work has
             // moved past it: only the count of a finished phase differs.
             // (A `0/0` row states no plans at all, not a finished phase.)
@@ -444,6 +455,31 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
     }
 }
 
+/// Besides its ticked box, the roadmap says once more that the phase is
+/// complete: its progress row (`| 1. Core | 5/5 | Complete | 2026-05-02 |`)
+/// or a completion date on its checklist line (`(Completed March 31, 2026)`).
+fn row_says_complete(rm: &crate::model::roadmap::Roadmap, id: &crate::model::PhaseId) -> bool {
+    let row = rm.progress.iter().flat_map(|t| &t.rows).any(|r| {
+        r.phase.as_ref().is_some_and(|p| p.same(id))
+            && crate::model::milestone::MilestoneStatus::of_value(&r.status)
+                == crate::model::milestone::MilestoneStatus::Shipped
+    });
+    let dated = rm.checklist.iter().filter(|c| c.phase.same(id)).any(|c| {
+        let line = rm
+            .doc
+            .source
+            .line_span(c.line)
+            .slice(rm.doc.text())
+            .to_lowercase();
+        line.contains("completed")
+            && line
+                .as_bytes()
+                .windows(4)
+                .any(|w| w.iter().all(u8::is_ascii_digit) && (w[0] == b'1' || w[0] == b'2'))
+    });
+    row || dated
+}
+
 pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
     for c in rm.checklist.iter().filter(|c| c.checked && !c.archived) {
@@ -453,9 +489,12 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
         if done < total {
             // Ticked too early is drift while it is the work at hand; once
             // later work has run (or the milestone's phases are all done)
-            // the missing summaries are records of finished work.
-            let live =
-                cx.reading.phase(&c.phase).is_some_and(|p| p.active) && !cx.moved_past(&c.phase);
+            // the missing summaries are records of finished work. So too
+            // when no summary was ever written and the progress row also
+            // says the phase is complete: it was done outside GSD's records.
+            let live = cx.reading.phase(&c.phase).is_some_and(|p| p.active)
+                && !cx.moved_past(&c.phase)
+                && !(done == 0 && row_says_complete(rm, &c.phase));
             s.at_line_severity(
                 if live {
                     s.severity()
