@@ -1186,3 +1186,50 @@ fn a_verification_only_plan_needs_no_checkable_must_haves() {
     );
     assert_eq!(severities(root, "must-haves-not-checkable"), ["warning"]);
 }
+
+/// Files kept in an archive folder of their own scheme (`archive/v1-phases/
+/// 01-x/01-01-PLAN.md`, read as notes) are put aside: their broken YAML is
+/// info, and so is a broken link there.
+#[test]
+fn files_in_an_archive_folder_are_put_aside() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let bad = "---\nphase: 01\nplan: \"unterminated\n---\n# Plan\n";
+    write(root, ".planning/notes/01-01-PLAN.md", bad);
+    assert_eq!(severities(root, "frontmatter-invalid-yaml"), ["error"]);
+    std::fs::remove_file(root.join(".planning/notes/01-01-PLAN.md")).unwrap();
+    write(root, ".planning/archive/v1-phases/01-x/01-01-PLAN.md", bad);
+    assert_eq!(severities(root, "frontmatter-invalid-yaml"), ["info"]);
+    std::os::unix::fs::symlink(
+        "/nowhere/at/all",
+        root.join(".planning/archive/legacy-tooling"),
+    )
+    .unwrap();
+    assert_eq!(severities(root, "file-unreadable"), ["info"]);
+    std::os::unix::fs::symlink("/nowhere/at/all", root.join(".planning/tooling")).unwrap();
+    assert_eq!(severities(root, "file-unreadable"), ["info", "warning"]);
+}
+
+/// A phase whose VERIFICATION.md says it passed (`**Status:** passed — …`
+/// or `status: passed`) has run, though no SUMMARY was written: findings
+/// about its plan's markup are history.
+#[test]
+fn a_phase_whose_verification_passed_has_run() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    let bare = "# Plan\n\nDo the thing.\n";
+    write(root, ".planning/phases/01-catalog/01-PLAN.md", bare);
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-VERIFICATION.md",
+        "# Phase 1: Verification\n\n**Status:** passed — local tests and UAT\n",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["info"]);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-VERIFICATION.md",
+        "---\nstatus: gaps_found\n---\n# Verification\n",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+}

@@ -2137,3 +2137,33 @@ fn a_title_only_head_milestone_and_a_phases_only_plan_and_summary() {
         "{v}"
     );
 }
+
+/// A milestone after the shipped one whose own lines say it is still to be
+/// planned (`## Next Milestone (v1.1)` then `To be planned with
+/// /gsd:new-milestone`; `📋 **v1.1** — TBD`) and that has no phases is a
+/// placeholder, whatever a stale STATE.md says.
+#[test]
+fn a_next_milestone_still_to_be_planned_is_a_placeholder() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let rm = |next: &str| {
+        format!(
+            "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phases 1-2 (shipped 2026-03-25)\n\n## Completed Phases (v1.0)\n\n### Phase 1: Cards\n\n**Goal**: c\n\n### Phase 2: Calls\n\n**Goal**: c\n\n{next}\n"
+        )
+    };
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &rm("## Next Milestone (v1.1)\n\nTo be planned with `/gsd:new-milestone`\n"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &rm("## Next Milestone (v1.1)\n\nSearch and filters for the history page.\n"),
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.1"), "{v}");
+}

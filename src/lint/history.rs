@@ -107,6 +107,31 @@ fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
     out
 }
 
+/// A VERIFICATION.md that says the phase passed: `status: passed` in its
+/// frontmatter, or a `**Status:** passed …` line near its top.
+fn verification_passed(d: &crate::model::Document) -> bool {
+    let passed = |v: &str| {
+        v.trim()
+            .trim_matches(['*', '`', '"'])
+            .trim()
+            .to_lowercase()
+            .starts_with("passed")
+    };
+    if let Some(st) = d
+        .fm()
+        .and_then(|m| m.get("status"))
+        .and_then(|n| n.as_str().map(str::to_owned))
+    {
+        return passed(&st);
+    }
+    d.text().lines().take(30).any(|l| {
+        let t = l.trim().trim_start_matches(['-', '*', ' ']);
+        t.get(..7)
+            .is_some_and(|h| h.eq_ignore_ascii_case("status:"))
+            && passed(&t[7..])
+    })
+}
+
 /// The files whose execution findings are history.
 pub struct History {
     files: HashSet<PathBuf>,
@@ -150,7 +175,14 @@ impl History {
                 .unwrap_or(&ph.dir)
                 .components()
                 .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()));
-            let shipped = shipped || overtaken || put_aside;
+            // Its verification passed (`status: passed`): the phase ran,
+            // whatever summaries were written.
+            // (In its frontmatter, or a `**Status:** passed — …` line.)
+            let verified = ph
+                .other_docs
+                .iter()
+                .any(|d| d.file_name().ends_with("VERIFICATION.md") && verification_passed(d));
+            let shipped = shipped || overtaken || put_aside || verified;
             // Every numbered plan ran: the rest of the folder (a bare
             // `PLAN.md` overview, a `-FIX` variant) belongs to finished work.
             let numbered: Vec<&crate::model::Plan> =
@@ -181,6 +213,17 @@ impl History {
             if shipped {
                 files.extend(ph.summaries.iter().map(|s| s.doc.rel_path.clone()));
                 files.extend(ph.other_docs.iter().map(|d| d.rel_path.clone()));
+            }
+        }
+        // Every other file kept in an archive folder (`archive/v1-phases/
+        // 01-x/01-01-PLAN.md`, read as a note): put aside by where it sits.
+        for doc in &ws.other {
+            if doc
+                .rel_path
+                .components()
+                .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()))
+            {
+                files.insert(doc.rel_path.clone());
             }
         }
         // Archives in schemes of their own (`archive/v1.1/phases/…`,

@@ -502,13 +502,20 @@ impl RoadmapReading {
         // Future enhancements`), while STATE.md says the last one is done
         // and the next is still to be planned: a placeholder; the project
         // is between milestones.
+        // Or its own line says it is still to be planned (`📋 **v1.1** — TBD
+        // (planning next)`, `## Next Milestone (v1.1) — To be planned`).
         if let Some(c) = current
-            && milestones[c].status == MilestoneStatus::Planned
+            && matches!(
+                milestones[c].status,
+                MilestoneStatus::Planned | MilestoneStatus::Unknown
+            )
+            && milestones.iter().any(Milestone::is_shipped)
             && !phases.iter().any(|p| p.milestone_index == Some(c))
-            && state_says_between(ws)
+            && ((milestones[c].status == MilestoneStatus::Planned && state_says_between(ws))
+                || line_says_to_be_planned(ws, milestones[c].line))
         {
             explain.push(format!(
-                "between milestones: {} is planned with no phases yet, and STATE.md says the last milestone is done",
+                "between milestones: {} has no phases yet and is still to be planned (its line or STATE.md says so)",
                 milestones[c].label()
             ));
             current = None;
@@ -900,6 +907,34 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
 /// for the current milestone (for any, when the roadmap names none), or
 /// another record says it shipped. STATE.md saying "complete" is not
 /// enough: a finished milestone is still current until it is recorded.
+/// ROADMAP.md's line `line` (or the lines right under it) says what it
+/// names is still to be planned.
+fn line_says_to_be_planned(ws: &Workspace, line: usize) -> bool {
+    let Some(rm) = &ws.roadmap else {
+        return false;
+    };
+    // The line and the few after it (`## Next Milestone (v1.1)` then `To be
+    // planned with /gsd:new-milestone`), up to the next heading.
+    let text = (line..line + 4)
+        .map(|l| rm.doc.source.line_span(l).slice(rm.doc.text()))
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || !l.starts_with('#'))
+        .map(|(_, l)| l.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let tbd = text
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == "tbd");
+    tbd || [
+        "to be planned",
+        "planning next",
+        "not yet planned",
+        "to be defined",
+    ]
+    .iter()
+    .any(|p| text.contains(p))
+}
+
 /// STATE.md says the last milestone is done and the next is not yet
 /// planned: its status (`milestone_complete`, `Milestone v0.5.0 complete —
 /// archived`) or its focus (`Planning next milestone`, `awaiting next
@@ -913,6 +948,11 @@ fn state_says_between(ws: &Workspace) -> bool {
         && (status.contains("complete")
             || status.contains("shipped")
             || status.contains("archived"));
+    // `**Milestone:** v1.0 Stabilization — SHIPPED`, `**Next milestone:** v1.1 (TBD)`.
+    let milestone_done = st.body_fields("milestone").any(|f| {
+        let v = f.value.to_lowercase();
+        v.contains("shipped") || v.contains("complete") || v.contains("archived")
+    }) || st.body_fields("nextMilestone").next().is_some();
     let focus = st
         .body_fields("currentFocus")
         .map(|f| f.value.to_lowercase())
@@ -924,7 +964,7 @@ fn state_says_between(ws: &Workspace) -> bool {
             v.contains("next milestone")
                 || (v.contains("milestone") && (v.contains("complete") || v.contains("archived")))
         });
-    status_done || focus
+    status_done || milestone_done || focus
 }
 
 fn between_milestones(

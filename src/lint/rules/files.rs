@@ -119,13 +119,26 @@ pub fn file_too_large(cx: &Ctx, s: &mut Sink) {
 
 pub fn file_unreadable(cx: &Ctx, s: &mut Sink) {
     for sk in &cx.ws.skipped {
+        // An entry kept in an archive folder (`archive/legacy-tooling/…`)
+        // is put aside: nothing reads it, a broken one breaks nothing.
+        let put_aside = sk
+            .rel_path
+            .components()
+            .any(|c| crate::lint::history::is_archive_folder(&c.as_os_str().to_string_lossy()));
+        let severity = if put_aside {
+            crate::lint::Severity::Info
+        } else {
+            s.severity()
+        };
         match &sk.reason {
-            SkipReason::NotAFile(what) => s.file(
+            SkipReason::NotAFile(what) => s.file_severity(
+                severity,
                 &sk.rel_path,
                 format!("{} is {what}, so it was not read", sk.rel_path.display()),
                 "put the file itself in .planning/ instead, or move this entry out of it",
             ),
-            SkipReason::Unreadable(e) => s.file(
+            SkipReason::Unreadable(e) => s.file_severity(
+                severity,
                 &sk.rel_path,
                 format!("cannot read {}: {e}", sk.rel_path.display()),
                 "check the file's permissions",
