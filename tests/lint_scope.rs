@@ -1232,4 +1232,11 @@ fn a_phase_whose_verification_passed_has_run() {
         "---\nstatus: gaps_found\n---\n# Verification\n",
     );
     assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+    // GSD's template, its choice not made yet, says nothing.
+    write(
+        root,
+        ".planning/phases/01-catalog/01-VERIFICATION.md",
+        "---\nstatus: passed | gaps_found | human_needed\n---\n**Status:** {passed | gaps_found | human_needed}\n",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
 }

@@ -110,12 +110,16 @@ fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
 /// A VERIFICATION.md that says the phase passed: `status: passed` in its
 /// frontmatter, or a `**Status:** passed …` line near its top.
 fn verification_passed(d: &crate::model::Document) -> bool {
+    // `passed — local tests and UAT`, not the template's `passed |
+    // gaps_found | human_needed` (a choice never made).
     let passed = |v: &str| {
-        v.trim()
-            .trim_matches(['*', '`', '"'])
+        let v = v
             .trim()
-            .to_lowercase()
-            .starts_with("passed")
+            .trim_matches(['*', '`', '"', '{', '}'])
+            .trim()
+            .to_lowercase();
+        !v.contains('|')
+            && v.split(|c: char| !c.is_alphanumeric() && c != '_').next() == Some("passed")
     };
     if let Some(st) = d
         .fm()
