@@ -435,10 +435,16 @@ impl RoadmapReading {
                 ),
                 // A summary of the whole phase (`SUMMARY.md`, `39-SUMMARY.md`,
                 // the older one-per-phase form): it ran.
-                Some(d) if d.summary_files.iter().any(|f| phase_level_summary(f, &id)) => (
-                    "complete",
-                    "a summary of the whole phase is in its folder".to_owned(),
-                ),
+                Some(d)
+                    if d.summary_files
+                        .iter()
+                        .any(|f| super::workspace::phase_level_summary(f, &id)) =>
+                {
+                    (
+                        "complete",
+                        "a summary of the whole phase is in its folder".to_owned(),
+                    )
+                }
                 Some(d) => (
                     d.disk_status(),
                     format!(
@@ -782,16 +788,6 @@ fn why_status(m: &Milestone) -> String {
         m.label(),
         m.status.word()
     )
-}
-
-/// `SUMMARY.md` or `NN-SUMMARY.md`: a summary of a whole phase, not of
-/// one of its plans.
-fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
-    let Some(stem) = file.strip_suffix("SUMMARY.md") else {
-        return false;
-    };
-    let stem = stem.trim_end_matches('-');
-    stem.is_empty() || PhaseId::parse(stem).is_some_and(|p| p.same(id))
 }
 
 /// The milestone STATE.md names: its frontmatter (`milestone: v1.0`,

@@ -831,13 +831,14 @@ fn phase_folders(root: &Path, base: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     out
 }
 
-/// A summary of the whole phase rather than of one plan (`SUMMARY.md`,
-/// `05-SUMMARY.md`, `PHASE-SUMMARY.md`).
-fn phase_level_summary_name(name: &str) -> bool {
-    let stem = name.trim_end_matches("SUMMARY.md").trim_end_matches('-');
-    stem.is_empty()
-        || stem.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        || stem.eq_ignore_ascii_case("phase")
+/// A summary of the whole phase rather than of one plan: `SUMMARY.md` or
+/// the phase's own number (`39-SUMMARY.md`, the older one-per-phase form).
+pub(crate) fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
+    let Some(stem) = file.strip_suffix("SUMMARY.md") else {
+        return false;
+    };
+    let stem = stem.trim_end_matches('-');
+    stem.is_empty() || PhaseId::parse(stem).is_some_and(|p| p.same(id))
 }
 
 /// Whether the summary file `summary` reports the plan file `plan_file`,
@@ -1024,7 +1025,8 @@ fn build_phase(
     if let ([plan], [only]) = (plan_files.as_slice(), summary_files.as_slice())
         && !plan_done[0]
         && PlanId::parse(plan).is_none()
-        && !phase_level_summary_name(only)
+        && !id.as_ref().is_some_and(|id| phase_level_summary(only, id))
+        && only != "SUMMARY.md"
     {
         plan_done[0] = true;
     }
