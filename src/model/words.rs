@@ -91,6 +91,12 @@ fn is_cjk(c: char) -> bool {
 
 /// The byte length of `word` at the start of `s`, compared without case.
 fn starts_with_word(s: &str, word: &str) -> Option<usize> {
+    // Nearly every place tried does not start the word: one byte compare
+    // turns it away before any case folding (both bytes ASCII: exact).
+    let (&w0, &s0) = (word.as_bytes().first()?, s.as_bytes().first()?);
+    if w0.is_ascii() && s0.is_ascii() && !w0.eq_ignore_ascii_case(&s0) {
+        return None;
+    }
     let mut sc = s.char_indices();
     for wc in word.chars() {
         let (_, c) = sc.next()?;
