@@ -371,6 +371,17 @@ fn bad_arguments_are_clear_errors_and_the_server_goes_on() {
     assert_eq!(r["isError"], true, "{r}");
     assert!(text(&r).contains("missing field `value`"), "{r}");
 
+    // A value of the wrong type names the argument it was given for.
+    let r = s.call("state_set", json!({"field": 5, "value": "x"}));
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(
+        text(&r).contains("argument `field`: invalid type: integer `5`, expected a string"),
+        "{r}"
+    );
+    let r = s.call("lint", json!({"min_severity": "loud"}));
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(text(&r).contains("argument `min_severity`: unknown variant `loud`"), "{r}");
+
     let r = s.call("state_set", json!({"field": "nosuchfield", "value": "x"}));
     assert_eq!(r["isError"], true, "{r}");
     assert!(text(&r).contains("nosuchfield"), "{r}");

@@ -5,14 +5,13 @@
 use std::path::PathBuf;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::Value;
 
 use super::failure::Failure;
 use super::params::{
-    LintArgs, PhaseAddArgs, PhaseCompleteArgs, PlanArgs, PlanFmSetArgs, StateSetArgs,
+    LintArgs, Parameters, PhaseAddArgs, PhaseCompleteArgs, PlanArgs, PlanFmSetArgs, StateSetArgs,
 };
 use super::{reads, writes};
 
