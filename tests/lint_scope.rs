@@ -619,6 +619,26 @@ fn a_placeholder_status_or_a_complete_position_contradicts_no_ticked_phase() {
         "Status: Executing",
     );
     assert_eq!(severities(root, "state-phase-complete-status"), ["warning"]);
+    // `CLOSED — human-approved`, `Abgeschlossen`: complete in other words.
+    for done in ["CLOSED — human-approved 2026-05-07", "Abgeschlossen"] {
+        edit(
+            root,
+            ".planning/STATE.md",
+            "Status: Executing",
+            &format!("Status: {done}"),
+        );
+        assert_eq!(
+            severities(root, "state-phase-complete-status"),
+            Vec::<String>::new(),
+            "{done}"
+        );
+        edit(
+            root,
+            ".planning/STATE.md",
+            &format!("Status: {done}"),
+            "Status: Executing",
+        );
+    }
     let phase_line = state
         .lines()
         .find(|l| l.starts_with("Phase:"))
@@ -1239,4 +1259,195 @@ fn a_phase_whose_verification_passed_has_run() {
         "---\nstatus: passed | gaps_found | human_needed\n---\n**Status:** {passed | gaps_found | human_needed}\n",
     );
     assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+}
+
+#[test]
+fn a_verified_phase_missing_summaries_is_finished_work() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    // Phase 1 ticked, its row says complete, two of three plans without a
+    // SUMMARY, and STATE.md still at phase 1: drift while nothing says it
+    // ran to its end.
+    plans(root, "01-catalog", 3, 1, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1",
+        "- [x] **Phase 1",
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 0/0 | Not started |",
+        "| 1. Catalog | 3/3 | Complete |",
+    );
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["warning"]
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+    // A template's VERIFICATION.md (no outcome chosen) settles nothing.
+    let v = ".planning/phases/01-catalog/01-VERIFICATION.md";
+    write(
+        root,
+        v,
+        "---\nphase: 1\nstatus: passed | gaps_found | human_needed\n---\n# V\n",
+    );
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["warning"]
+    );
+    // Its verification passed (`verdict: PASS`, a form real trees write):
+    // the phase ran to its end, and its missing summaries are records.
+    write(
+        root,
+        v,
+        "---\nphase: 1\nverdict: PASS\n---\n# Phase 1 Verification\n",
+    );
+    assert_eq!(
+        severities(root, "roadmap-complete-but-unfinished"),
+        ["info"]
+    );
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["info"]);
+    // A row behind the disk is still drift: the verifier does not fix it.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 3/3 | Complete |",
+        "| 1. Catalog | 0/3 | Planned |",
+    );
+    plans(root, "01-catalog", 3, 3, "");
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+}
+
+#[test]
+fn a_later_milestone_needs_no_detail_sections_yet() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "## Phases\n\n",
+        "## Phases\n\n### 🚧 v1.0 Launch (In Progress)\n\n",
+    );
+    // A checklist entry of the live milestone without its section: a warning.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 2: Cart**\n",
+        "- [ ] **Phase 2: Cart**\n- [ ] **Phase 3: Checkout**\n",
+    );
+    assert_eq!(
+        severities(root, "roadmap-checklist-without-details"),
+        ["warning"]
+    );
+    // The entry under a later, planned milestone instead: its sections are
+    // written when that milestone is planned, so a note.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 3: Checkout**\n",
+        "\n### 📋 v2.0 Growth (Planned)\n\n- [ ] **Phase 3: Referrals**\n- [ ] **Phase 4: Insights**\n",
+    );
+    assert_eq!(
+        severities(root, "roadmap-checklist-without-details"),
+        ["info", "info"]
+    );
+}
+
+/// A quick task GSD's `/gsd:quick` planned but whose run left no record:
+/// live while no milestone has shipped since; dated (`260415-nx9`) before
+/// the last ship, it is history.
+#[test]
+fn a_quick_task_from_before_the_last_ship_is_history() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let quick = "---\nphase: quick-260415-nx9\nplan: 01\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\n---\n<tasks>\n<task type=\"checkpoint:human-verify\" gate=\"blocking\">\n<what-built>a</what-built>\n<how-to-verify>look</how-to-verify>\n<resume-signal>approved</resume-signal>\n</task>\n</tasks>\n";
+    write(
+        root,
+        ".planning/quick/260415-nx9-dist-eval/260415-nx9-PLAN.md",
+        quick,
+    );
+    assert_eq!(severities(root, "checkpoint-not-autonomous"), ["error"]);
+    // A milestone shipped the day before: the task is still the live one.
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.0 MVP (Shipped: 2026-04-14)\n",
+    );
+    assert_eq!(severities(root, "checkpoint-not-autonomous"), ["error"]);
+    // One shipped after it: the task is from before the ship, history.
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.1 Parity (Shipped: 2026-04-29)\n\n## v1.0 MVP (Shipped: 2026-04-14)\n",
+    );
+    assert_eq!(severities(root, "checkpoint-not-autonomous"), ["info"]);
+}
+
+/// Sub-waves split from one plan (`30-01a` … `30-01d`): `depends_on: [01d]`
+/// names one of them, and they fill plan 1's place in the numbering.
+#[test]
+fn lettered_sub_plans_are_plans_of_their_number() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let dir = ".planning/phases/01-catalog";
+    write(root, &format!("{dir}/01-00-PLAN.md"), &plan("01", "00", ""));
+    for sub in ["01a", "01b"] {
+        write(
+            root,
+            &format!("{dir}/01-{sub}-PLAN.md"),
+            &plan("01", sub, ""),
+        );
+    }
+    let last =
+        plan("01", "02", "").replace("wave: 1\ndepends_on: []", "wave: 2\ndepends_on: [01b]");
+    write(root, &format!("{dir}/01-02-PLAN.md"), &last);
+    assert!(findings(root, "depends-on-unknown-plan").is_empty());
+    assert!(findings(root, "plan-numbering-gap").is_empty());
+    // A sub-plan that does not exist is still unknown.
+    write(
+        root,
+        &format!("{dir}/01-02-PLAN.md"),
+        &last.replace("[01b]", "[01c]"),
+    );
+    assert_eq!(severities(root, "depends-on-unknown-plan"), ["error"]);
+}
+
+/// A task named by an attribute (`name="…"`, or `title="…"` in hand-written
+/// plans) has its name: only what is really missing is reported, by name.
+#[test]
+fn a_task_named_by_an_attribute_lacks_only_what_it_lacks() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let f = ".planning/phases/01-catalog/01-01-PLAN.md";
+    let with_task = |task: &str| {
+        let p = plan("01", "01", "");
+        let start = p.find("<task").unwrap();
+        let end = p.find("</task>").unwrap() + "</task>".len();
+        format!("{}{task}{}", &p[..start], &p[end..])
+    };
+    write(
+        root,
+        f,
+        &with_task("<task id=\"1\" title=\"Chapter 2: Functions\">\n### What\nWrite it.\n</task>"),
+    );
+    let msgs: Vec<String> = findings(root, "task-missing-required")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        msgs,
+        ["auto task 'Chapter 2: Functions' is missing <action>"]
+    );
+    write(
+        root,
+        f,
+        &with_task("<task type=\"auto\">\n### What\nWrite it.\n</task>"),
+    );
+    let msgs: Vec<String> = findings(root, "task-missing-required")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(msgs, ["auto task 'Task 1' is missing <name>, <action>"]);
 }

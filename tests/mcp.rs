@@ -380,7 +380,10 @@ fn bad_arguments_are_clear_errors_and_the_server_goes_on() {
     );
     let r = s.call("lint", json!({"min_severity": "loud"}));
     assert_eq!(r["isError"], true, "{r}");
-    assert!(text(&r).contains("argument `min_severity`: unknown variant `loud`"), "{r}");
+    assert!(
+        text(&r).contains("argument `min_severity`: unknown variant `loud`"),
+        "{r}"
+    );
 
     let r = s.call("state_set", json!({"field": "nosuchfield", "value": "x"}));
     assert_eq!(r["isError"], true, "{r}");

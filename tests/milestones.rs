@@ -2167,3 +2167,53 @@ fn a_next_milestone_still_to_be_planned_is_a_placeholder() {
     let v = roadmap(root);
     assert_eq!(current(&v).as_deref(), Some("v1.1"), "{v}");
 }
+
+/// The milestone STATE.md names for a roadmap with no milestones of its
+/// own, its phases live in phases/, and one earlier phase folder of it
+/// moved to `milestones/vX.Y-phases/`: no MILESTONES.md entry and no
+/// archived roadmap, so it has not shipped. The same milestone with GSD's
+/// ship records has.
+#[test]
+fn an_archive_of_some_phase_folders_is_no_ship_record() {
+    let t = initialised(&["Security", "Reader"]);
+    let root = t.path();
+    let state = std::fs::read_to_string(root.join(".planning/STATE.md")).unwrap();
+    write(
+        root,
+        ".planning/STATE.md",
+        &format!(
+            "---\ngsd_state_version: 1.0\nmilestone: v1.2\nmilestone_name: Reader\nstatus: executing\n---\n{state}"
+        ),
+    );
+    write(
+        root,
+        ".planning/phases/01-security/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    write(
+        root,
+        ".planning/milestones/v1.2-phases/00-setup/00-01-PLAN.md",
+        &plan("00", "01", ""),
+    );
+    write(
+        root,
+        ".planning/milestones/v1.2-phases/00-setup/00-01-SUMMARY.md",
+        "# Done\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.2"), "{v}");
+    assert_eq!(active(&v), ["1", "2"], "{v}");
+    // GSD's complete-milestone records: the roadmap archived and an entry.
+    write(
+        root,
+        ".planning/milestones/v1.2-ROADMAP.md",
+        "# Roadmap v1.2\n",
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.2 Reader (Shipped: 2026-05-01)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+}

@@ -199,6 +199,13 @@ impl<'a> Ctx<'a> {
             || (live().next().is_some() && live().all(|p| p.status == "complete"))
     }
 
+    /// Whether phase `id` is finished work: the work has moved past it, or
+    /// its VERIFICATION.md says it passed (the phase ran to its end, so
+    /// what its records lack is history, not the work at hand).
+    pub fn finished(&self, id: &crate::model::PhaseId) -> bool {
+        self.moved_past(id) || self.phases.current(id).is_some_and(|p| p.verified())
+    }
+
     /// The severity for a finding about phase `id`: the rule's own while
     /// the phase is live, else info.
     pub fn weigh(

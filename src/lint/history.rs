@@ -107,33 +107,15 @@ fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
     out
 }
 
-/// A VERIFICATION.md that says the phase passed: `status: passed` in its
-/// frontmatter, or a `**Status:** passed …` line near its top.
-fn verification_passed(d: &crate::model::Document) -> bool {
-    // `passed — local tests and UAT`, not the template's `passed |
-    // gaps_found | human_needed` (a choice never made).
-    let passed = |v: &str| {
-        let v = v
-            .trim()
-            .trim_matches(['*', '`', '"', '{', '}'])
-            .trim()
-            .to_lowercase();
-        !v.contains('|')
-            && v.split(|c: char| !c.is_alphanumeric() && c != '_').next() == Some("passed")
-    };
-    if let Some(st) = d
-        .fm()
-        .and_then(|m| m.get("status"))
-        .and_then(|n| n.as_str().map(str::to_owned))
-    {
-        return passed(&st);
-    }
-    d.text().lines().take(30).any(|l| {
-        let t = l.trim().trim_start_matches(['-', '*', ' ']);
-        t.get(..7)
-            .is_some_and(|h| h.eq_ignore_ascii_case("status:"))
-            && passed(&t[7..])
-    })
+/// The date a quick task's ID gives (`260415-nx9` → `2026-04-15`): GSD
+/// names quick tasks by the day they are made, `YYMMDD`.
+fn quick_task_date(id: &str) -> Option<String> {
+    let d = id
+        .get(..6)
+        .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))?;
+    let (month, day) = (&d[2..4], &d[4..6]);
+    (("01"..="12").contains(&month) && ("01"..="31").contains(&day))
+        .then(|| format!("20{}-{month}-{day}", &d[..2]))
 }
 
 /// The files whose execution findings are history.
@@ -182,10 +164,7 @@ impl History {
             // Its verification passed (`status: passed`): the phase ran,
             // whatever summaries were written.
             // (In its frontmatter, or a `**Status:** passed — …` line.)
-            let verified = ph
-                .other_docs
-                .iter()
-                .any(|d| d.file_name().ends_with("VERIFICATION.md") && verification_passed(d));
+            let verified = ph.verified();
             let shipped = shipped || overtaken || put_aside || verified;
             // Every numbered plan ran: the rest of the folder (a bare
             // `PLAN.md` overview, a `-FIX` variant) belongs to finished work.
@@ -252,7 +231,11 @@ impl History {
         }
         // Quick tasks: done once their folder holds a SUMMARY, or STATE.md's
         // quick-task table (which GSD fills when one completes) names it.
+        // One dated (`260415-nx9`) before the last milestone shipped is
+        // history either way: `/gsd:quick` runs a task as it plans it, so
+        // one left from before a ship is never run now.
         let state_text = ws.state.as_ref().map(|s| s.doc.text()).unwrap_or("");
+        let last_ship = crate::model::shipped::ShippedRecords::of(ws).last_shipped_on;
         for plan in &ws.loose_plans {
             let dir = plan.doc.path().parent();
             let task_id = dir
@@ -265,7 +248,12 @@ impl History {
                         _ => None,
                     }
                 });
-            let recorded = task_id.is_some_and(|id| state_text.contains(&id));
+            let before_ship = task_id
+                .as_deref()
+                .and_then(quick_task_date)
+                .zip(last_ship.as_deref())
+                .is_some_and(|(made, shipped)| made.as_str() < shipped);
+            let recorded = before_ship || task_id.is_some_and(|id| state_text.contains(&id));
             let done = recorded
                 || ws
                     .other

@@ -46,6 +46,19 @@ pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&
             .iter()
             .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n));
     }
+    // A lettered plan number of this phase (`01d` for `30-01d-PLAN.md`:
+    // sub-waves split from one plan).
+    if e.starts_with(|c: char| c.is_ascii_digit())
+        && e.bytes().all(|b| b.is_ascii_alphanumeric())
+        && let Some(p) = phase.plans.iter().find(|p| {
+            p.doc
+                .file_name()
+                .strip_suffix("-PLAN.md")
+                .is_some_and(|stem| stem.strip_suffix(e).is_some_and(|head| head.ends_with('-')))
+        })
+    {
+        return Some(p);
+    }
     let id = PlanId::parse(e)?;
     phase
         .plans

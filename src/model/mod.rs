@@ -19,6 +19,7 @@ pub mod shipped;
 pub mod state;
 pub mod summary;
 pub mod task;
+pub mod verification;
 pub mod words;
 pub mod workspace;
 pub mod workstream;

@@ -186,6 +186,19 @@ impl RoadmapReading {
                 == 1;
             let outdated =
                 owned[i].status == MilestoneStatus::InProgress && records.shipped_and_archived(&v);
+            // The milestone STATE.md names for a roadmap without
+            // milestones, whose phases are live in phases/: an archive of
+            // some earlier phase folder of its own is no ship record.
+            let partly_archived = from_state == Some(i)
+                && records.only_phase_folders(&v)
+                && roadmap_phase_is_live(ws);
+            if partly_archived {
+                explain.push(format!(
+                    "{} has not shipped: only phase folders are archived (milestones/{v}-phases/); the roadmap's phases are still in phases/",
+                    owned[i].label()
+                ));
+                continue;
+            }
             if (unmarked || outdated)
                 && alone
                 && let Some(why) = records.says_shipped(&v)
@@ -884,6 +897,18 @@ fn name_beside(text: &str, version: &str) -> String {
         .to_owned()
 }
 
+/// A phase the roadmap names has its folder in phases/ (not archived).
+fn roadmap_phase_is_live(ws: &Workspace) -> bool {
+    let Some(rm) = &ws.roadmap else {
+        return false;
+    };
+    ws.current_phases().any(|ph| {
+        ph.id.as_ref().is_some_and(|id| {
+            rm.phases.iter().any(|p| p.id.same(id)) || rm.checklist.iter().any(|c| c.phase.same(id))
+        })
+    })
+}
+
 /// A milestone under way that a file other than the roadmap names.
 fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSource) -> Milestone {
     Milestone {
@@ -973,7 +998,8 @@ fn between_milestones(
         return false;
     }
     match current.and_then(|m| m.version.as_deref()) {
-        Some(v) => records.mentions(v),
+        // An archive of phase folders alone is no ship record.
+        Some(v) => records.mentions(v) && !records.only_phase_folders(v),
         None => current.is_none() && records.any(),
     }
 }

@@ -33,6 +33,9 @@ pub struct ShippedRecords {
     /// `milestones/vX.Y-ROADMAP.md`, `-REQUIREMENTS.md`, `-phases/` … by
     /// version, relative to the planning folder read.
     pub archives: Vec<(String, String)>,
+    /// The latest date (`2026-04-29`) a MILESTONES.md entry heading marked
+    /// shipped gives (`## v1.1 Parity (Shipped: 2026-04-29)`).
+    pub last_shipped_on: Option<String>,
 }
 
 impl ShippedRecords {
@@ -56,6 +59,11 @@ impl ShippedRecords {
                 };
                 if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
                     out.certain.push((v.clone(), MILESTONES_SHIPPED));
+                    if let Some(date) = iso_date(line)
+                        && out.last_shipped_on.as_deref().is_none_or(|d| d < date)
+                    {
+                        out.last_shipped_on = Some(date.to_owned());
+                    }
                 }
                 let body = lines[i + 1..].iter().take_while(|l| !is_entry_heading(l));
                 if entry_status_line(body).is_none_or(|st| st == MilestoneStatus::Shipped) {
@@ -104,6 +112,30 @@ impl ShippedRecords {
                 .any(|(s, f)| same_version(s, version) && f.ends_with("-ROADMAP.md"))
     }
 
+    /// The only record of this version is an archived phase folder
+    /// (`milestones/vX.Y-phases/`): no roadmap or requirements archive, no
+    /// MILESTONES.md entry, no STATE.md row. Putting a finished phase away
+    /// is not shipping the milestone it belongs to.
+    pub fn only_phase_folders(&self, version: &str) -> bool {
+        let mut archives = self
+            .archives
+            .iter()
+            .filter(|(s, _)| same_version(s, version))
+            .peekable();
+        let folders = archives.peek().is_some() && archives.all(|(_, f)| f.ends_with("-phases/"));
+        let archived = self
+            .archives
+            .iter()
+            .filter(|(s, _)| same_version(s, version))
+            .count();
+        let records = self
+            .certain
+            .iter()
+            .filter(|(s, _)| same_version(s, version))
+            .count();
+        folders && records == archived && !self.listed.iter().any(|s| same_version(s, version))
+    }
+
     /// MILESTONES.md has an entry for it, or a record says it shipped.
     pub fn mentions(&self, version: &str) -> bool {
         self.says_shipped(version).is_some() || self.listed.iter().any(|s| same_version(s, version))
@@ -113,6 +145,18 @@ impl ShippedRecords {
     pub fn any(&self) -> bool {
         !self.certain.is_empty() || !self.listed.is_empty()
     }
+}
+
+/// The first `YYYY-MM-DD` date in `line`.
+fn iso_date(line: &str) -> Option<&str> {
+    let b = line.as_bytes();
+    (0..b.len().saturating_sub(9)).find_map(|i| {
+        let w = &b[i..i + 10];
+        let digits = |r: std::ops::Range<usize>| w[r].iter().all(u8::is_ascii_digit);
+        let bounded = i == 0 || !b[i - 1].is_ascii_digit();
+        (bounded && digits(0..4) && w[4] == b'-' && digits(5..7) && w[7] == b'-' && digits(8..10))
+            .then(|| &line[i..i + 10])
+    })
 }
 
 /// A MILESTONES.md entry's heading.

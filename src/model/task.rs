@@ -219,14 +219,16 @@ impl Task {
         self.child(name).map(|c| c.content.trim())
     }
 
-    /// `<name>…</name>`, else a `name="…"` attribute (an older form that
-    /// real plans still use).
+    /// `<name>…</name>`, else a `name="…"` (or `title="…"`) attribute:
+    /// older and hand-written forms that real plans still use.
     pub fn name(&self) -> Option<&str> {
         self.text("name").or_else(|| {
-            self.attributes
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case("name"))
-                .map(|(_, v)| v.as_str())
+            ["name", "title"].iter().find_map(|want| {
+                self.attributes
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(want))
+                    .map(|(_, v)| v.as_str())
+            })
         })
     }
 

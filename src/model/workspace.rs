@@ -95,6 +95,14 @@ impl Phase {
         self.has_summary_for(plan.doc.file_name())
     }
 
+    /// Its VERIFICATION.md says the phase passed: the phase ran to its
+    /// end (known only when the folder's files were read: `Scope::Full`).
+    pub fn verified(&self) -> bool {
+        self.other_docs
+            .iter()
+            .any(|d| d.file_name().ends_with("VERIFICATION.md") && super::verification::passed(d))
+    }
+
     pub fn plan_count(&self) -> usize {
         self.plan_files.len()
     }

@@ -266,7 +266,12 @@ pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
         let mut nums: Vec<(u64, &Plan)> = phase
             .plans
             .iter()
-            .filter_map(|p| p.id.as_ref().map(|id| (id.number(), p)))
+            .filter_map(|p| {
+                p.id.as_ref()
+                    .map(PlanId::number)
+                    .or_else(|| lettered_number(p.doc.file_name()))
+                    .map(|n| (n, p))
+            })
             .collect();
         nums.sort_by_key(|(n, _)| *n);
         nums.dedup_by_key(|(n, _)| *n);
@@ -283,6 +288,17 @@ pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
             }
         }
     }
+}
+
+/// The number of a lettered sub-plan (`30-01a-PLAN.md` → 1): sub-waves
+/// split from one plan fill its place in the numbering.
+fn lettered_number(name: &str) -> Option<u64> {
+    let stem = name.strip_suffix("-PLAN.md")?;
+    let (_, token) = stem.rsplit_once('-')?;
+    let digits = token.trim_end_matches(|c: char| c.is_ascii_lowercase());
+    (digits.len() < token.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {

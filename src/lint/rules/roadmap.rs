@@ -327,13 +327,13 @@ pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {
     for c in rm.checklist.iter().filter(|c| !c.archived) {
         if cx.phases.detail(&c.phase).is_none() {
             // A ticked phase, or one whose plans all ran, is done: nobody
-            // writes its plan now, and a missing section is a record.
-            let done = c.checked
-                || cx
-                    .reading
-                    .phase(&c.phase)
-                    .is_some_and(|p| p.status == "complete");
-            let sev = if done {
+            // writes its plan now, and a missing section is a record. A
+            // phase of a later milestone or the backlog gets its section
+            // when that milestone is planned.
+            let reading = cx.reading.phase(&c.phase);
+            let done = c.checked || reading.is_some_and(|p| p.status == "complete");
+            let later = reading.is_some_and(|p| !p.active || p.backlog);
+            let sev = if done || later {
                 crate::lint::Severity::Info
             } else {
                 s.severity()
@@ -433,7 +433,7 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
             // (Or no summary was ever written, and the phase is ticked
             // and its row says complete: done outside GSD's records.)
             let ahead = done as usize >= d
-                && (cx.moved_past(id)
+                && (cx.finished(id)
                     || (d == 0
                         && row_says_complete(rm, id)
                         && rm.checklist.iter().any(|c| c.checked && c.phase.same(id))));
@@ -493,7 +493,7 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
             // when no summary was ever written and the progress row also
             // says the phase is complete: it was done outside GSD's records.
             let live = cx.reading.phase(&c.phase).is_some_and(|p| p.active)
-                && !cx.moved_past(&c.phase)
+                && !cx.finished(&c.phase)
                 && !(done == 0 && row_says_complete(rm, &c.phase));
             s.at_line_severity(
                 if live {

@@ -103,11 +103,18 @@ pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
         .is_some_and(|f| f.value.to_ascii_lowercase().contains("complete"));
     if entry.checked
         && !position_says_done
-        && !(status.contains("complete")
-            || status.contains("done")
-            || status.contains("verif")
-            || status.contains("ready to plan")
-            || status.contains("shipped"))
+        && !([
+            "complete",
+            "done",
+            "verif",
+            "ready to plan",
+            "shipped",
+            "closed",
+        ]
+        .iter()
+        .any(|w| status.contains(w))
+            || crate::model::milestone::MilestoneStatus::of_value(&status)
+                == crate::model::milestone::MilestoneStatus::Shipped)
     {
         let line = st.body_field("status").map_or(1, |f| f.line);
         // About a phase of a shipped milestone: STATE is just stale history.
