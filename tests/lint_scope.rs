@@ -1451,3 +1451,58 @@ fn a_task_named_by_an_attribute_lacks_only_what_it_lacks() {
         .collect();
     assert_eq!(msgs, ["auto task 'Task 1' is missing <name>, <action>"]);
 }
+
+/// A file that adds a milestone's requirements adds its own traceability
+/// table (`## v3.0 Traceability`): a requirement traced there is traced.
+#[test]
+fn every_traceability_table_traces() {
+    let t = project(&["Catalog"], &["CAT-01: list"]);
+    let root = t.path();
+    let req = std::fs::read_to_string(root.join(".planning/REQUIREMENTS.md")).unwrap();
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        &format!("{req}\n## v3.0 Requirements\n\n- [ ] **LSRCH-01**: search later\n"),
+    );
+    assert_eq!(severities(root, "requirement-untraced"), ["warning"]);
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        &format!(
+            "{req}\n## v3.0 Requirements\n\n- [ ] **LSRCH-01**: search later\n\n## v3.0 Traceability\n\n| Requirement | Phase | Status |\n|---|---|---|\n| LSRCH-01 | Phase 1 | Pending |\n"
+        ),
+    );
+    assert!(severities(root, "requirement-untraced").is_empty());
+}
+
+/// Quick tasks run as they are planned: one without a SUMMARY that a later
+/// quick task has overtaken (a later one ran) is history; the newest is not.
+#[test]
+fn a_quick_task_a_later_one_overtook_is_history() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let quick = "---\nphase: quick\nplan: 01\ntype: execute\n---\n# Automate publishing\n\nSteps in prose.\n";
+    write(
+        root,
+        ".planning/quick/9-automate-publishing/9-PLAN.md",
+        quick,
+    );
+    assert_eq!(severities(root, "plan-no-tasks"), ["warning"]);
+    // An earlier task ran: task 9 is still the newest, still live.
+    write(root, ".planning/quick/8-fix-docs/8-SUMMARY.md", "# Done\n");
+    assert_eq!(severities(root, "plan-no-tasks"), ["warning"]);
+    // A later one (numbered, then dated) ran: task 9 was overtaken.
+    write(
+        root,
+        ".planning/quick/14-fix-release/14-SUMMARY.md",
+        "# Done\n",
+    );
+    assert_eq!(severities(root, "plan-no-tasks"), ["info"]);
+    std::fs::remove_dir_all(root.join(".planning/quick/14-fix-release")).unwrap();
+    write(
+        root,
+        ".planning/quick/260329-oqw-return-undefined/260329-oqw-SUMMARY.md",
+        "# Done\n",
+    );
+    assert_eq!(severities(root, "plan-no-tasks"), ["info"]);
+}

@@ -2217,3 +2217,81 @@ fn an_archive_of_some_phase_folders_is_no_ship_record() {
     let v = roadmap(root);
     assert_eq!(current(&v), None, "{v}");
 }
+
+/// A MILESTONES.md section that mentions a later version (`### Issues
+/// Deferred to v1.3+` inside the v1.2 entry) is no entry for it: the
+/// roadmap's 🔄 v1.3, all its phases done, is still the current milestone.
+#[test]
+fn a_version_mentioned_in_a_milestones_section_heading_is_no_entry() {
+    let t = initialised(&["Security", "Reader"]);
+    let root = t.path();
+    let rm = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &rm.replacen(
+            "## Phases\n",
+            "## Milestones\n\n- ✅ **v1.2 — Admin** — Phase 0 (shipped 2026-05-14)\n- 🔄 **v1.3 — Hygiene** — Phases 1–2 (in progress)\n\n## Phases\n",
+            1,
+        )
+        .replace("- [ ] **Phase", "- [x] **Phase"),
+    );
+    for n in ["01-security", "02-reader"] {
+        let p = &n[..2];
+        write(
+            root,
+            &format!(".planning/phases/{n}/{p}-01-PLAN.md"),
+            &plan(p, "01", ""),
+        );
+        write(
+            root,
+            &format!(".planning/phases/{n}/{p}-01-SUMMARY.md"),
+            "# Done\n",
+        );
+    }
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.2 — Admin (Shipped: 2026-05-14)\n\n### Issues Deferred to v1.3+\n\n- tidy up\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.3"), "{v}");
+    // The entry GSD writes when v1.3 ships settles it.
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.3 — Hygiene (Shipped: 2026-06-01)\n\n## v1.2 — Admin (Shipped: 2026-05-14)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+}
+
+/// Where a line sits says whose phase it is only when the line does not:
+/// a progress row's Milestone cell (`| 8. Checkout | v0.8 | …`) names its
+/// milestone, and a detail section kept under the live milestone's heading
+/// (`### Archived Phase References`) whose checklist line, by the same
+/// name, and listed range are a shipped milestone's is that milestone's.
+/// A detail of another name is a phase of the live milestone (numbering
+/// restarted), whatever range it falls in.
+#[test]
+fn a_line_that_names_its_milestone_outweighs_where_it_sits() {
+    let t = initialised(&["Security"]);
+    let root = t.path();
+    let roadmap_text = |archived_name: &str| {
+        format!(
+            "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 Foundation** — Phases 1-2 (shipped 2026-04-01)\n- 🚧 **v2.0 Field Ready** — in progress\n\n## Phases\n\n<details>\n<summary>✅ v1.0 Foundation (Phases 1-2) — SHIPPED 2026-04-01</summary>\n\n- [x] Phase 1: Chat Agent (1/1 plans)\n- [x] Phase 2: Intelligence (1/1 plans)\n\n</details>\n\n## v2.0 Field Ready\n\n### Phase 3: Security Hardening\n**Goal**: audit\n**Depends on**: None\n\n### Archived Phase References\n\n### Phase 1: {archived_name}\n**Status**: ✅ Complete (2026-03-31)\n\n### Phase 2: Intelligence\n**Status**: ✅ Complete (2026-04-01)\n\n## Progress\n\n| Phase | Milestone | Plans Complete | Status | Completed |\n|-------|-----------|----------------|--------|-----------|\n| 1. Chat Agent | v1.0 | 1/1 | Complete | 2026-03-31 |\n| 2. Intelligence | v1.0 | 1/1 | Complete | 2026-04-01 |\n| 3. Security Hardening | v2.0 | 0/1 | Not started | - |\n"
+        )
+    };
+    write(root, ".planning/ROADMAP.md", &roadmap_text("Chat Agent"));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v2.0"), "{v}");
+    assert_eq!(active(&v), ["3"], "{v}");
+    // Another name: phase 1 of v2.0 after a restart of the numbering.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &roadmap_text("Board Foundation"),
+    );
+    let v = roadmap(root);
+    assert_eq!(active(&v), ["1", "3"], "{v}");
+}

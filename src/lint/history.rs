@@ -107,6 +107,18 @@ fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
     out
 }
 
+/// Where a quick task's folder (`9-automate-…`, `260415-nx9-…`) stands in
+/// the order tasks were made: GSD numbered them (1, 2, …) before it dated
+/// them (`YYMMDD-xxx`), so every numbered one comes first.
+fn quick_order(dir_name: &str) -> Option<(u8, u64)> {
+    let head = dir_name.split('-').next()?;
+    if head.is_empty() || !head.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u64 = head.parse().ok()?;
+    Some(if head.len() == 6 { (1, n) } else { (0, n) })
+}
+
 /// The date a quick task's ID gives (`260415-nx9` → `2026-04-15`): GSD
 /// names quick tasks by the day they are made, `YYMMDD`.
 fn quick_task_date(id: &str) -> Option<String> {
@@ -234,9 +246,31 @@ impl History {
         // One dated (`260415-nx9`) before the last milestone shipped is
         // history either way: `/gsd:quick` runs a task as it plans it, so
         // one left from before a ship is never run now.
+        // One a later quick task has overtaken (a later one has its
+        // SUMMARY) is history too, as a phase a later phase has overtaken.
         let state_text = ws.state.as_ref().map(|s| s.doc.text()).unwrap_or("");
         let last_ship = crate::model::shipped::ShippedRecords::of(ws).last_shipped_on;
+        let quick_dir_order = |p: &Path| -> Option<(u8, u64)> {
+            let dir = p.parent()?;
+            let in_quick = dir.parent()?.file_name()? == "quick";
+            in_quick
+                .then(|| quick_order(dir.file_name()?.to_str()?))
+                .flatten()
+        };
+        let last_quick_run = ws
+            .other
+            .iter()
+            .filter(|d| d.file_name().ends_with("SUMMARY.md"))
+            .filter_map(|d| quick_dir_order(d.path()))
+            .max();
         for plan in &ws.loose_plans {
+            let overtaken = quick_dir_order(plan.doc.path())
+                .zip(last_quick_run)
+                .is_some_and(|(this, last)| this < last);
+            if overtaken {
+                files.insert(plan.doc.rel_path.clone());
+                continue;
+            }
             let dir = plan.doc.path().parent();
             let task_id = dir
                 .and_then(|d| d.file_name())

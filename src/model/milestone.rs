@@ -217,12 +217,15 @@ fn status_parts(s: &str) -> Vec<String> {
             .iter()
             .find(|p| rest.starts_with(**p));
         // `Milestone v5.0: Complete Rewrite`: a colon after the bare name
-        // opens the title, not a status.
-        let names_only = parts.len() == 1 && {
-            let w = clean_words(&parts[0]);
-            w.split(' ').count() <= 2 && find_milestone_id(&w).is_some()
+        // opens the title, not a status. (Asked only at a colon: asked at
+        // every character, it made a long title quadratic.)
+        let names_only = |p: &str| {
+            p == ": " && parts.len() == 1 && {
+                let w = clean_words(&parts[0]);
+                w.split(' ').count() <= 2 && find_milestone_id(&w).is_some()
+            }
         };
-        if let Some(p) = sep.filter(|p| !(**p == ": " && names_only)) {
+        if let Some(p) = sep.filter(|p| !names_only(p)) {
             parts.push(String::new());
             rest = &rest[p.len()..];
             continue;

@@ -229,10 +229,22 @@ impl Requirements {
             });
         }
         let mut traceability = Vec::new();
-        if let Some((i, _)) =
-            md.find_heading(text, |t| t.to_ascii_lowercase().contains("traceability"))
-        {
+        // Every traceability section: a file that adds a milestone's
+        // requirements often adds its own table (`## v3.0 Traceability`).
+        let sections = md.headings.iter().enumerate().filter(|(_, h)| {
+            h.text
+                .slice(text)
+                .to_ascii_lowercase()
+                .contains("traceability")
+        });
+        let mut read_to = 0;
+        for (i, h) in sections {
+            // A traceability heading inside one already read: its rows are read.
+            if h.line.span.start < read_to {
+                continue;
+            }
             let section = md.section(i, doc.body().end);
+            read_to = section.end;
             for row in md.table_rows_in(section) {
                 let cells: Vec<&str> = row.cells.iter().map(|c| c.slice(text)).collect();
                 let Some(first) = cells.first() else { continue };

@@ -585,9 +585,11 @@ impl Roadmap {
         let mut progress = progress_table(&doc, &md);
         if let Some(t) = &mut progress {
             for row in &mut t.rows {
+                // The row's own Milestone cell says whose it is; where the
+                // table sits says it only when the row does not (one table
+                // of every milestone's rows often sits in one region).
                 let at = row.cells.first().map(|c| c.start);
-                row.milestone = at.and_then(|at| map.region_at(at)).or_else(|| {
-                    let cell = row.milestone_cell.as_deref()?;
+                let named = row.milestone_cell.as_deref().and_then(|cell| {
                     let v = find_version(cell)?;
                     map.milestones.iter().position(|m| {
                         m.version
@@ -595,6 +597,7 @@ impl Roadmap {
                             .is_some_and(|w| super::milestone::same_version(&v, w))
                     })
                 });
+                row.milestone = named.or_else(|| at.and_then(|at| map.region_at(at)));
             }
         }
         let mut rm = Roadmap {
@@ -682,8 +685,54 @@ impl Roadmap {
                 .or_else(|| milestone::pick(ms, &milestone::by_range(ms, id)))
         };
         let shipped = |m: Option<usize>| m.is_some_and(|i| ms[i].is_shipped());
-        for p in &mut self.phases {
-            p.milestone = resolve(&p.id, p.milestone);
+        // A detail section that sits in a live milestone's part of the file
+        // (`### Archived Phase References` under `## v5.0`) but whose
+        // checklist line, of the same name, and the listed range both give
+        // it to one shipped milestone: two statements against one place.
+        // (Another name is another phase: numbering that restarted.)
+        let named = |id: &PhaseId, m: usize, name: &str| {
+            let key = |s: &str| {
+                s.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect::<String>()
+            };
+            let name = key(name);
+            !name.is_empty()
+                && self
+                    .checklist
+                    .iter()
+                    .filter(|c| c.milestone == Some(m) && c.phase.same(id))
+                    .any(|c| {
+                        let other = key(&c.name);
+                        !other.is_empty() && (other.starts_with(&name) || name.starts_with(&other))
+                    })
+        };
+        let shipped_elsewhere = |id: &PhaseId, at: usize, name: &str| -> Option<usize> {
+            let others: Vec<usize> = seen
+                .get(&id.key())?
+                .milestones
+                .iter()
+                .copied()
+                .filter(|&m| m != at)
+                .collect();
+            let [m] = others.as_slice() else { return None };
+            (ms[*m].is_shipped() && milestone::by_range(ms, id).contains(m) && named(id, *m, name))
+                .then_some(*m)
+        };
+        let moved: Vec<Option<usize>> = self
+            .phases
+            .iter()
+            .map(|p| {
+                let at = resolve(&p.id, p.milestone)?;
+                if ms[at].is_shipped() {
+                    return None;
+                }
+                shipped_elsewhere(&p.id, at, &p.name)
+            })
+            .collect();
+        for (p, moved) in self.phases.iter_mut().zip(moved) {
+            p.milestone = moved.or_else(|| resolve(&p.id, p.milestone));
             p.archived = shipped(p.milestone);
         }
         for c in &mut self.checklist {

@@ -54,7 +54,7 @@ impl ShippedRecords {
                 .enumerate()
                 .filter(|(_, l)| is_entry_heading(l))
             {
-                let Some(v) = find_milestone_id(line) else {
+                let Some(v) = entry_version(line) else {
                     continue;
                 };
                 if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
@@ -157,6 +157,21 @@ fn iso_date(line: &str) -> Option<&str> {
         (bounded && digits(0..4) && w[4] == b'-' && digits(5..7) && w[7] == b'-' && digits(8..10))
             .then(|| &line[i..i + 10])
     })
+}
+
+/// The milestone an entry heading is about: named by its first word
+/// (`## ✅ v1.2 Admin (Shipped: …)`, `## M2 — …`, `## tools-v1.0`) or after
+/// a milestone word that opens it (`## Milestone: v2.0`). A version later
+/// in a heading is mentioned, not the entry's: `### Issues Deferred to
+/// v1.3+` is a section of another entry.
+fn entry_version(line: &str) -> Option<String> {
+    let t = line
+        .trim_start_matches('#')
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    let first = t.split_whitespace().next()?;
+    let names_it = find_milestone_id(first).is_some()
+        || super::words::find_milestone_word(t).is_some_and(|(at, _, _)| at == 0);
+    names_it.then(|| find_milestone_id(line)).flatten()
 }
 
 /// A MILESTONES.md entry's heading.

@@ -125,11 +125,39 @@ fn find_word<'s>(s: &'s str, table: &[&str]) -> Option<(usize, &'s str)> {
     find_word_of(s, &[table])
 }
 
+/// Every table's words, for [`FIRST_LETTERS`].
+const ALL_TABLES: &[&[&str]] = &[PHASE, PHASES, MILESTONE, STATUS, PLANS];
+
+/// Which bytes can start a word of some table, ASCII letters in both cases
+/// (a byte of a multi-byte letter is always tried): a place whose first
+/// byte starts no word is passed over without trying a table.
+static FIRST_LETTERS: [bool; 256] = {
+    let mut set = [false; 256];
+    let mut b = 128;
+    while b < 256 {
+        set[b] = true;
+        b += 1;
+    }
+    let mut t = 0;
+    while t < ALL_TABLES.len() {
+        let mut w = 0;
+        while w < ALL_TABLES[t].len() {
+            let first = ALL_TABLES[t][w].as_bytes()[0];
+            set[first.to_ascii_lowercase() as usize] = true;
+            set[first.to_ascii_uppercase() as usize] = true;
+            w += 1;
+        }
+        t += 1;
+    }
+    set
+};
+
 /// [`find_word`] over several tables, tried in order at each place.
 fn find_word_of<'s>(s: &'s str, tables: &[&[&str]]) -> Option<(usize, &'s str)> {
     let mut prev: Option<char> = None;
     for (i, c) in s.char_indices() {
-        if prev.is_none_or(|p| !word_char(p) || is_cjk(c))
+        if FIRST_LETTERS[s.as_bytes()[i] as usize]
+            && prev.is_none_or(|p| !word_char(p) || is_cjk(c))
             && let Some(rest) = tables.iter().find_map(|t| strip_word(&s[i..], t))
         {
             return Some((i, rest));
