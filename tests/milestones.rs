@@ -2295,3 +2295,47 @@ fn a_line_that_names_its_milestone_outweighs_where_it_sits() {
     let v = roadmap(root);
     assert_eq!(active(&v), ["1", "3"], "{v}");
 }
+
+/// A progress row one cell short in a table with a Milestone column lacks
+/// that cell (an inserted phase's row, `| 2.1. Hotfix | 1/2 | Complete |
+/// … |`): its status is still read from its Status cell.
+#[test]
+fn a_progress_row_without_its_milestone_cell_keeps_its_status() {
+    let t = initialised(&["Security", "Reader"]);
+    let root = t.path();
+    let rm = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    let rm = rm
+        .replace(
+            "| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|",
+            "| Phase | Milestone | Plans Complete | Status | Completed |\n|---|---|---|---|---|",
+        )
+        .replace("| 1. Security | 0/0 |", "| 1. Security | v1.0 | 0/0 |")
+        .replace("| 2. Reader | 0/0 |", "| 2. Reader | v1.0 | 0/0 |");
+    let rm = rm.replace(
+        "| 2. Reader | v1.0 | 0/0 | Not started | - |\n",
+        "| 2. Reader | v1.0 | 0/0 | Not started | - |\n| 2.1. Hotfix | 1/2 | Complete | 2026-03-22 |\n",
+    );
+    assert!(rm.contains("| 2.1. Hotfix |"), "{rm}");
+    write(root, ".planning/ROADMAP.md", &rm);
+    let d = ".planning/phases/02.1-hotfix";
+    write(
+        root,
+        &format!("{d}/02.1-01-PLAN.md"),
+        &plan("02.1", "01", ""),
+    );
+    write(root, &format!("{d}/02.1-01-SUMMARY.md"), "# Done\n");
+    write(
+        root,
+        &format!("{d}/02.1-02-PLAN.md"),
+        &plan("02.1", "02", ""),
+    );
+    let v = roadmap(root);
+    let hotfix = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["number"] == "2.1")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(hotfix["status"], "complete", "{v}");
+}

@@ -875,7 +875,17 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
         if row.separator {
             continue;
         }
+        // A row one cell short in a table with a Milestone column lacks
+        // that cell (`| 18.1. Creation of PR | 3/4 | Complete | … |`, an
+        // inserted phase's row written by a tool that knows no such
+        // column): the cells after it sit one place to the left.
+        let short = milestone_col.filter(|_| row.cells.len() + 1 == columns.len());
         let cell = |i: Option<usize>| {
+            let i = match (i, short) {
+                (Some(i), Some(m)) if i == m => None,
+                (Some(i), Some(m)) if i > m => Some(i - 1),
+                (i, _) => i,
+            };
             i.and_then(|i| row.cells.get(i))
                 .map(|c| c.slice(text).to_owned())
                 .unwrap_or_default()
@@ -901,7 +911,9 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
             completed: cell(completed_col),
             line: row.line.number,
             cells: row.cells.clone(),
-            milestone_cell: milestone_col.map(|i| cell(Some(i))),
+            milestone_cell: milestone_col
+                .map(|i| cell(Some(i)))
+                .filter(|c| !c.is_empty()),
             milestone: None,
             archived: false,
         });
