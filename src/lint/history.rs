@@ -11,9 +11,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::model::Workspace;
 use crate::model::reading::RoadmapReading;
 use crate::model::workspace::PhaseLocation;
+use crate::model::{Workspace, quick};
 
 use super::{Diagnostic, Severity};
 
@@ -105,29 +105,6 @@ fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
         }
     }
     out
-}
-
-/// Where a quick task's folder (`9-automate-…`, `260415-nx9-…`) stands in
-/// the order tasks were made: GSD numbered them (1, 2, …) before it dated
-/// them (`YYMMDD-xxx`), so every numbered one comes first.
-fn quick_order(dir_name: &str) -> Option<(u8, u64)> {
-    let head = dir_name.split('-').next()?;
-    if head.is_empty() || !head.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: u64 = head.parse().ok()?;
-    Some(if head.len() == 6 { (1, n) } else { (0, n) })
-}
-
-/// The date a quick task's ID gives (`260415-nx9` → `2026-04-15`): GSD
-/// names quick tasks by the day they are made, `YYMMDD`.
-fn quick_task_date(id: &str) -> Option<String> {
-    let d = id
-        .get(..6)
-        .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))?;
-    let (month, day) = (&d[2..4], &d[4..6]);
-    (("01"..="12").contains(&month) && ("01"..="31").contains(&day))
-        .then(|| format!("20{}-{month}-{day}", &d[..2]))
 }
 
 /// The files whose execution findings are history.
@@ -254,7 +231,7 @@ impl History {
             let dir = p.parent()?;
             let in_quick = dir.parent()?.file_name()? == "quick";
             in_quick
-                .then(|| quick_order(dir.file_name()?.to_str()?))
+                .then(|| quick::order(dir.file_name()?.to_str()?))
                 .flatten()
         };
         let last_quick_run = ws
@@ -284,7 +261,7 @@ impl History {
                 });
             let before_ship = task_id
                 .as_deref()
-                .and_then(quick_task_date)
+                .and_then(quick::date)
                 .zip(last_ship.as_deref())
                 .is_some_and(|(made, shipped)| made.as_str() < shipped);
             let recorded = before_ship || task_id.is_some_and(|id| state_text.contains(&id));

@@ -12,6 +12,7 @@ pub mod plan;
 pub mod plan_graph;
 pub mod plan_ref;
 pub mod project;
+pub mod quick;
 pub mod reading;
 pub mod requirements;
 pub mod roadmap;
