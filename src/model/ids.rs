@@ -392,6 +392,20 @@ impl PlanId {
         })
     }
 
+    /// The number of a lettered sub-plan (`30-01a-PLAN.md` → 1): sub-waves
+    /// split from one plan fill its place in the numbering. Not a [`PlanId`]:
+    /// two sub-plans of one number are two plans, where IDs equal by number.
+    pub fn lettered_number(name: &str) -> Option<u64> {
+        let stem = name.strip_suffix("-PLAN.md")?;
+        let (_, token) = stem.rsplit_once('-')?;
+        let digits = token.trim_end_matches(|c: char| c.is_ascii_lowercase());
+        (digits.len() < token.len()
+            && !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+    }
+
     /// The plan number (`P02` → 2).
     pub fn number(&self) -> u64 {
         digits_value(self.plan.trim_start_matches(['P', 'p']))

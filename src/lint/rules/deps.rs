@@ -269,7 +269,7 @@ pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
             .filter_map(|p| {
                 p.id.as_ref()
                     .map(PlanId::number)
-                    .or_else(|| lettered_number(p.doc.file_name()))
+                    .or_else(|| PlanId::lettered_number(p.doc.file_name()))
                     .map(|n| (n, p))
             })
             .collect();
@@ -288,17 +288,6 @@ pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
             }
         }
     }
-}
-
-/// The number of a lettered sub-plan (`30-01a-PLAN.md` → 1): sub-waves
-/// split from one plan fill its place in the numbering.
-fn lettered_number(name: &str) -> Option<u64> {
-    let stem = name.strip_suffix("-PLAN.md")?;
-    let (_, token) = stem.rsplit_once('-')?;
-    let digits = token.trim_end_matches(|c: char| c.is_ascii_lowercase());
-    (digits.len() < token.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| digits.parse().ok())
-        .flatten()
 }
 
 pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
