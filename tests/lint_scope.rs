@@ -1261,6 +1261,58 @@ fn a_phase_whose_verification_passed_has_run() {
     assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
 }
 
+/// A phase whose roadmap status says its code landed (`CODE-COMPLETE`)
+/// while the phase stays open (`🔄 In progress`, a human check pending)
+/// has run: its plans' markup is history, and the reading still says it is
+/// unfinished. A title that merely holds the words settles nothing.
+#[test]
+fn a_phase_whose_status_says_code_complete_has_run() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/01-catalog/PLAN.md",
+        "# Phase 1 plan\n\n1.1 Catalog model\n1.2 Catalog API\n",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+    // Its name holds the words, no status does: still live work.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "### Phase 1: Catalog\n",
+        "### Phase 1: Catalog code complete rewrite\n",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error"]);
+    // Its status line says the code is complete.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Plans**: TBD\n\n### Phase 2",
+        "**Plans**: TBD\n**Status:** 🔄 In progress — CODE-COMPLETE, UAT pending\n\n### Phase 2",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["info"]);
+    assert_eq!(severities(root, "plan-no-tasks"), ["info"]);
+    // The reading still says what is written: in progress, not complete.
+    let o = gsd(root, &["roadmap", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_ne!(v["phases"][0]["status"], "complete", "{v}");
+    // Or its progress row's status cell says so.
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/01-catalog/PLAN.md",
+        "# Phase 1 plan\n\n1.1 Catalog model\n",
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 0/0 | Not started |",
+        "| 1. Catalog | 0/1 | 🔄 Code-complete, human-verify pending |",
+    );
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["info"]);
+}
+
 #[test]
 fn a_verified_phase_missing_summaries_is_finished_work() {
     let t = project(&["Catalog", "Cart", "Checkout"], &[]);
@@ -1505,4 +1557,175 @@ fn a_quick_task_a_later_one_overtook_is_history() {
         "# Done\n",
     );
     assert_eq!(severities(root, "plan-no-tasks"), ["info"]);
+}
+
+/// A roadmap restarted its numbering for the live milestone; the folders of
+/// shipped milestones stay in `phases/`. A folder that MILESTONES.md lists
+/// under a shipped milestone, that an archived roadmap names, or whose
+/// VERIFICATION passed holds shipped work: not live drift. One nothing
+/// accounts for, with a plan still to run, is.
+#[test]
+fn folders_of_shipped_milestones_left_in_phases_are_history() {
+    let t = project(&["Fixes", "Safety"], &[]);
+    let root = t.path();
+    plans(root, "01-fixes", 1, 0, "");
+    let folder = |n: &str| {
+        write(
+            root,
+            &format!(".planning/phases/{n}-old-work/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+    };
+    for n in ["14", "15", "16", "17"] {
+        folder(n);
+    }
+    assert_eq!(
+        severities(root, "phase-dir-not-in-roadmap"),
+        ["warning", "warning", "warning", "warning"]
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.3 Collectives (Shipped: 2026-04-24)\n\n**Phases completed:** 2 phases, 6 plans\n\n- **Phase 14: Core Collectives** - all-reduce\n- **Phase 15: Extended Collectives** - gather\n",
+    );
+    write(
+        root,
+        ".planning/milestones/v1.4-ROADMAP.md",
+        "# Roadmap v1.4\n\n### Phase 16: Multi-node\n\n**Goal**: nodes\n",
+    );
+    write(
+        root,
+        ".planning/phases/17-old-work/17-VERIFICATION.md",
+        "# Phase 17: Verification\n\n## Status: ✅ Complete\n",
+    );
+    assert_eq!(
+        severities(root, "phase-dir-not-in-roadmap"),
+        ["info", "info", "info", "info"]
+    );
+    // One nothing accounts for, its plan still to run: live drift.
+    folder("18");
+    assert_eq!(
+        severities(root, "phase-dir-not-in-roadmap"),
+        ["info", "info", "info", "info", "warning"]
+    );
+}
+
+/// Phase numbers whose folders were put away in an archive folder of any
+/// scheme (`phases-archive/phase-25-…/`, `milestones/v2.13-name/103-…/`)
+/// or that MILESTONES.md lists as shipped are no gap; a number nothing
+/// accounts for still is.
+#[test]
+fn numbers_put_away_in_archive_folders_are_no_gap() {
+    let t = project(&["A", "B"], &[]);
+    let root = t.path();
+    for (n, dir) in [("01", "01-a"), ("05", "05-e"), ("09", "09-i")] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+            "# S\n",
+        );
+    }
+    let gaps = |root: &Path| {
+        findings(root, "phase-numbering-gap")
+            .iter()
+            .map(|d| d["message"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(gaps(root).len(), 2, "{:?}", gaps(root));
+    for n in ["2", "3"] {
+        write(
+            root,
+            &format!(".planning/phases-archive/phase-{n}-old/{n}-SUMMARY.md"),
+            "# S\n",
+        );
+    }
+    write(
+        root,
+        ".planning/milestones/v2.13-transformer/04-kv-cache/04-01-SUMMARY.md",
+        "# S\n",
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.1 Later (Shipped: 2026-04-24)\n\n- **Phase 6: Six** - six\n- **Phase 7: Seven** - seven\n",
+    );
+    // 8 is still a gap: nothing accounts for it.
+    assert_eq!(
+        gaps(root),
+        ["gap in phase numbering: 5 → 9; phase 8 is neither a folder nor in ROADMAP.md"]
+    );
+}
+
+/// `phase_14/` names its phase after the word: when that phase is ticked
+/// in a shipped milestone, the folder's name is history (info); a live
+/// one's is still worth fixing.
+#[test]
+fn a_badly_named_folder_of_a_shipped_phase_is_history() {
+    let t = project(&["Alpha", "Beta"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/phase_1/PLAN.md",
+        &plan("01", "01", ""),
+    );
+    write(
+        root,
+        ".planning/phases/phase_2/PLAN.md",
+        &plan("02", "01", ""),
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1: Alpha**",
+        "- [x] **Phase 1: Alpha**",
+    );
+    let bad = findings(root, "phase-dir-bad-name");
+    let sev = |name: &str| {
+        bad.iter()
+            .find(|d| d["message"].as_str().unwrap().contains(name))
+            .map(|d| d["severity"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(sev("`phase_1`").as_deref(), Some("info"), "{bad:?}");
+    assert_eq!(sev("`phase_2`").as_deref(), Some("warning"), "{bad:?}");
+}
+
+/// A traceability row's ID cell in emphasis with a mark (`**CORE-03** ★`)
+/// traces it; a requirement a shipped milestone's archived requirements
+/// hold (the file left as that milestone had it) is history.
+#[test]
+fn marked_trace_cells_trace_and_archived_requirements_are_history() {
+    let t = project(
+        &["Core"],
+        &["CORE-01: one", "CORE-02: two", "CORE-03: three"],
+    );
+    let root = t.path();
+    let req = root.join(".planning/REQUIREMENTS.md");
+    let text = std::fs::read_to_string(&req).unwrap();
+    let traced: Vec<&str> = text.lines().filter(|l| l.starts_with("| CORE-")).collect();
+    assert_eq!(traced.len(), 3, "{text}");
+    // Drop the rows of 02 and 03, then trace 02 in a marked cell.
+    let text = text
+        .lines()
+        .filter(|l| !l.starts_with("| CORE-02") && !l.starts_with("| CORE-03"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    let text = text.replacen(
+        "| CORE-01 |",
+        "| **CORE-02** ★ | Phase 1 | Pending |\n| CORE-01 |",
+        1,
+    );
+    std::fs::write(&req, &text).unwrap();
+    assert_eq!(severities(root, "requirement-untraced"), ["warning"]);
+    write(
+        root,
+        ".planning/milestones/v1.0-REQUIREMENTS.md",
+        "# Requirements v1.0\n\n- [ ] **CORE-03**: the third\n",
+    );
+    assert_eq!(severities(root, "requirement-untraced"), ["info"]);
 }

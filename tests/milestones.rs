@@ -1315,10 +1315,20 @@ fn explain_names_where_each_milestone_status_was_read() {
         "v1.0 MVP is shipped: its entry in the milestones list says so (ROADMAP.md line 5)",
         "v1.1 Polish is shipped: its `<details>` summary says so (ROADMAP.md line 7)",
         "v2.0 Growth is in progress: the status line under its heading says so (ROADMAP.md line 16)",
-        "v3.0 Later is not marked shipped, in progress or planned (ROADMAP.md line 20)",
+        "v3.0 Later is planned at most: nothing marks it, and its title says its work is put off (ROADMAP.md line 20)",
     ] {
         assert!(why.contains(line), "{line}\n{why}");
     }
+    // A title that puts nothing off: unmarked.
+    let text = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text.replace("## v3.0 Later", "## v3.0 Scale"),
+    );
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    let line = "v3.0 Scale is not marked shipped, in progress or planned (ROADMAP.md line 20)";
+    assert!(why.contains(line), "{line}\n{why}");
 }
 
 /// `## Previous Milestone` lists the shipped v1.0 and `## Phases` lists the
@@ -2338,4 +2348,35 @@ fn a_progress_row_without_its_milestone_cell_keeps_its_status() {
         .cloned()
         .unwrap_or_default();
     assert_eq!(hotfix["status"], "complete", "{v}");
+}
+
+/// A heading that parks ideas for a later version (`## Deferred Features
+/// (v3.0)`, a list with no phases) names no work under way: with every
+/// milestone before it shipped and STATE.md saying so, the tree is between
+/// milestones. The same list opened as the next milestone's work (a phase
+/// of its own) is current.
+#[test]
+fn a_parking_heading_for_a_later_version_is_not_the_current_milestone() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phases 1-2 (shipped 2026-02-15)\n\n## Phases\n\n### Phase 1: Core\n**Goal**: core\n\n### Phase 2: More\n**Goal**: more\n\n## Deferred Features (v2.0)\n\n- Email notifications\n- Bulk operations\n",
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        "# Project State\n\n## Current Position\n\nMilestone: v1.0 MVP — COMPLETE\nStatus: Phase 2 complete\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+    // Opened as the next milestone's work: current.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phases 1-2 (shipped 2026-02-15)\n\n## Phases\n\n### Phase 1: Core\n**Goal**: core\n\n### Phase 2: More\n**Goal**: more\n\n## Email (v2.0)\n\n### Phase 3: Email\n**Goal**: mail\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v2.0 Email", "{v}");
 }

@@ -200,10 +200,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether phase `id` is finished work: the work has moved past it, or
-    /// its VERIFICATION.md says it passed (the phase ran to its end, so
-    /// what its records lack is history, not the work at hand).
+    /// the tree says its plans ran (its VERIFICATION.md passed, a status
+    /// says its code is complete): what its records lack is history, not
+    /// the work at hand.
     pub fn finished(&self, id: &crate::model::PhaseId) -> bool {
-        self.moved_past(id) || self.phases.current(id).is_some_and(|p| p.verified())
+        self.moved_past(id) || self.reading.phase(id).is_some_and(|p| p.ran.is_some())
     }
 
     /// The severity for a finding about phase `id`: the rule's own while

@@ -150,11 +150,16 @@ impl History {
                 .unwrap_or(&ph.dir)
                 .components()
                 .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()));
-            // Its verification passed (`status: passed`): the phase ran,
-            // whatever summaries were written.
-            // (In its frontmatter, or a `**Status:** passed — …` line.)
-            let verified = ph.verified();
-            let shipped = shipped || overtaken || put_aside || verified;
+            // The tree says its plans ran (its verification passed, a
+            // status says its code is complete), whatever summaries were
+            // written: the reading's one answer, shared with the rules.
+            let ran = ph
+                .id
+                .as_ref()
+                .and_then(|id| reading.phase(id))
+                .is_some_and(|r| r.ran.is_some())
+                || ph.verified();
+            let shipped = shipped || overtaken || put_aside || ran;
             // Every numbered plan ran: the rest of the folder (a bare
             // `PLAN.md` overview, a `-FIX` variant) belongs to finished work.
             let numbered: Vec<&crate::model::Plan> =

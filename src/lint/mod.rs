@@ -3,7 +3,7 @@
 
 pub mod context;
 pub mod diagnostic;
-mod history;
+pub(crate) mod history;
 pub mod output;
 pub mod project;
 pub mod registry;

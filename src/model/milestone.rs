@@ -87,6 +87,46 @@ impl MilestoneStatus {
     }
 }
 
+/// Whether a status written for a phase says its code landed though the
+/// phase is not closed (`CODE-COMPLETE`, `code complete — human-verify
+/// pending`, `Implementation complete`): its plans ran, whatever the gate still open
+/// (a UAT, a release) — so the plans are history, not work to execute.
+/// Read where a status is written, as for milestones; `whole` when `s` is
+/// a status value alone (a progress cell, a `**Status:**` line).
+pub fn says_code_complete(s: &str, whole: bool) -> bool {
+    const LANDED: &[&str] = &[
+        "code-complete",
+        "code complete",
+        "implementation complete",
+        "implementation-complete",
+    ];
+    let parts = status_parts(s);
+    let skip = usize::from(!whole);
+    parts.iter().skip(skip).any(|p| {
+        LANDED.iter().any(|w| {
+            p == w
+                || p.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([' ', '.', '-']))
+        })
+    })
+}
+
+/// Whether a milestone's title opens by saying its work is put off
+/// (`## Deferred Features (v3.0)`, `Future Ideas — v4`, `Backlog (v2)`):
+/// a parking place for later work, planned at most, never the work under
+/// way while nothing marks it so.
+fn title_puts_off(text: &str) -> bool {
+    const PUT_OFF: &[&str] = &[
+        "deferred", "future", "later", "backlog", "someday", "parked", "icebox",
+    ];
+    let title = clean_words(&clean_title(text));
+    let first = title
+        .split(' ')
+        .find(|w| find_milestone_id(w).is_none() && *w != "milestone")
+        .unwrap_or("");
+    PUT_OFF.contains(&first)
+}
+
 /// Whether a phase's title says it was dropped (`(REMOVED)`, `— cancelled`,
 /// `[superseded]`): written where a status is written, as for milestones.
 pub fn says_dropped(s: &str) -> bool {
@@ -306,6 +346,10 @@ pub struct Milestone {
     /// None when nothing states it.
     #[serde(skip)]
     pub status_from: Option<(MilestoneSource, usize)>,
+    /// Planned only because its title says its work is put off
+    /// (`## Deferred Features (v3.0)`): `--explain` says so.
+    #[serde(skip)]
+    pub put_off: bool,
     /// The phase range as written (`Phases 12-14, 16`), if any.
     pub phase_range: Option<String>,
     #[serde(skip)]
@@ -632,6 +676,13 @@ impl MilestoneMap {
         source: MilestoneSource,
         status: MilestoneStatus,
     ) -> usize {
+        // Unmarked, its title saying it is put off: planned at most.
+        let put_off = status == MilestoneStatus::Unknown && title_puts_off(text);
+        let status = if put_off {
+            MilestoneStatus::Planned
+        } else {
+            status
+        };
         let version = find_milestone_id(text);
         // An execution-order line is named by what comes before its colon.
         let (text, range) = match PhaseRange::find(text) {
@@ -648,9 +699,17 @@ impl MilestoneMap {
                 .position(|m| m.version.as_deref().is_some_and(|w| same_version(v, w)))
         {
             let m = &mut self.milestones[i];
-            if m.status == MilestoneStatus::Unknown && status != MilestoneStatus::Unknown {
+            if (m.status == MilestoneStatus::Unknown || m.put_off)
+                && status != MilestoneStatus::Unknown
+                && !put_off
+            {
                 m.status = status;
                 m.status_from = Some((source, line));
+                m.put_off = false;
+            } else if m.status == MilestoneStatus::Unknown && put_off {
+                m.status = status;
+                m.status_from = Some((source, line));
+                m.put_off = true;
             }
             if m.phase_range.is_none()
                 && let Some((r, t)) = range
@@ -671,6 +730,7 @@ impl MilestoneMap {
             line,
             source,
             status_from: (status != MilestoneStatus::Unknown).then_some((source, line)),
+            put_off,
             phase_range,
             range,
         });

@@ -33,6 +33,11 @@ pub struct PhaseReading {
     /// entry makes it `complete`).
     pub status: &'static str,
     pub checked: Option<bool>,
+    /// Why the tree says its plans ran though the phase may not be closed
+    /// (its VERIFICATION passed; a status says code-complete): lint keeps
+    /// what its plans lack as history. `None`: no such word.
+    #[serde(skip)]
+    pub ran: Option<&'static str>,
     /// What settled its status (`gsd roadmap --explain`).
     #[serde(skip)]
     pub because: String,
@@ -426,6 +431,28 @@ impl RoadmapReading {
                 .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped);
             let said_done =
                 ticked || row_done || heading_done || line_done || plans_ticked || state_row_done;
+            // Its code landed, a gate still open (`CODE-COMPLETE`,
+            // `[~] … — code-complete, human-verify pending`), or its
+            // verification passed: the plans ran.
+            let code_complete = entry
+                .is_some_and(|e| super::milestone::says_code_complete(&e.name, false))
+                || detail.is_some_and(|d| {
+                    super::milestone::says_code_complete(&d.name, false)
+                        || d.status_label
+                            .as_deref()
+                            .is_some_and(|s| super::milestone::says_code_complete(s, true))
+                })
+                || row.is_some_and(|r| super::milestone::says_code_complete(&r.status, true))
+                || state_rows
+                    .get(&id.key())
+                    .is_some_and(|s| super::milestone::says_code_complete(s, true));
+            let ran = if disk.is_some_and(|d| d.verified()) {
+                Some("its VERIFICATION passed")
+            } else if code_complete {
+                Some("a status says its code is complete")
+            } else {
+                None
+            };
             let said_where = if ticked {
                 "its checklist entry is ticked"
             } else if plans_ticked {
@@ -481,6 +508,7 @@ impl RoadmapReading {
                 requirements: detail.map(|d| d.requirements.clone()).unwrap_or_default(),
                 status,
                 checked: entry.map(|e| e.checked),
+                ran,
                 because,
                 plans: np,
                 summaries: ns,
@@ -783,6 +811,13 @@ fn why_status(m: &Milestone) -> String {
             m.line
         );
     };
+    if m.put_off {
+        return format!(
+            "{} is planned at most: nothing marks it, and its title says its work is put off ({} line {line})",
+            m.label(),
+            source_file(source)
+        );
+    }
     let (what, file) = match source {
         MilestoneSource::List => ("its entry in the milestones list", "ROADMAP.md"),
         MilestoneSource::Details => ("its `<details>` summary", "ROADMAP.md"),
@@ -918,6 +953,7 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
         line,
         source,
         status_from: Some((source, line)),
+        put_off: false,
         phase_range: None,
         range: Default::default(),
     }

@@ -93,7 +93,15 @@ pub fn find_req_ids(s: &str) -> Vec<String> {
 /// with one prefix, expanded at the first ID's width. Any other text (a
 /// description, a heading row) names none.
 pub fn ids_in_cell(cell: &str) -> Vec<String> {
-    let cell = cell.trim();
+    // `**CORE-03** ★`, `` `AUTH-01` ✓``: emphasis and a mark around the ID.
+    let plain;
+    let cell =
+        if cell.contains(['*', '`']) || cell.trim_end().ends_with(|c: char| !c.is_alphanumeric()) {
+            plain = cell.replace(['*', '`'], "");
+            plain.trim_matches(|c: char| !c.is_alphanumeric())
+        } else {
+            cell.trim()
+        };
     if is_req_id(cell) {
         return vec![cell.to_owned()];
     }
@@ -297,6 +305,8 @@ mod tests {
 
     #[test]
     fn trace_cells_name_ids_lists_and_ranges() {
+        assert_eq!(ids_in_cell("**CORE-03** ★"), ["CORE-03"]);
+        assert_eq!(ids_in_cell("`AUTH-01` ✓"), ["AUTH-01"]);
         assert_eq!(ids_in_cell("AUTH-01"), ["AUTH-01"]);
         assert_eq!(
             ids_in_cell("UXP-01 to UXP-03"),

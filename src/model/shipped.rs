@@ -15,7 +15,9 @@ use std::path::PathBuf;
 use crate::doc::markdown::Markdown;
 
 use super::Workspace;
-use super::milestone::{MilestoneStatus, find_milestone_id, names_shipped, same_version};
+use super::milestone::{
+    MilestoneStatus, PhaseRange, find_milestone_id, names_shipped, same_version,
+};
 use super::workspace::PhaseLocation;
 
 const MILESTONES_SHIPPED: &str = "MILESTONES.md marks it shipped";
@@ -36,6 +38,10 @@ pub struct ShippedRecords {
     /// The latest date (`2026-04-29`) a MILESTONES.md entry heading marked
     /// shipped gives (`## v1.1 Parity (Shipped: 2026-04-29)`).
     pub last_shipped_on: Option<String>,
+    /// The phases the MILESTONES.md entries of shipped milestones name
+    /// (`- **Phase 14: Core Collectives** - …`, `**Phases:** 13-17`): their
+    /// folders hold shipped work, wherever the live roadmap's numbering went.
+    pub shipped_phases: Vec<PhaseRange>,
 }
 
 impl ShippedRecords {
@@ -65,9 +71,11 @@ impl ShippedRecords {
                         out.last_shipped_on = Some(date.to_owned());
                     }
                 }
-                let body = lines[i + 1..].iter().take_while(|l| !is_entry_heading(l));
-                if entry_status_line(body).is_none_or(|st| st == MilestoneStatus::Shipped) {
+                let body = || lines[i + 1..].iter().take_while(|l| !is_entry_heading(l));
+                if entry_status_line(body()).is_none_or(|st| st == MilestoneStatus::Shipped) {
                     out.listed.push(v);
+                    out.shipped_phases
+                        .extend(body().filter_map(|l| PhaseRange::find(l)).map(|(r, _)| r));
                 }
             }
         }
@@ -139,6 +147,31 @@ impl ShippedRecords {
     /// MILESTONES.md has an entry for it, or a record says it shipped.
     pub fn mentions(&self, version: &str) -> bool {
         self.says_shipped(version).is_some() || self.listed.iter().any(|s| same_version(s, version))
+    }
+
+    /// A MILESTONES.md entry of a shipped milestone names phase `id`.
+    pub fn names_shipped_phase(&self, id: &super::PhaseId) -> bool {
+        self.shipped_phases.iter().any(|r| r.contains(id))
+    }
+
+    /// The phases the archived roadmaps (`milestones/vX.Y-ROADMAP.md`)
+    /// name in their headings and checklist lines: shipped work. Read on
+    /// request (lint asks; the reading every command makes does not).
+    pub fn archived_roadmap_phases(&self, ws: &Workspace) -> Vec<PhaseRange> {
+        self.archives
+            .iter()
+            .filter(|(_, f)| f.ends_with("-ROADMAP.md"))
+            .filter_map(|(_, f)| std::fs::read_to_string(ws.planning.join(f)).ok())
+            .flat_map(|text| {
+                text.lines()
+                    .filter(|l| {
+                        let t = l.trim_start();
+                        t.starts_with('#') || t.starts_with("- [")
+                    })
+                    .filter_map(|l| PhaseRange::find(l).map(|(r, _)| r))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     /// Any record of a shipped milestone at all.

@@ -18,26 +18,30 @@ pub fn passed(d: &Document) -> bool {
         return says_passed(&v);
     }
     d.text().lines().take(30).any(|l| {
-        let t = l.trim().trim_start_matches(['-', '*', ' ']);
+        let t = l.trim().trim_start_matches(['-', '*', '#', ' ']);
         t.get(..7)
             .is_some_and(|h| h.eq_ignore_ascii_case("status:"))
             && says_passed(&t[7..])
     })
 }
 
-/// `passed — local tests and UAT` or `PASS`, not the template's `passed |
-/// gaps_found | human_needed` (a choice never made).
+/// `passed — local tests and UAT`, `PASS` or `✅ Complete` (a check mark
+/// and a done word), not the template's `passed | gaps_found |
+/// human_needed` (a choice never made).
 fn says_passed(v: &str) -> bool {
     let v = v
         .trim()
         .trim_matches(['*', '`', '"', '{', '}'])
         .trim()
         .to_lowercase();
+    let (ticked, v) = match v.strip_prefix('✅') {
+        Some(rest) => (true, rest.trim_start().to_owned()),
+        None => (false, v),
+    };
+    let first = v.split(|c: char| !c.is_alphanumeric() && c != '_').next();
     !v.contains('|')
-        && matches!(
-            v.split(|c: char| !c.is_alphanumeric() && c != '_').next(),
-            Some("passed" | "pass")
-        )
+        && (matches!(first, Some("passed" | "pass"))
+            || (ticked && matches!(first, Some("complete" | "completed" | "verified"))))
 }
 
 #[cfg(test)]
@@ -68,5 +72,8 @@ mod tests {
         assert!(!passed(&doc("---\nverdict: FAIL\n---\n")));
         assert!(!passed(&doc("# V\n\nStatus: passing soon\n")));
         assert!(!passed(&doc("# Verification\n\nNothing here.\n")));
+        assert!(passed(&doc("# V\n\n## Status: ✅ Complete\n")));
+        assert!(!passed(&doc("# V\n\n## Status: Complete with gaps\n")));
+        assert!(!passed(&doc("# V\n\n## Status: ✅ Gaps found\n")));
     }
 }

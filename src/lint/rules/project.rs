@@ -202,7 +202,18 @@ pub fn requirement_untraced(cx: &Ctx, s: &mut Sink) {
         r.scope == Scope::V1 && r.checked != Some(true) && !delivered.contains(r.id.as_str())
     }) {
         if !req.traceability.iter().any(|t| t.id == r.id) {
-            s.at_line(
+            // A shipped milestone's archived requirements hold it (the
+            // file was left as that milestone had it): history.
+            let shipped = cx
+                .archived_requirements
+                .iter()
+                .any(|a| a.get(&r.id).is_some());
+            s.at_line_severity(
+                if shipped {
+                    crate::lint::Severity::Info
+                } else {
+                    s.severity()
+                },
                 &req.doc,
                 r.line,
                 format!(

@@ -97,6 +97,14 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     if cx.ws.roadmap.is_none() {
         return;
     }
+    let shipped = crate::model::shipped::ShippedRecords::of(cx.ws);
+    let archived = std::cell::OnceCell::new();
+    let in_archived_roadmap = |id: &crate::model::PhaseId| {
+        archived
+            .get_or_init(|| shipped.archived_roadmap_phases(cx.ws))
+            .iter()
+            .any(|r| r.contains(id))
+    };
     for ph in cx.ws.current_phases() {
         let Some(id) = &ph.id else { continue };
         // A collapsed shipped milestone names only its range (`Phases 8-12`).
@@ -120,8 +128,10 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
         if !cx.phases.in_roadmap(id) && !in_range && !listed_in_backlog {
             // A folder whose plans all ran is a finished phase the roadmap
             // no longer lists (a shipped milestone's, usually): info.
+            // (Or its VERIFICATION passed: it ran to its end.)
             let finished = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
-                || (ph.plan_count() == 0 && !ph.summary_files.is_empty());
+                || (ph.plan_count() == 0 && !ph.summary_files.is_empty())
+                || ph.verified();
             // Numbered below every live phase, or beside no live phase at
             // all (between milestones): left over from shipped work.
             let live_min = cx
@@ -132,7 +142,11 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
                 .map(|p| &p.phase_id)
                 .min();
             let left_over = live_min.is_none_or(|m| id < m);
-            let finished = finished || left_over;
+            // MILESTONES.md lists it under a shipped milestone, or an
+            // archived roadmap does (the live roadmap's numbering
+            // restarted, or moved on without it).
+            let finished =
+                finished || left_over || shipped.names_shipped_phase(id) || in_archived_roadmap(id);
             s.file_severity(
                 if finished {
                     crate::lint::Severity::Info
@@ -148,6 +162,40 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             );
         }
     }
+}
+
+/// The phase numbers of folders kept in archive folders of any scheme
+/// (`phases-archive/25-benchmark/`, `milestones/v2.13-transformer/103-kv/`):
+/// put away, not missing. Known from the files found there.
+fn archived_folder_phases(ws: &crate::model::Workspace) -> Vec<u64> {
+    let files = ws
+        .other
+        .iter()
+        .map(|d| d.rel_path.as_path())
+        .chain(ws.loose_plans.iter().map(|p| p.doc.rel_path.as_path()))
+        .chain(ws.skipped.iter().map(|s| s.rel_path.as_path()));
+    let mut out = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(ws.rel(&ws.planning)).unwrap_or(f);
+        let dirs: Vec<String> = rel
+            .parent()
+            .into_iter()
+            .flat_map(|p| p.components())
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let Some(at) = dirs
+            .iter()
+            .position(|d| crate::lint::history::is_archive_folder(d))
+        else {
+            continue;
+        };
+        out.extend(
+            dirs[at + 1..]
+                .iter()
+                .filter_map(|d| PhaseId::from_dir_name(d).map(|(id, _)| id.major())),
+        );
+    }
+    out
 }
 
 /// A gap is a number that appears nowhere: not as a folder (current or
@@ -175,7 +223,9 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
         .iter()
         .filter_map(|p| p.id.as_ref().map(PhaseId::major))
         .chain(cx.reading.phases.iter().map(|p| p.phase_id.major()))
+        .chain(archived_folder_phases(cx.ws))
         .collect();
+    let shipped = crate::model::shipped::ShippedRecords::of(cx.ws);
     // Numbers the roadmap accounts for in words (`phases 10–11 belong to
     // an earlier milestone`) are not gaps either. Read only when a number
     // is missing: reading every line of a big roadmap for phrases was a
@@ -224,6 +274,7 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
                 .roadmap
                 .as_ref()
                 .is_some_and(|rm| rm.shipped_range_holds(&id))
+                || shipped.names_shipped_phase(&id)
                 || mentioned().iter().any(|r| r.contains(&id))
         })
     };
@@ -280,7 +331,16 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
             // A folder named by a roadmap phase's name alone
             // (`llm-form-modeler` for `阶段 1：llm-form-modeler`) is that
             // phase's, finished or not.
-            let named = ph.id.clone().or_else(|| {
+            // `phase_14/`: the number is there, after the word.
+            let numbered = || {
+                let lower = ph.dir_name.to_lowercase();
+                let rest = lower
+                    .strip_prefix("phase")?
+                    .trim_start_matches(['_', '-', ' ']);
+                let (id, tail) = PhaseId::parse_prefix(rest)?;
+                (tail.is_empty() || tail.starts_with(['_', '-', ' '])).then_some(id)
+            };
+            let named = ph.id.clone().or_else(numbered).or_else(|| {
                 cx.ws.roadmap.as_ref().and_then(|rm| {
                     rm.phases
                         .iter()
