@@ -1729,3 +1729,39 @@ fn marked_trace_cells_trace_and_archived_requirements_are_history() {
     );
     assert_eq!(severities(root, "requirement-untraced"), ["info"]);
 }
+
+/// A SUMMARY whose `status:` says its plan stopped at a checkpoint
+/// (`checkpoint-pending`, `partial`) is not a finished plan: a progress row
+/// that leaves it out is right. A row lagging further is still drift.
+#[test]
+fn a_row_leaving_out_a_plan_stopped_at_a_checkpoint_is_right() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 3, 3, "");
+    write(
+        root,
+        ".planning/phases/01-catalog/01-03-SUMMARY.md",
+        "---\nphase: 01-catalog\nplan: 03\nstatus: checkpoint-pending\n---\n# Summary\n\nTask 1 done; Task 2 waits for a human check.\n",
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 1. Catalog | 0/0 | Not started |",
+        "| 1. Catalog | 2/3 | In progress |",
+    );
+    assert_eq!(
+        severities(root, "roadmap-progress-mismatch"),
+        Vec::<String>::new()
+    );
+    edit(root, ".planning/ROADMAP.md", "| 2/3 |", "| 1/3 |");
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+    // Its status says it finished: the row lags.
+    edit(
+        root,
+        ".planning/phases/01-catalog/01-03-SUMMARY.md",
+        "status: checkpoint-pending",
+        "status: complete",
+    );
+    edit(root, ".planning/ROADMAP.md", "| 1/3 |", "| 2/3 |");
+    assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
+}

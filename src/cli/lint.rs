@@ -94,7 +94,11 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         Format::Human => {
             let map: HashMap<&Path, &crate::model::Document> =
                 docs.iter().map(|d| (d.rel_path.as_path(), *d)).collect();
-            output::human::render(&diags, &map, style.stdout_color, files, &hidden)
+            let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+            let _ =
+                output::human::write(&diags, &map, style.stdout_color, files, &hidden, &mut out);
+            let _ = std::io::Write::flush(&mut out);
+            String::new()
         }
     };
     drop(docs);

@@ -68,6 +68,21 @@ pub fn render(
     files_checked: usize,
     hidden: &[Diagnostic],
 ) -> String {
+    let mut out = Vec::new();
+    let _ = write(diags, docs, color, files_checked, hidden, &mut out);
+    String::from_utf8(out).expect("rendered from UTF-8 text")
+}
+
+/// [`render`] written to `w` as each finding is rendered: a run with a
+/// hundred thousand findings never holds the whole report in memory.
+pub fn write(
+    diags: &[Diagnostic],
+    docs: &HashMap<&Path, &Document>,
+    color: bool,
+    files_checked: usize,
+    hidden: &[Diagnostic],
+    w: &mut impl std::io::Write,
+) -> std::io::Result<()> {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -76,6 +91,7 @@ pub fn render(
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
     for d in diags {
+        out.clear();
         let src = match (d.span, docs.get(d.file.as_path())) {
             (Some(span), Some(doc)) if doc.source.text().is_some() => Some(Excerpt::around_in(
                 d.file.display().to_string(),
@@ -88,19 +104,20 @@ pub fn render(
         let report = Report { d, src };
         let _ = handler.render_report(&mut out, &report);
         out.push('\n');
+        w.write_all(out.as_bytes())?;
     }
-    let (e, w, i) = counts(diags);
+    let (e, wn, i) = counts(diags);
     let (he, hw, hi) = counts(hidden);
     let not_shown = if hidden.is_empty() {
         String::new()
     } else {
         format!(" ({} below --min-severity not shown)", hidden.len())
     };
-    out.push_str(&format!(
-        "{files_checked} files checked: {} error(s), {} warning(s), {} info{not_shown}\n",
+    writeln!(
+        w,
+        "{files_checked} files checked: {} error(s), {} warning(s), {} info{not_shown}",
         e + he,
-        w + hw,
+        wn + hw,
         i + hi
-    ));
-    out
+    )
 }

@@ -484,6 +484,15 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
         let Some((d, t)) = disk_counts(cx, id) else {
             continue;
         };
+        // Summaries that say their plan stopped at a checkpoint: a row
+        // that does not count them as done is right.
+        let stopped = cx
+            .phases
+            .current(id)
+            .map_or(0, |ph| ph.summaries.iter().filter(|s| s.stopped).count());
+        if (done as usize, total as usize) == (d.saturating_sub(stopped), t) && stopped > 0 {
+            continue;
+        }
         if (done as usize, total as usize) != (d, t) && t > 0 {
             // A stale row of a finished or shipped phase is history; a
             // live phase's, or a complete phase whose row lags, is drift.
