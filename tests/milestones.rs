@@ -2380,3 +2380,44 @@ fn a_parking_heading_for_a_later_version_is_not_the_current_milestone() {
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], "v2.0 Email", "{v}");
 }
+
+/// A milestone heading that says it was opened (`- OPENED 2026-05-15`) or
+/// proposed is open, whatever a `milestones/vX.Y-ROADMAP.md` beside it
+/// holds (some trees keep the open milestone's scope there): an archive
+/// settles only a milestone the roadmap leaves unmarked.
+#[test]
+fn an_opened_milestone_is_open_though_a_scope_file_sits_in_milestones() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    let text = "# Roadmap: Shop\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phases 1-2 (shipped 2026-02-15)\n\n### v2.0 Growth (Phases 3-4) - OPENED 2026-05-15\n\n- [ ] **Phase 3: Email**\n- [ ] **Phase 4: Search**\n\n### v2.1 Scale (Phases 5-6) - PROPOSED 2026-05-15\n\n- [ ] **Phase 5: Cache**\n";
+    write(root, ".planning/ROADMAP.md", text);
+    for v in ["v2.0", "v2.1"] {
+        write(
+            root,
+            &format!(".planning/milestones/{v}-ROADMAP.md"),
+            "# Scope\n\nThe whole scope of this milestone.\n",
+        );
+    }
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v2.0 Growth", "{v}");
+    let status = |ver: &str| {
+        v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["version"] == ver)
+            .map(|m| m["status"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(status("v2.0").as_deref(), Some("in_progress"), "{v}");
+    assert_eq!(status("v2.1").as_deref(), Some("planned"), "{v}");
+    // Unmarked, the same archive says it shipped.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text
+            .replace(" - OPENED 2026-05-15", "")
+            .replace(" - PROPOSED 2026-05-15", ""),
+    );
+    let v = roadmap(root);
+    assert_ne!(v["current_milestone"], "v2.0 Growth", "{v}");
+}

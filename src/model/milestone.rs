@@ -187,6 +187,7 @@ const SHIPPED_WORDS: &[&str] = &[
     "完成",
 ];
 const IN_PROGRESS_WORDS: &[&str] = &[
+    "opened",
     "in progress",
     "current",
     "active",
@@ -208,6 +209,7 @@ const IN_PROGRESS_WORDS: &[&str] = &[
 ];
 const PLANNED_WORDS: &[&str] = &[
     "planned",
+    "proposed",
     "planning",
     "in planning",
     "next",
