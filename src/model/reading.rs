@@ -295,14 +295,10 @@ impl RoadmapReading {
         // ticked boxes are work under way, not a finished phase.
         let state_current: Option<PhaseKey> = ws.state.as_ref().and_then(|st| {
             let pos = st.positions().into_iter().next()?;
-            let status = st.status().unwrap_or_default().to_lowercase();
             let line_done = st
                 .body_field("currentPhase")
                 .is_some_and(|f| f.value.to_lowercase().contains("complete"));
-            let done = ["complete", "done", "shipped", "verif"]
-                .iter()
-                .any(|w| status.contains(w));
-            (!done && !line_done).then(|| pos.phase.key())
+            (!st.says_phase_done() && !line_done).then(|| pos.phase.key())
         });
         // STATE.md's own per-phase table (`| Phase | Status |`), first row
         // of a phase kept: some trees keep their progress there.

@@ -223,6 +223,12 @@ impl State {
             .unwrap_or(1)
     }
 
+    /// Whether its status says the phase it names is finished (see
+    /// [`status_says_done`]).
+    pub fn says_phase_done(&self) -> bool {
+        self.status().is_some_and(|s| status_says_done(&s))
+    }
+
     pub fn status(&self) -> Option<String> {
         self.body_field("status")
             .map(|f| f.value.clone())
@@ -355,6 +361,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn statuses_that_say_the_phase_is_done() {
+        for s in [
+            "Phase 3 complete — ready for Phase 4",
+            "Verified",
+            "SHIPPED",
+            "Closed",
+            "Concluído",
+        ] {
+            assert!(status_says_done(s), "{s}");
+        }
+        for s in ["Executing", "Ready to plan", "In progress", ""] {
+            assert!(!status_says_done(s), "{s}");
+        }
+    }
+
+    #[test]
     fn field_keys_unify_spellings() {
         assert_eq!(field_key("currentPhase"), field_key("current_phase"));
         assert_eq!(field_key("Phase"), field_key("Current Phase"));
@@ -377,4 +399,19 @@ mod tests {
         );
         assert!(parse_position("Not started").is_none());
     }
+}
+
+/// Whether a STATE.md status says the phase its position names is
+/// finished: a done word anywhere in it (`Phase 3 complete — ready for
+/// Phase 4`, `Verified`, `Shipped`, `Closed`), or a status that opens with
+/// one in another language (`Concluído`, `Abgeschlossen`). GSD's tools
+/// write the first form; people write both. The one list the reading and
+/// lint share.
+pub fn status_says_done(status: &str) -> bool {
+    let lower = status.to_lowercase();
+    ["complete", "done", "verif", "shipped", "closed"]
+        .iter()
+        .any(|w| lower.contains(w))
+        || super::milestone::MilestoneStatus::of_value(status)
+            == super::milestone::MilestoneStatus::Shipped
 }

@@ -101,20 +101,11 @@ pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
     let position_says_done = st
         .body_field("phase")
         .is_some_and(|f| f.value.to_ascii_lowercase().contains("complete"));
+    // `Ready to plan`: GSD's word once a phase is done and the next is
+    // still to be planned.
     if entry.checked
         && !position_says_done
-        && !([
-            "complete",
-            "done",
-            "verif",
-            "ready to plan",
-            "shipped",
-            "closed",
-        ]
-        .iter()
-        .any(|w| status.contains(w))
-            || crate::model::milestone::MilestoneStatus::of_value(&status)
-                == crate::model::milestone::MilestoneStatus::Shipped)
+        && !(st.says_phase_done() || status.contains("ready to plan"))
     {
         let line = st.body_field("status").map_or(1, |f| f.line);
         // About a phase of a shipped milestone: STATE is just stale history.
