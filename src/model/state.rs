@@ -356,6 +356,21 @@ impl State {
     }
 }
 
+/// Whether a STATE.md status says the phase its position names is
+/// finished: a done word anywhere in it (`Phase 3 complete — ready for
+/// Phase 4`, `Verified`, `Shipped`, `Closed`), or a status that opens with
+/// one in another language (`Concluído`, `Abgeschlossen`). GSD's tools
+/// write the first form; people write both. The one list the reading and
+/// lint share.
+pub fn status_says_done(status: &str) -> bool {
+    let lower = status.to_lowercase();
+    ["complete", "done", "verif", "shipped", "closed"]
+        .iter()
+        .any(|w| lower.contains(w))
+        || super::milestone::MilestoneStatus::of_value(status)
+            == super::milestone::MilestoneStatus::Shipped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,19 +414,4 @@ mod tests {
         );
         assert!(parse_position("Not started").is_none());
     }
-}
-
-/// Whether a STATE.md status says the phase its position names is
-/// finished: a done word anywhere in it (`Phase 3 complete — ready for
-/// Phase 4`, `Verified`, `Shipped`, `Closed`), or a status that opens with
-/// one in another language (`Concluído`, `Abgeschlossen`). GSD's tools
-/// write the first form; people write both. The one list the reading and
-/// lint share.
-pub fn status_says_done(status: &str) -> bool {
-    let lower = status.to_lowercase();
-    ["complete", "done", "verif", "shipped", "closed"]
-        .iter()
-        .any(|w| lower.contains(w))
-        || super::milestone::MilestoneStatus::of_value(status)
-            == super::milestone::MilestoneStatus::Shipped
 }
