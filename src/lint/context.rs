@@ -116,6 +116,8 @@ pub struct Ctx<'a> {
     pub reading: RoadmapReading,
     /// Requirements of shipped milestones (`milestones/vX.Y-REQUIREMENTS.md`).
     pub archived_requirements: Vec<Requirements>,
+    /// What MILESTONES.md and `milestones/` record as shipped (read once).
+    pub shipped: crate::model::shipped::ShippedRecords,
     /// The phase STATE.md's position names first (read once: rules ask
     /// per phase whether the work has moved past it).
     state_phase: Option<crate::model::PhaseId>,
@@ -227,6 +229,7 @@ impl<'a> Ctx<'a> {
             phases: PhaseIndex::new(ws),
             reading: RoadmapReading::new(ws),
             archived_requirements: ws.archived_requirements(),
+            shipped: crate::model::shipped::ShippedRecords::of(ws),
             state_phase: ws
                 .state
                 .as_ref()

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::model::reading::RoadmapReading;
 use crate::model::workspace::PhaseLocation;
+use crate::model::workspace::is_archive_folder;
 use crate::model::{Workspace, quick};
 
 use super::{Diagnostic, Severity};
@@ -49,21 +50,6 @@ const EXECUTION_RULES: &[&str] = &[
     "validation-missing",
     "orphan-summary",
 ];
-
-/// A folder that keeps work put aside, in any of the schemes real trees
-/// use: `archive/`, `_archived/`, `.archive`, `archives`, `history/`,
-/// `phases-archive/`, `milestones/`, `old/`, `superseded/`.
-pub fn is_archive_folder(name: &str) -> bool {
-    let c = name.to_lowercase();
-    let c = c.trim_start_matches(['_', '.', '-']);
-    c.starts_with("archive")
-        || c.ends_with("-archive")
-        || c.ends_with("_archive")
-        || matches!(
-            c,
-            "history" | "milestones" | "old" | "superseded" | "deprecated" | "abandoned"
-        )
-}
 
 /// The plans STATE.md records as executed, though their SUMMARY is not on
 /// disk: a row of GSD's performance-metrics table (`| Phase 06 P01 | 6min |
@@ -113,7 +99,11 @@ pub struct History {
 }
 
 impl History {
-    pub fn new(ws: &Workspace, reading: &RoadmapReading) -> History {
+    pub fn new(
+        ws: &Workspace,
+        reading: &RoadmapReading,
+        shipped: &crate::model::shipped::ShippedRecords,
+    ) -> History {
         let mut files = HashSet::new();
         // The last live phase that has run: a phase before it is overtaken
         // (one maximum instead of a scan of every phase per phase).
@@ -231,7 +221,7 @@ impl History {
         // One a later quick task has overtaken (a later one has its
         // SUMMARY) is history too, as a phase a later phase has overtaken.
         let state_text = ws.state.as_ref().map(|s| s.doc.text()).unwrap_or("");
-        let last_ship = crate::model::shipped::ShippedRecords::of(ws).last_shipped_on;
+        let last_ship = shipped.last_shipped_on.clone();
         let quick_dir_order = |p: &Path| -> Option<(u8, u64)> {
             let dir = p.parent()?;
             let in_quick = dir.parent()?.file_name()? == "quick";

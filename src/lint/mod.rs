@@ -3,7 +3,7 @@
 
 pub mod context;
 pub mod diagnostic;
-pub(crate) mod history;
+mod history;
 pub mod output;
 pub mod project;
 pub mod registry;
@@ -44,7 +44,7 @@ pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
             sink.out
         })
         .collect();
-    let history = history::History::new(ws, &cx.reading);
+    let history = history::History::new(ws, &cx.reading, &cx.shipped);
     for d in &mut out {
         history.apply(d);
     }

@@ -132,6 +132,18 @@ impl PhaseId {
         }
     }
 
+    /// The phase a folder names with the word in front (`phase_14`,
+    /// `Phase 3 notes`): not a phase folder GSD finds (its name is not
+    /// NN-slug), but its number says which phase it holds.
+    pub fn from_worded_dir_name(name: &str) -> Option<PhaseId> {
+        let lower = name.to_lowercase();
+        let rest = lower
+            .strip_prefix("phase")?
+            .trim_start_matches(['_', '-', ' ']);
+        let (id, tail) = Self::parse_prefix(rest)?;
+        (tail.is_empty() || tail.starts_with(['_', '-', ' '])).then_some(id)
+    }
+
     /// A folder named with config.json's `project_code` in front
     /// (`codenexus-04-parity`, `App_2-07-auth`): GSD names phase folders so
     /// when the key is set, and finds them by any such prefix, so the phase

@@ -180,6 +180,40 @@ impl ShippedRecords {
     }
 }
 
+/// The phase numbers of folders kept in archive folders of any scheme
+/// (`phases-archive/25-benchmark/`, `milestones/v2.13-transformer/103-kv/`):
+/// put away, not missing. Known from the files found there.
+pub fn put_away_phase_numbers(ws: &Workspace) -> Vec<u64> {
+    let files = ws
+        .other
+        .iter()
+        .map(|d| d.rel_path.as_path())
+        .chain(ws.loose_plans.iter().map(|p| p.doc.rel_path.as_path()))
+        .chain(ws.skipped.iter().map(|s| s.rel_path.as_path()));
+    let mut out = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(ws.rel(&ws.planning)).unwrap_or(f);
+        let dirs: Vec<String> = rel
+            .parent()
+            .into_iter()
+            .flat_map(|p| p.components())
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let Some(at) = dirs
+            .iter()
+            .position(|d| super::workspace::is_archive_folder(d))
+        else {
+            continue;
+        };
+        out.extend(
+            dirs[at + 1..]
+                .iter()
+                .filter_map(|d| super::PhaseId::from_dir_name(d).map(|(id, _)| id.major())),
+        );
+    }
+    out
+}
+
 /// The first `YYYY-MM-DD` date in `line`.
 fn iso_date(line: &str) -> Option<&str> {
     let b = line.as_bytes();

@@ -134,6 +134,21 @@ impl Phase {
     }
 }
 
+/// A folder that keeps work put aside, in any of the schemes real trees
+/// use: `archive/`, `_archived/`, `.archive`, `archives`, `history/`,
+/// `phases-archive/`, `milestones/`, `old/`, `superseded/`.
+pub fn is_archive_folder(name: &str) -> bool {
+    let c = name.to_lowercase();
+    let c = c.trim_start_matches(['_', '.', '-']);
+    c.starts_with("archive")
+        || c.ends_with("-archive")
+        || c.ends_with("_archive")
+        || matches!(
+            c,
+            "history" | "milestones" | "old" | "superseded" | "deprecated" | "abandoned"
+        )
+}
+
 /// How much of the tree to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {

@@ -124,7 +124,7 @@ pub fn file_unreadable(cx: &Ctx, s: &mut Sink) {
         let put_aside = sk
             .rel_path
             .components()
-            .any(|c| crate::lint::history::is_archive_folder(&c.as_os_str().to_string_lossy()));
+            .any(|c| crate::model::workspace::is_archive_folder(&c.as_os_str().to_string_lossy()));
         let severity = if put_aside {
             crate::lint::Severity::Info
         } else {

@@ -97,7 +97,7 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     if cx.ws.roadmap.is_none() {
         return;
     }
-    let shipped = crate::model::shipped::ShippedRecords::of(cx.ws);
+    let shipped = &cx.shipped;
     let archived = std::cell::OnceCell::new();
     let in_archived_roadmap = |id: &crate::model::PhaseId| {
         archived
@@ -145,8 +145,13 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             // MILESTONES.md lists it under a shipped milestone, or an
             // archived roadmap does (the live roadmap's numbering
             // restarted, or moved on without it).
-            let finished =
-                finished || left_over || shipped.names_shipped_phase(id) || in_archived_roadmap(id);
+            // A backlog folder (999.x) is parked work, never the live
+            // milestone's: a note that the roadmap's backlog omits it.
+            let finished = finished
+                || left_over
+                || id.is_backlog()
+                || shipped.names_shipped_phase(id)
+                || in_archived_roadmap(id);
             s.file_severity(
                 if finished {
                     crate::lint::Severity::Info
@@ -162,40 +167,6 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             );
         }
     }
-}
-
-/// The phase numbers of folders kept in archive folders of any scheme
-/// (`phases-archive/25-benchmark/`, `milestones/v2.13-transformer/103-kv/`):
-/// put away, not missing. Known from the files found there.
-fn archived_folder_phases(ws: &crate::model::Workspace) -> Vec<u64> {
-    let files = ws
-        .other
-        .iter()
-        .map(|d| d.rel_path.as_path())
-        .chain(ws.loose_plans.iter().map(|p| p.doc.rel_path.as_path()))
-        .chain(ws.skipped.iter().map(|s| s.rel_path.as_path()));
-    let mut out = Vec::new();
-    for f in files {
-        let rel = f.strip_prefix(ws.rel(&ws.planning)).unwrap_or(f);
-        let dirs: Vec<String> = rel
-            .parent()
-            .into_iter()
-            .flat_map(|p| p.components())
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        let Some(at) = dirs
-            .iter()
-            .position(|d| crate::lint::history::is_archive_folder(d))
-        else {
-            continue;
-        };
-        out.extend(
-            dirs[at + 1..]
-                .iter()
-                .filter_map(|d| PhaseId::from_dir_name(d).map(|(id, _)| id.major())),
-        );
-    }
-    out
 }
 
 /// A gap is a number that appears nowhere: not as a folder (current or
@@ -223,9 +194,8 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
         .iter()
         .filter_map(|p| p.id.as_ref().map(PhaseId::major))
         .chain(cx.reading.phases.iter().map(|p| p.phase_id.major()))
-        .chain(archived_folder_phases(cx.ws))
+        .chain(crate::model::shipped::put_away_phase_numbers(cx.ws))
         .collect();
-    let shipped = crate::model::shipped::ShippedRecords::of(cx.ws);
     // Numbers the roadmap accounts for in words (`phases 10–11 belong to
     // an earlier milestone`) are not gaps either. Read only when a number
     // is missing: reading every line of a big roadmap for phrases was a
@@ -274,7 +244,7 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
                 .roadmap
                 .as_ref()
                 .is_some_and(|rm| rm.shipped_range_holds(&id))
-                || shipped.names_shipped_phase(&id)
+                || cx.shipped.names_shipped_phase(&id)
                 || mentioned().iter().any(|r| r.contains(&id))
         })
     };
@@ -331,15 +301,8 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
             // A folder named by a roadmap phase's name alone
             // (`llm-form-modeler` for `阶段 1：llm-form-modeler`) is that
             // phase's, finished or not.
-            // `phase_14/`: the number is there, after the word.
-            let numbered = || {
-                let lower = ph.dir_name.to_lowercase();
-                let rest = lower
-                    .strip_prefix("phase")?
-                    .trim_start_matches(['_', '-', ' ']);
-                let (id, tail) = PhaseId::parse_prefix(rest)?;
-                (tail.is_empty() || tail.starts_with(['_', '-', ' '])).then_some(id)
-            };
+            // (`phase_14/`: the number is there, after the word.)
+            let numbered = || PhaseId::from_worded_dir_name(&ph.dir_name);
             let named = ph.id.clone().or_else(numbered).or_else(|| {
                 cx.ws.roadmap.as_ref().and_then(|rm| {
                     rm.phases
