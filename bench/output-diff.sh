@@ -138,6 +138,7 @@ case "$mode" in
     record "$new" "$work/new" "${trees[@]}"
     total=$(( ${#trees[@]} * ${#COMMANDS[@]} ))
     differ=$(diff -rq "$work/old" "$work/new" | wc -l || true)
+    diff -rq "$work/old" "$work/new" | sed "s|.*/old/|differs: |; s| and .*||" || true
     diff -r "$work/old" "$work/new" | head -200 || true
     echo "compared $total outputs (${#trees[@]} trees × ${#COMMANDS[@]} commands): $differ differ" >&2
     [ "$differ" -eq 0 ]

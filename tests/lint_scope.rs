@@ -1771,3 +1771,25 @@ fn a_row_leaving_out_a_plan_stopped_at_a_checkpoint_is_right() {
     edit(root, ".planning/ROADMAP.md", "| 1/3 |", "| 2/3 |");
     assert_eq!(severities(root, "roadmap-progress-mismatch"), ["warning"]);
 }
+
+/// A plan type GSD does not name (`type: implementation`) is reported, as
+/// a warning: GSD branches on `tdd` alone and runs any other type as
+/// `execute`, so nothing breaks. A wrongly typed value (`wave: 2a`) stays
+/// an error.
+#[test]
+fn an_unknown_plan_type_is_a_warning_not_an_error() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &plan("01", "01", "").replace("type: execute", "type: implementation"),
+    );
+    assert_eq!(severities(root, "plan-field-type"), ["warning"]);
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    assert!(severities(root, "plan-field-type").is_empty());
+}

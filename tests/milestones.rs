@@ -2421,3 +2421,172 @@ fn an_opened_milestone_is_open_though_a_scope_file_sits_in_milestones() {
     let v = roadmap(root);
     assert_ne!(v["current_milestone"], "v2.0 Growth", "{v}");
 }
+
+fn numbers_where(v: &Value, key: &str) -> Vec<String> {
+    v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p[key] == true)
+        .map(|p| p["number"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Phases outside every milestone that the roadmap puts off (`Deferred`
+/// in the progress row's status, `(Parked)` on the entry) are parked
+/// beside the current milestone, not its work: they count neither in its
+/// progress nor as the phase to work on. Unmarked, they are its work.
+#[test]
+fn a_deferred_phase_outside_every_milestone_is_not_the_current_work() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    let text = "# Roadmap: Shop\n\n## Phases\n\n- [x] **Phase 1: Core**\n- [x] **Phase 2: Admin**\n- [ ] **Phase 3: Growth**\n- [ ] **Phase 4: Search**\n- [ ] **Phase 5: Billing**\n- [ ] **Phase 6: Loyalty**\n\n## Progress\n\n**Execution Order:**\n- v1.0: 1 → 2 (complete)\n- v2.0: 3 → 4\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 1. Core | 1/1 | Complete | 2026-01-01 |\n| 2. Admin | 1/1 | Complete | 2026-01-02 |\n| 3. Growth | 0/1 | Not started | - |\n| 4. Search | 0/? | Not started | - |\n| 5. Billing | 0/1 | Deferred | - |\n| 6. Loyalty | 0/? | Deferred | - |\n";
+    write(root, ".planning/ROADMAP.md", text);
+    for (dir, n) in [("03-growth", "03"), ("05-billing", "05")] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+    }
+    let v = roadmap(root);
+    assert_eq!(active(&v), ["3", "4"], "{v}");
+    assert_eq!(v["current_phase"], "3", "{v}");
+    assert_eq!(v["total_plans"], 1, "{v}");
+    // The same rows without the word: phases 5 and 6 are its work too.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text.replace("Deferred", "Not started"),
+    );
+    let v = roadmap(root);
+    assert_eq!(active(&v), ["3", "4", "5", "6"], "{v}");
+    assert_eq!(v["total_plans"], 2, "{v}");
+}
+
+/// A MILESTONES.md entry written ahead by hand (`## v6.0 Dashboard
+/// (Planned: TBD)`) records nothing shipped: with every phase of v6.0
+/// done, v6.0 is still the current milestone, not shipped work.
+#[test]
+fn a_planned_milestones_md_entry_is_no_ship_record() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Milestone: v6.0 Dashboard\n\n### Phases\n\n- [x] **Phase 1: Core** (COMPLETE)\n- [x] **Phase 2: Views** (COMPLETE)\n",
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        "---\nmilestone: v6.0\n---\n# State\n\n## Current Position\n\nPhase: 2 — COMPLETE\n",
+    );
+    let entry = |status: &str| {
+        format!("# Milestones\n\n## v6.0 Dashboard ({status})\n\n**Phases completed:** TBD\n")
+    };
+    write(root, ".planning/MILESTONES.md", &entry("Planned: TBD"));
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "Milestone: v6.0 Dashboard", "{v}");
+    // Marked shipped, the same entry closes it.
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        &entry("Shipped: 2026-04-08"),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+}
+
+/// A roadmap that lists its phases outside every milestone while
+/// MILESTONES.md keeps the history: the phases a shipped entry's heading
+/// names (`## v1.0 -- Core (Phases 1-3, shipped …)`) are that milestone's,
+/// and a phase below them that never started (no folder) was passed over.
+/// With later phases shipped too, nothing is under way.
+#[test]
+fn phases_a_shipped_milestones_md_heading_names_are_not_the_work() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Bot\n\n## Phases\n\n- [x] **Phase 1: Bridge**\n- [ ] **Phase 2: Agent**\n- [ ] **Phase 3: Hardening**\n- [x] **Phase 4: Timing**\n\n## Milestones\n\n- ✅ **v1.1 Timing** — Phase 4 (shipped 2026-03-24)\n",
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.0 -- Core Bot (Phases 1-2, shipped 2026-03-20)\n\n**Shipped:** the bridge\n\n## v1.1 -- Timing (Phase 4, shipped 2026-03-24)\n",
+    );
+    for (dir, n) in [("01-bridge", "01"), ("02-agent", "02"), ("04-timing", "04")] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+            "# Summary\n",
+        );
+    }
+    write(
+        root,
+        ".planning/phases/02-agent/02-02-PLAN.md",
+        &plan("02", "02", ""),
+    );
+    let v = roadmap(root);
+    assert_eq!(active(&v), Vec::<String>::new(), "{v}");
+    assert_eq!(v["current_phase"], Value::Null, "{v}");
+    assert_eq!(v["next_phase"], Value::Null, "{v}");
+    // Without the entry's range in its heading, phase 2 is unfinished
+    // work outside every milestone, and so the work under way.
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.0 -- Core Bot (shipped 2026-03-20)\n\n## v1.1 -- Timing (Phase 4, shipped 2026-03-24)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], "2", "{v}");
+}
+
+/// A checkbox whose sentence mentions a phase (`- [x] Harden the Phase 38
+/// proof`) is not that phase's checklist entry; and one progress table of
+/// every milestone's rows, sitting in the live milestone's part of the
+/// file, does not move a phase the checklist and range give to a shipped
+/// milestone.
+#[test]
+fn a_sentence_naming_a_phase_and_a_shared_progress_row_keep_it_in_its_milestone() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Milestones\n\n- [x] **v1.7 Spike** — Phase 8 (shipped 2026-06-12)\n- 🚧 **v1.8 Cutover** — Phases 9-10 (active)\n\n<details>\n<summary>v1.7 Spike (Phase 8) — SHIPPED 2026-06-12</summary>\n\n- [x] Phase 8: Storage spike (completed 2026-06-12)\n\n</details>\n\n## v1.8 Cutover (Phases 9-10) — ACTIVE\n\n### Phase 9: Migration\n\n**Goal:** Convert the Phase 8 proof into migration code.\n\n- [x] Harden the Phase 8 proof into production code.\n\n### Phase 10: Removal\n\n**Goal:** Remove the old stack.\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 8. Storage spike | 1/1 | Complete | 2026-06-12 |\n| 9. Migration | 1/1 | Complete | 2026-06-20 |\n| 10. Removal | 0/1 | Not started | - |\n",
+    );
+    for (dir, n, done) in [
+        ("08-storage-spike", "08", true),
+        ("09-migration", "09", true),
+        ("10-removal", "10", false),
+    ] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+        if done {
+            write(
+                root,
+                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+                "# Summary\n",
+            );
+        }
+    }
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v1.8 Cutover", "{v}");
+    assert_eq!(active(&v), ["9", "10"], "{v}");
+    assert_eq!(v["total_plans"], 2, "{v}");
+    assert!(
+        numbers_where(&v, "archived").contains(&"8".to_owned()),
+        "{v}"
+    );
+    assert_eq!(v["current_phase"], "10", "{v}");
+}

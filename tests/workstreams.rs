@@ -550,3 +550,73 @@ fn shared_root_files_of_a_workstream_only_tree_are_linted() {
         .count();
     assert_eq!(on_project, 1, "{diags:#?}");
 }
+
+/// The root PROJECT.md's `## Current Milestone` is the root track's: a
+/// workstream that shares the file does not take it as its own milestone,
+/// so its shipped work reads the same in `gsd roadmap` and in lint (which
+/// reads the shared file): between milestones, its stale progress rows
+/// history. A finished workstream that is not the active one lacks its
+/// STATE.md as a record, not as an error.
+#[test]
+fn a_workstream_neither_takes_the_roots_milestone_nor_fails_lint_when_finished() {
+    let t = project();
+    let d = t.path();
+    let project_md = d.join(".planning/PROJECT.md");
+    let text = std::fs::read_to_string(&project_md).unwrap();
+    std::fs::write(
+        &project_md,
+        format!("{text}\n## Current Milestone: v7.0 Rename\n\n**Goal:** rename everything\n"),
+    )
+    .unwrap();
+    let ws = d.join(".planning/workstreams/api");
+    std::fs::write(
+        ws.join("ROADMAP.md"),
+        "# Roadmap: API\n\n## Phases\n\n- [x] **Phase 1: Base**\n- [x] **Phase 2: Auth**\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 1. Base | 1/1 | Complete | 2026-03-22 |\n| 2. Auth | 0/1 | In Progress |  |\n",
+    )
+    .unwrap();
+    std::fs::write(
+        ws.join("STATE.md"),
+        "---\nmilestone: v1.0\nmilestone_name: milestone\nstatus: Milestone complete\n---\n# State\n\nPhase: 2 of 2 — complete\n",
+    )
+    .unwrap();
+    for (dir, n) in [("01-base", "01"), ("02-auth", "02")] {
+        let p = ws.join("phases").join(dir);
+        std::fs::create_dir_all(&p).unwrap();
+        std::fs::write(
+            p.join(format!("{n}-01-PLAN.md")),
+            format!("---\nphase: {n}\nplan: 01\n---\n# Plan\n"),
+        )
+        .unwrap();
+        std::fs::write(p.join(format!("{n}-01-SUMMARY.md")), "# Summary\n").unwrap();
+    }
+    std::fs::create_dir_all(ws.join("milestones")).unwrap();
+    std::fs::write(ws.join("milestones/v1.0-ROADMAP.md"), "# v1.0\n").unwrap();
+    let v = json(&gsd(d, &["--ws", "api", "roadmap", "--json"]));
+    assert_eq!(v["current_milestone"], serde_json::Value::Null, "{v}");
+    // Lint (the root track active) reads the workstream the same way: the
+    // stale row is history.
+    let (_, diags) = lint(d);
+    let row = diags
+        .iter()
+        .find(|x| x["code"] == "roadmap-progress-mismatch" && x["line"] == 13)
+        .expect("the stale row is reported");
+    assert_eq!(row["severity"], "info", "{row}");
+    // Finished and not active: its missing STATE.md is a note; active, an error.
+    std::fs::write(
+        ws.join("ROADMAP.md"),
+        "# Roadmap: API\n\n## Milestone: v1.0 API\n\n**Status:** Complete (2026-04-06)\n\n- [x] **Phase 1: Base**\n- [x] **Phase 2: Auth**\n",
+    )
+    .unwrap();
+    std::fs::remove_file(ws.join("STATE.md")).unwrap();
+    let missing = |diags: &[serde_json::Value]| {
+        diags
+            .iter()
+            .find(|x| {
+                x["code"] == "state-missing" && x["file"].as_str().unwrap().contains("workstreams")
+            })
+            .map(|x| x["severity"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(missing(&lint(d).1).as_deref(), Some("info"));
+    std::fs::write(d.join(".planning/active-workstream"), "api\n").unwrap();
+    assert_eq!(missing(&lint(d).1).as_deref(), Some("error"));
+}

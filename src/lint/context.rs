@@ -152,10 +152,30 @@ impl<'a> Ctx<'a> {
             && ws.workstream.is_none()
     }
 
+    /// A workstream other than the one GSD works on whose every milestone
+    /// has shipped (`**Status:** Complete`, an archive): a finished track
+    /// kept for its records, not work a missing file could hold up.
+    pub fn finished_workstream(&self) -> bool {
+        let Some(name) = self.ws.workstream.as_deref() else {
+            return false;
+        };
+        let active = crate::model::workstream::resolve(&self.ws.root)
+            .ok()
+            .flatten();
+        active.as_deref() != Some(name)
+            && self.reading.current_milestone.is_none()
+            && !self.reading.milestones.is_empty()
+            && self
+                .reading
+                .milestones
+                .iter()
+                .all(|m| m.status == crate::model::milestone::MilestoneStatus::Shipped)
+    }
+
     /// `rule` unless the tree uses GSD's first layout, or is not started,
-    /// where a missing core file is a note.
+    /// or is a finished workstream, where a missing core file is a note.
     pub fn weigh_layout(&self, rule: super::diagnostic::Severity) -> super::diagnostic::Severity {
-        if self.legacy_layout() || self.not_started() {
+        if self.legacy_layout() || self.not_started() || self.finished_workstream() {
             super::diagnostic::Severity::Info
         } else {
             rule

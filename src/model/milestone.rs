@@ -111,6 +111,41 @@ pub fn says_code_complete(s: &str, whole: bool) -> bool {
     })
 }
 
+/// Whether a status written for a phase says its work is put off
+/// (`Deferred`, `⏸ Parked`, `On hold`, `Postponed`, `Backlog`): parked,
+/// not the work under way. Read where a status is written, as
+/// [`says_code_complete`]; `whole` when `s` is a status value alone.
+pub fn says_put_off(s: &str, whole: bool) -> bool {
+    const PUT_OFF: &[&str] = &[
+        "deferred",
+        "parked",
+        "on hold",
+        "on-hold",
+        "postponed",
+        "backlog",
+        "icebox",
+        "someday",
+        "aufgeschoben",
+        "zurückgestellt",
+        "diferido",
+        "diferida",
+        "adiado",
+        "adiada",
+        "reporté",
+        "reportée",
+        "ertelendi",
+    ];
+    let parts = status_parts(s);
+    let skip = usize::from(!whole);
+    parts.iter().skip(skip).any(|p| {
+        PUT_OFF.iter().any(|w| {
+            p == w
+                || p.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([' ', '.', '-']))
+        })
+    })
+}
+
 /// Whether a milestone's title opens by saying its work is put off
 /// (`## Deferred Features (v3.0)`, `Future Ideas — v4`, `Backlog (v2)`):
 /// a parking place for later work, planned at most, never the work under

@@ -335,11 +335,24 @@ impl RoadmapReading {
         // none inside a shipped milestone's listed range: that list is the
         // work under way, in a milestone the roadmap does not name (`##
         // Previous Milestone` ✅ v1.0, then `## Phases` of the next).
+        // (Or the range a shipped MILESTONES.md entry names: `## v1.0 --
+        // Core Bot (Phases 1-3, shipped …)`.)
         let in_shipped_range = |id: &PhaseId| {
             ws.roadmap
                 .as_ref()
                 .and_then(|r| r.milestone_by_range(id))
                 .is_some()
+                || records.names_shipped_phase(id)
+        };
+        // A phase never started (no folder, no tick) below the last phase a
+        // shipped milestone took: the work went past it.
+        let last_shipped = order
+            .iter()
+            .filter(|(_, id)| in_shipped_range(id))
+            .map(|(_, id)| id)
+            .max();
+        let passed_over = |id: &PhaseId| {
+            last_shipped.is_some_and(|last| id < last) && folders.find(id, None, false).is_none()
         };
         let loose_live = current.is_none()
             && !milestones.is_empty()
@@ -348,6 +361,7 @@ impl RoadmapReading {
                     && !id.is_backlog()
                     && !unnamed.contains(&id.key())
                     && !in_shipped_range(id)
+                    && !passed_over(id)
                     && entries
                         .get(&(None, id.key()))
                         .is_some_and(|e| !e.checked && !super::milestone::says_dropped(&e.name))
@@ -368,6 +382,10 @@ impl RoadmapReading {
                 .get(&(m, id.key()))
                 .or_else(|| entries.get(&(None, id.key())))
                 .copied();
+            let row = rows
+                .get(&(m, id.key()))
+                .or_else(|| rows.get(&(None, id.key())))
+                .copied();
             let milestone = m.map(|i| &milestones[i]);
             let archived = milestone.is_some_and(Milestone::is_shipped);
             let backlog = id.is_backlog();
@@ -381,7 +399,12 @@ impl RoadmapReading {
                 && match (m, current) {
                     // Outside every milestone, beside a current one with
                     // phases of its own: its work from its first phase on.
-                    (None, Some(_)) => current_first.as_ref().is_none_or(|f| id >= *f),
+                    // Unless the roadmap puts it off (`| 8. Payments | 0/? |
+                    // Deferred |`): parked beside the milestone, not its work.
+                    (None, Some(_)) => {
+                        current_first.as_ref().is_none_or(|f| id >= *f)
+                            && !put_off_outside(detail, entry, row)
+                    }
                     // Milestones named and none current: between
                     // milestones, nothing is live.
                     (None, None) => {
@@ -395,10 +418,6 @@ impl RoadmapReading {
                 };
             let disk = folders.find(&id, milestone, archived);
             let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
-            let row = rows
-                .get(&(m, id.key()))
-                .or_else(|| rows.get(&(None, id.key())))
-                .copied();
             // The tree says the phase is done: a ticked entry, a done
             // status cell, a status in its heading (`✅`, `(Complete)`).
             let ticked = entry.is_some_and(|e| e.checked);
@@ -910,7 +929,15 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
 
 /// The milestone PROJECT.md's `## Current Milestone: v2.0 Name` names.
 fn project_milestone(ws: &Workspace) -> Option<Milestone> {
-    let (text, line) = ws.project.as_ref()?.current_milestone()?;
+    let project = ws.project.as_ref()?;
+    // A workstream reading the shared root PROJECT.md: its `## Current
+    // Milestone` is the root track's, not this workstream's (and only a
+    // full load reads the shared file, so `gsd roadmap` and lint would
+    // disagree).
+    if ws.workstream.is_some() && !project.doc.path().starts_with(&ws.planning) {
+        return None;
+    }
+    let (text, line) = project.current_milestone()?;
     let version = super::milestone::find_milestone_id(&text)?;
     let name = name_beside(&text, &version);
     Some(named_elsewhere(
@@ -962,6 +989,25 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
 /// enough: a finished milestone is still current until it is recorded.
 /// ROADMAP.md's line `line` (or the lines right under it) says what it
 /// names is still to be planned.
+/// Whether a phase outside every milestone is put off where its status is
+/// written: its progress row's status cell, its checklist entry's or its
+/// heading's status suffix, its `**Status:**` line.
+fn put_off_outside(
+    detail: Option<&PhaseDetail>,
+    entry: Option<&ChecklistEntry>,
+    row: Option<&ProgressRow>,
+) -> bool {
+    use super::milestone::says_put_off;
+    row.is_some_and(|r| says_put_off(&r.status, true))
+        || entry.is_some_and(|e| says_put_off(&e.name, false))
+        || detail.is_some_and(|d| {
+            says_put_off(&d.name, false)
+                || d.status_label
+                    .as_deref()
+                    .is_some_and(|s| says_put_off(s, true))
+        })
+}
+
 fn line_says_to_be_planned(ws: &Workspace, line: usize) -> bool {
     let Some(rm) = &ws.roadmap else {
         return false;

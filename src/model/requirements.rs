@@ -125,13 +125,20 @@ pub fn ids_in_cell(cell: &str) -> Vec<String> {
 }
 
 /// `AIGEN-01`..`AIGEN-07` → every ID between, when both share a prefix and
-/// end in numbers (at most 500 of them).
+/// end in numbers (at most 500 of them). The end may give its number alone
+/// (`DES-01–09`, `AUTH-01 to 04`): the prefix is the start's.
 fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
-    if !is_req_id(a) || !is_req_id(b) {
+    if !is_req_id(a) {
         return None;
     }
     let (pa, na) = a.rsplit_once('-')?;
-    let (pb, nb) = b.rsplit_once('-')?;
+    let (pb, nb) = if !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) {
+        (pa, b)
+    } else if is_req_id(b) {
+        b.rsplit_once('-')?
+    } else {
+        return None;
+    };
     let (from, to): (u32, u32) = (na.parse().ok()?, nb.parse().ok()?);
     if pa != pb || from > to || to - from > 500 {
         return None;
@@ -317,6 +324,10 @@ mod tests {
             ["DLIB-8", "DLIB-9", "DLIB-10"]
         );
         assert_eq!(ids_in_cell("S-01 – S-02"), ["S-01", "S-02"]);
+        // The end's number alone: the start's prefix.
+        assert_eq!(ids_in_cell("DES-01–03"), ["DES-01", "DES-02", "DES-03"]);
+        assert_eq!(ids_in_cell("ORD-06 to 07"), ["ORD-06", "ORD-07"]);
+        assert!(ids_in_cell("DES-05–03").is_empty());
         assert_eq!(ids_in_cell("AUTH-01, AUTH-04"), ["AUTH-01", "AUTH-04"]);
         // Different prefixes, a backwards range, prose: none.
         assert!(ids_in_cell("AUTH-01 to API-03").is_empty());

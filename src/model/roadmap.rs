@@ -141,6 +141,15 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
     if idx > 12 || milestone::find_milestone_id(&s[..idx]).is_some() {
         return None;
     }
+    // `Harden the Phase 38 schema proof`: a sentence that mentions a
+    // phase, not an entry (words before the phase word).
+    let before = &s.as_bytes()[..idx];
+    if before
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_lowercase())
+    {
+        return None;
+    }
     let (id, after) = match PhaseId::parse_prefix(rest) {
         Some((id, after)) => (id, after),
         None => custom_phase_prefix(rest)?,
@@ -731,6 +740,26 @@ impl Roadmap {
                 shipped_elsewhere(&p.id, at, &p.name)
             })
             .collect();
+        // The same for a progress row: one table of every milestone's rows
+        // sitting in the live milestone's region (`| 38. Storage spike |
+        // 5/5 | Complete |` under `## v1.8 … (Phases 39-47)`) while the
+        // checklist and the range give phase 38 to shipped v1.7.
+        let moved_rows: Vec<Option<usize>> = self
+            .progress
+            .iter()
+            .flat_map(|t| &t.rows)
+            .map(|r| {
+                let id = r.phase.as_ref()?;
+                let at = resolve(id, r.milestone)?;
+                if ms[at].is_shipped() {
+                    return None;
+                }
+                let name = r
+                    .label
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || ".: ".contains(c));
+                shipped_elsewhere(id, at, name)
+            })
+            .collect();
         for (p, moved) in self.phases.iter_mut().zip(moved) {
             p.milestone = moved.or_else(|| resolve(&p.id, p.milestone));
             p.archived = shipped(p.milestone);
@@ -739,9 +768,10 @@ impl Roadmap {
             c.milestone = resolve(&c.phase, c.milestone);
             c.archived = shipped(c.milestone);
         }
-        for r in self.progress.iter_mut().flat_map(|t| &mut t.rows) {
+        let rows = self.progress.iter_mut().flat_map(|t| &mut t.rows);
+        for (r, moved) in rows.zip(moved_rows) {
             if let Some(id) = &r.phase {
-                r.milestone = resolve(id, r.milestone);
+                r.milestone = moved.or_else(|| resolve(id, r.milestone));
                 r.archived = shipped(r.milestone);
             }
         }

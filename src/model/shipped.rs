@@ -63,7 +63,8 @@ impl ShippedRecords {
                 let Some(v) = entry_version(line) else {
                     continue;
                 };
-                if MilestoneStatus::of_text(line) == MilestoneStatus::Shipped {
+                let heading = MilestoneStatus::of_text(line);
+                if heading == MilestoneStatus::Shipped {
                     out.certain.push((v.clone(), MILESTONES_SHIPPED));
                     if let Some(date) = iso_date(line)
                         && out.last_shipped_on.as_deref().is_none_or(|d| d < date)
@@ -72,10 +73,24 @@ impl ShippedRecords {
                     }
                 }
                 let body = || lines[i + 1..].iter().take_while(|l| !is_entry_heading(l));
-                if entry_status_line(body()).is_none_or(|st| st == MilestoneStatus::Shipped) {
+                // An entry its own heading or status line says is still
+                // to come (`## v6.0 Dashboard (Planned: TBD)`, written
+                // ahead by hand) records nothing shipped.
+                let ahead = |st: MilestoneStatus| {
+                    matches!(st, MilestoneStatus::Planned | MilestoneStatus::InProgress)
+                };
+                if !ahead(heading)
+                    && entry_status_line(body()).is_none_or(|st| st == MilestoneStatus::Shipped)
+                {
                     out.listed.push(v);
-                    out.shipped_phases
-                        .extend(body().filter_map(|l| PhaseRange::find(l)).map(|(r, _)| r));
+                    // The heading names them too (`## v1.0 -- Core Bot
+                    // (Phases 1-3, shipped 2026-03-20)`).
+                    out.shipped_phases.extend(
+                        std::iter::once(line)
+                            .chain(body())
+                            .filter_map(|l| PhaseRange::find(l))
+                            .map(|(r, _)| r),
+                    );
                 }
             }
         }

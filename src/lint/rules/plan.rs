@@ -116,11 +116,14 @@ pub fn plan_field_type(cx: &Ctx, s: &mut Sink) {
             && t != "execute"
             && t != "tdd"
         {
-            s.at(
+            // GSD branches on `tdd` alone and runs any other type as
+            // `execute`: nothing breaks, so a warning, not an error.
+            s.at_severity(
+                crate::lint::Severity::Warning,
                 &plan.doc,
                 plan.key_span("type"),
                 format!("plan type `{t}` is neither `execute` nor `tdd`"),
-                "use `type: execute` (gap-closure plans are execute too) or `type: tdd`",
+                "use `type: execute` (gap-closure plans are execute too) or `type: tdd`; GSD runs any other type as execute",
             );
         }
     }
