@@ -1793,3 +1793,31 @@ fn an_unknown_plan_type_is_a_warning_not_an_error() {
     );
     assert!(severities(root, "plan-field-type").is_empty());
 }
+
+/// `depends_on: [1]` in phase 2 names the earlier phase by its number:
+/// work that exists, and GSD ignores dependencies outside the phase, so
+/// it is not an unknown plan. A number naming no phase still is.
+#[test]
+fn depends_on_naming_another_phase_by_number_is_no_unknown_plan() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    let with_dep =
+        |dep: &str| plan("03", "01", "").replace("depends_on: []", &format!("depends_on: [{dep}]"));
+    write(
+        root,
+        ".planning/phases/02-cart/02-01-PLAN.md",
+        &plan("02", "01", ""),
+    );
+    write(
+        root,
+        ".planning/phases/03-checkout/03-01-PLAN.md",
+        &with_dep("2"),
+    );
+    assert!(findings(root, "depends-on-unknown-plan").is_empty());
+    write(
+        root,
+        ".planning/phases/03-checkout/03-01-PLAN.md",
+        &with_dep("7"),
+    );
+    assert_eq!(severities(root, "depends-on-unknown-plan"), ["error"]);
+}

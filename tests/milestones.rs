@@ -2590,3 +2590,54 @@ fn a_sentence_naming_a_phase_and_a_shared_progress_row_keep_it_in_its_milestone(
     );
     assert_eq!(v["current_phase"], "10", "{v}");
 }
+
+/// A heading that names the milestone's place in the work says its status
+/// when nothing else marks it: `## Current Milestone: v1.5 — …` is in
+/// progress and `## Next Milestone: v2.0 — …` planned, whatever a file in
+/// `milestones/` whose name starts with `v2.0-` holds (there, a plan for
+/// later). Unmarked `## v1.5 — …` / `## v2.0 — …` leave the archive to
+/// decide.
+#[test]
+fn current_and_next_milestone_headings_say_their_status() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    let text = "# Roadmap\n\n<details>\n<summary>## [✓] Milestone v1.4: Search (Phases 18-20)</summary>\n\n**Status**: Archived\n\n</details>\n\n## Current Milestone: v1.5 — Hardening\n- **Phase 21**: Security — JWT handshake.\n\n## Next Milestone: v2.0 — Scaling\n- **Phase 22**: Mobile App — native.\n- **Phase 23**: GraphQL API — external.\n";
+    write(root, ".planning/ROADMAP.md", text);
+    write(
+        root,
+        ".planning/milestones/v2.0-COMPLETION-ROADMAP.md",
+        "# Milestone v2.0 — Proposal Completion\n\n**Goal:** close every gap.\n",
+    );
+    write(root, ".planning/milestones/v1.4-ROADMAP.md", "# v1.4\n");
+    write(
+        root,
+        ".planning/phases/21-security/21-01-PLAN.md",
+        &plan("21", "01", ""),
+    );
+    let v = roadmap(root);
+    let status = |v: &Value, ver: &str| {
+        v["milestones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["version"] == ver)
+            .map(|m| m["status"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(status(&v, "v1.5").as_deref(), Some("in_progress"), "{v}");
+    assert_eq!(status(&v, "v2.0").as_deref(), Some("planned"), "{v}");
+    assert!(
+        v["current_milestone"].as_str().unwrap().contains("v1.5"),
+        "{v}"
+    );
+    assert_eq!(v["current_phase"], "21", "{v}");
+    // Without the words, the file in milestones/ says v2.0 shipped.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text
+            .replace("## Current Milestone: v1.5", "## v1.5")
+            .replace("## Next Milestone: v2.0", "## v2.0"),
+    );
+    let v = roadmap(root);
+    assert_eq!(status(&v, "v2.0").as_deref(), Some("shipped"), "{v}");
+}

@@ -162,6 +162,31 @@ fn title_puts_off(text: &str) -> bool {
     PUT_OFF.contains(&first)
 }
 
+/// The status a milestone's title gives by naming its place in the work
+/// (`## Current Milestone: v1.5 — …` is in progress, `## Next Milestone:
+/// v2.0 — …` planned), when nothing else marks it.
+fn title_says_place(text: &str) -> Option<MilestoneStatus> {
+    let title = clean_words(&clean_title(text));
+    let opens = |w: &str| {
+        title
+            .strip_prefix(w)
+            .is_some_and(|r| r.is_empty() || r.starts_with(' '))
+    };
+    if ["current milestone", "active milestone"]
+        .into_iter()
+        .any(opens)
+    {
+        Some(MilestoneStatus::InProgress)
+    } else if ["next milestone", "upcoming milestone"]
+        .into_iter()
+        .any(opens)
+    {
+        Some(MilestoneStatus::Planned)
+    } else {
+        None
+    }
+}
+
 /// Whether a phase's title says it was dropped (`(REMOVED)`, `— cancelled`,
 /// `[superseded]`): written where a status is written, as for milestones.
 pub fn says_dropped(s: &str) -> bool {
@@ -717,6 +742,8 @@ impl MilestoneMap {
         let put_off = status == MilestoneStatus::Unknown && title_puts_off(text);
         let status = if put_off {
             MilestoneStatus::Planned
+        } else if status == MilestoneStatus::Unknown {
+            title_says_place(text).unwrap_or(status)
         } else {
             status
         };

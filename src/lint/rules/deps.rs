@@ -64,7 +64,15 @@ pub fn depends_on_unknown_plan(cx: &Ctx, s: &mut Sink) {
                 // A whole earlier phase named by its folder
                 // (`INV-01-vite-migration`): a dependency on work that exists.
                 let names_phase = cx.ws.phases.iter().any(|p| p.dir_name == entry);
-                if !names_phase && resolve(cx, phase, &entry).is_none() {
+                // Or by its number (`depends_on: [49]` in phase 50): another
+                // phase that exists; GSD ignores dependencies outside the
+                // phase, so nothing is unknown. (`01` inside phase 01 is
+                // still a plan number that resolves to nothing.)
+                let names_other_phase = crate::model::PhaseId::parse(&entry).is_some_and(|id| {
+                    phase.id.as_ref().is_none_or(|own| !own.same(&id))
+                        && (cx.phases.folder(&id).is_some() || cx.phases.in_roadmap(&id))
+                });
+                if !names_phase && !names_other_phase && resolve(cx, phase, &entry).is_none() {
                     let known: Vec<String> = phase
                         .plans
                         .iter()
