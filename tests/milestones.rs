@@ -2400,16 +2400,16 @@ fn an_opened_milestone_is_open_though_a_scope_file_sits_in_milestones() {
     }
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], "v2.0 Growth", "{v}");
-    let status = |ver: &str| {
-        v["milestones"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["version"] == ver)
-            .map(|m| m["status"].as_str().unwrap().to_owned())
-    };
-    assert_eq!(status("v2.0").as_deref(), Some("in_progress"), "{v}");
-    assert_eq!(status("v2.1").as_deref(), Some("planned"), "{v}");
+    assert_eq!(
+        milestone_status(&v, "v2.0").as_deref(),
+        Some("in_progress"),
+        "{v}"
+    );
+    assert_eq!(
+        milestone_status(&v, "v2.1").as_deref(),
+        Some("planned"),
+        "{v}"
+    );
     // Unmarked, the same archive says it shipped.
     write(
         root,
@@ -2420,6 +2420,16 @@ fn an_opened_milestone_is_open_though_a_scope_file_sits_in_milestones() {
     );
     let v = roadmap(root);
     assert_ne!(v["current_milestone"], "v2.0 Growth", "{v}");
+}
+
+/// The status `gsd roadmap --json` gives the milestone of version `ver`.
+fn milestone_status(v: &Value, ver: &str) -> Option<String> {
+    v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["version"] == ver)
+        .map(|m| m["status"].as_str().unwrap().to_owned())
 }
 
 fn numbers_where(v: &Value, key: &str) -> Vec<String> {
@@ -2615,16 +2625,16 @@ fn current_and_next_milestone_headings_say_their_status() {
         &plan("21", "01", ""),
     );
     let v = roadmap(root);
-    let status = |v: &Value, ver: &str| {
-        v["milestones"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["version"] == ver)
-            .map(|m| m["status"].as_str().unwrap().to_owned())
-    };
-    assert_eq!(status(&v, "v1.5").as_deref(), Some("in_progress"), "{v}");
-    assert_eq!(status(&v, "v2.0").as_deref(), Some("planned"), "{v}");
+    assert_eq!(
+        milestone_status(&v, "v1.5").as_deref(),
+        Some("in_progress"),
+        "{v}"
+    );
+    assert_eq!(
+        milestone_status(&v, "v2.0").as_deref(),
+        Some("planned"),
+        "{v}"
+    );
     assert!(
         v["current_milestone"].as_str().unwrap().contains("v1.5"),
         "{v}"
@@ -2639,5 +2649,9 @@ fn current_and_next_milestone_headings_say_their_status() {
             .replace("## Next Milestone: v2.0", "## v2.0"),
     );
     let v = roadmap(root);
-    assert_eq!(status(&v, "v2.0").as_deref(), Some("shipped"), "{v}");
+    assert_eq!(
+        milestone_status(&v, "v2.0").as_deref(),
+        Some("shipped"),
+        "{v}"
+    );
 }

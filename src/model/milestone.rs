@@ -100,10 +100,15 @@ pub fn says_code_complete(s: &str, whole: bool) -> bool {
         "implementation complete",
         "implementation-complete",
     ];
-    let parts = status_parts(s);
-    let skip = usize::from(!whole);
-    parts.iter().skip(skip).any(|p| {
-        LANDED.iter().any(|w| {
+    parts_open_with(s, whole, LANDED)
+}
+
+/// Whether a part of `s` where a status is written (every part when `s`
+/// is a status value alone, `whole`; else the parts after its title)
+/// opens with one of `words`.
+fn parts_open_with(s: &str, whole: bool, words: &[&str]) -> bool {
+    status_parts(s).iter().skip(usize::from(!whole)).any(|p| {
+        words.iter().any(|w| {
             p == w
                 || p.strip_prefix(w)
                     .is_some_and(|r| r.starts_with([' ', '.', '-']))
@@ -135,15 +140,7 @@ pub fn says_put_off(s: &str, whole: bool) -> bool {
         "reportée",
         "ertelendi",
     ];
-    let parts = status_parts(s);
-    let skip = usize::from(!whole);
-    parts.iter().skip(skip).any(|p| {
-        PUT_OFF.iter().any(|w| {
-            p == w
-                || p.strip_prefix(w)
-                    .is_some_and(|r| r.starts_with([' ', '.', '-']))
-        })
-    })
+    parts_open_with(s, whole, PUT_OFF)
 }
 
 /// Whether a milestone's title opens by saying its work is put off
@@ -206,13 +203,7 @@ pub fn says_dropped(s: &str) -> bool {
         "removido",
         "cancelado",
     ];
-    status_parts(s).iter().skip(1).any(|p| {
-        DROPPED.iter().any(|w| {
-            p == w
-                || p.strip_prefix(w)
-                    .is_some_and(|r| r.starts_with([' ', '.', '-']))
-        })
-    })
+    parts_open_with(s, false, DROPPED)
 }
 
 /// Status phrases by meaning, in the languages of real roadmaps.
