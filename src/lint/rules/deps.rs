@@ -66,8 +66,8 @@ pub fn depends_on_unknown_plan(cx: &Ctx, s: &mut Sink) {
                 let names_phase = cx.ws.phases.iter().any(|p| p.dir_name == entry);
                 // Or by its number (`depends_on: [49]` in phase 50): another
                 // phase that exists; GSD ignores dependencies outside the
-                // phase, so nothing is unknown. (`01` inside phase 01 is
-                // still a plan number that resolves to nothing.)
+                // phase, so nothing is unknown. (Its own phase's number is
+                // not another phase: that is read as a plan number.)
                 let names_other_phase = crate::model::PhaseId::parse(&entry).is_some_and(|id| {
                     phase.id.as_ref().is_none_or(|own| !own.same(&id))
                         && (cx.phases.folder(&id).is_some() || cx.phases.in_roadmap(&id))
