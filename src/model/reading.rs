@@ -982,13 +982,6 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
     }
 }
 
-/// Whether the live work has all shipped: every live phase complete, and
-/// MILESTONES.md — which GSD writes when a milestone ships — has an entry
-/// for the current milestone (for any, when the roadmap names none), or
-/// another record says it shipped. STATE.md saying "complete" is not
-/// enough: a finished milestone is still current until it is recorded.
-/// ROADMAP.md's line `line` (or the lines right under it) says what it
-/// names is still to be planned.
 /// Whether a phase outside every milestone is put off where its status is
 /// written: its progress row's status cell, its checklist entry's or its
 /// heading's status suffix, its `**Status:**` line.
@@ -1008,6 +1001,8 @@ fn put_off_outside(
         })
 }
 
+/// ROADMAP.md's line `line` (or the lines right under it) says what it
+/// names is still to be planned.
 fn line_says_to_be_planned(ws: &Workspace, line: usize) -> bool {
     let Some(rm) = &ws.roadmap else {
         return false;
@@ -1066,6 +1061,11 @@ fn state_says_between(ws: &Workspace) -> bool {
     status_done || milestone_done || focus
 }
 
+/// Whether the live work has all shipped: every live phase complete, and
+/// MILESTONES.md — which GSD writes when a milestone ships — has an entry
+/// for the current milestone (for any, when the roadmap names none), or
+/// another record says it shipped. STATE.md saying "complete" is not
+/// enough: a finished milestone is still current until it is recorded.
 fn between_milestones(
     records: &ShippedRecords,
     phases: &[PhaseReading],
