@@ -81,7 +81,29 @@ fn corpus_loads_lints_and_round_trips() {
                 }
             }
         }
-        for d in lint::run(&ws, &lint::Options::default()) {
+        let whole = lint::run(&ws, &lint::Options::default());
+        // Lint as the command runs it (a skeleton, its phase folders read a
+        // batch at a time and dropped) finds exactly what a run over the
+        // tree read whole finds, and the skeleton reads the same phases.
+        let skeleton = Workspace::load_with(tree, gsd::model::workspace::Scope::Skeleton).unwrap();
+        assert_eq!(counts(&skeleton), counts(&ws), "{}", tree.display());
+        let verified = |w: &Workspace| w.phases.iter().map(|p| p.verified()).collect::<Vec<_>>();
+        assert_eq!(verified(&skeleton), verified(&ws), "{}", tree.display());
+        let streamed = lint::run_streaming(&skeleton, &lint::Options::default());
+        assert_eq!(
+            serde_json::to_string_pretty(&streamed.diagnostics).unwrap(),
+            serde_json::to_string_pretty(&whole).unwrap(),
+            "{}: streamed lint differs from the whole-tree lint",
+            tree.display()
+        );
+        assert_eq!(
+            streamed.outside.len() + streamed.phase_documents,
+            ws.documents().len(),
+            "{}",
+            tree.display()
+        );
+        assert_eq!(streamed.skipped, ws.skipped.len(), "{}", tree.display());
+        for d in whole {
             *by_code.entry(d.code).or_default() += 1;
         }
         let o = common::gsd(tree, &["lint", "--format", "json"]);

@@ -1821,3 +1821,38 @@ fn depends_on_naming_another_phase_by_number_is_no_unknown_plan() {
     );
     assert_eq!(severities(root, "depends-on-unknown-plan"), ["error"]);
 }
+
+/// Lint reads a tree's phase folders a batch at a time and drops each once
+/// checked; what one batch tells about another still counts. On a
+/// 40-phase tree (several batches): a plan that ran without frontmatter in
+/// phase 1 makes a bare plan in phase 40 a warning, not an error; and a
+/// `depends_on` naming a plan of phase 1 from phase 40 names a plan, while
+/// one naming a plan no phase has is reported.
+#[test]
+fn what_one_batch_of_phases_tells_reaches_the_others() {
+    let names: Vec<String> = (1..=40).map(|n| format!("P{n}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let t = project(&names, &[]);
+    let root = t.path();
+    let bare = "# Plan\n\n<tasks>\n<task type=\"auto\"><name>T</name><files>a.txt</files><action>a</action><verify>v</verify><done>d</done></task>\n</tasks>\n";
+    write(root, ".planning/phases/01-p1/01-01-PLAN.md", bare);
+    write(root, ".planning/phases/40-p40/40-01-PLAN.md", bare);
+    // Neither has run: a plan without frontmatter is an error.
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["error", "error"]);
+    write(
+        root,
+        ".planning/phases/01-p1/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    // Phase 1's ran (history: info); phase 40's is in a format that ran.
+    assert_eq!(severities(root, "plan-no-frontmatter"), ["info", "warning"]);
+
+    let deps = plan("40", "02", "").replace("depends_on: []", "depends_on: [01-01, 07-03]");
+    write(root, ".planning/phases/40-p40/40-02-PLAN.md", &deps);
+    let unknown: Vec<String> = findings(root, "depends-on-unknown-plan")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(unknown.len(), 1, "{unknown:?}");
+    assert!(unknown[0].contains("`07-03`"), "{unknown:?}");
+}

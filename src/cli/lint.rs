@@ -1,6 +1,5 @@
 //! `gsd lint`.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::lint::{self, Options, RULES, Severity, output};
@@ -69,7 +68,6 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
     let project = lint::project::run_project(&root, &Options { disabled: disable })?;
     let files = project.files_checked();
     let diags = project.diagnostics;
-    let all = project.workspaces;
     let least = match min_severity {
         MinSeverity::Info => Severity::Info,
         MinSeverity::Warning => Severity::Warning,
@@ -80,7 +78,6 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
     });
     let (diags, hidden): (Vec<_>, Vec<_>) = diags.into_iter().partition(|d| d.severity <= least);
-    let docs: Vec<&crate::model::Document> = all.iter().flat_map(|w| w.documents()).collect();
     let text = match format {
         _ if style.quiet => String::new(),
         Format::Json => {
@@ -92,18 +89,25 @@ pub fn run(cwd: &Path, args: LintArgs, style: Style) -> Result<Output, CliError>
         Format::Github => output::github::render(&diags),
         Format::Sarif => output::sarif::render(&diags),
         Format::Human => {
-            let map: HashMap<&Path, &crate::model::Document> =
-                docs.iter().map(|d| (d.rel_path.as_path(), *d)).collect();
+            // Lint keeps no document: the files with findings are read
+            // again, one at a time, for their excerpts.
+            let mut sources = output::human::FromDisk::new(&root);
             let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-            let _ =
-                output::human::write(&diags, &map, style.stdout_color, files, &hidden, &mut out);
+            let _ = output::human::write(
+                &diags,
+                &mut sources,
+                style.stdout_color,
+                files,
+                &hidden,
+                &mut out,
+            );
             let _ = std::io::Write::flush(&mut out);
             String::new()
         }
     };
-    drop(docs);
-    // The process ends right after printing: freeing thousands of parsed
-    // nodes one by one would only delay the exit.
-    std::mem::forget(all);
+    // The process ends right after printing: freeing every finding one by
+    // one would only delay the exit.
+    std::mem::forget(diags);
+    std::mem::forget(hidden);
     Ok(Output::ok(text).with_code(i32::from(failing)))
 }

@@ -1,22 +1,249 @@
-//! What a rule sees (the workspace) and where it reports (the sink).
+//! What a rule sees (the tree, and the documents of one pass) and where it
+//! reports (the sink).
+//!
+//! Lint reads a big tree in passes so that it never holds it whole: the
+//! tree ([`Tree`]: the core documents, the files outside phase folders and
+//! every phase folder's listing) stays loaded, and the file rules run over
+//! one [`View`] at a time — the files outside the phase folders, then the
+//! phase folders a batch at a time. What a tree rule needs to know of the
+//! phase files is gathered as [`Facts`] on the way.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use crate::doc::Span;
 use crate::model::reading::RoadmapReading;
 use crate::model::requirements::Requirements;
-use crate::model::{Document, PhaseIndex, Workspace};
+use crate::model::workspace::{Phase, PhaseBatch, PhaseLocation, Skipped};
+use crate::model::{Document, PhaseIndex, Plan, Workspace};
 
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, Severity};
 use super::registry::Rule;
+
+/// A finding's severity that waits on the whole tree: lowered to a warning
+/// when the project's plans that ran (their SUMMARY is on disk) share the
+/// fault, since GSD's executor ran that format. Which plans ran is known
+/// only once every phase folder has been read.
+#[derive(Debug)]
+pub(crate) enum Convention {
+    /// A plan that ran had no frontmatter.
+    BarePlanRan,
+    /// Plans that ran went without these required keys (with the keys the
+    /// executor fills in, once any plan that ran lacked a key).
+    KeysRanWithout(Vec<&'static str>),
+    /// Tasks of this type in plans that ran went without these children.
+    TaskChildrenRanWithout(String, Vec<&'static str>),
+}
+
+/// Keys GSD's executor gives the value nearly every plan states when they
+/// are missing: `autonomous: true`, `type: execute` (not `wave`: plans of
+/// later waves say so).
+const EXECUTOR_DEFAULTS: &[&str] = &["autonomous", "type"];
+
+impl Convention {
+    fn holds(&self, facts: &Facts) -> bool {
+        match self {
+            Convention::BarePlanRan => facts.bare_plan_ran,
+            Convention::KeysRanWithout(missing) => missing.iter().all(|k| {
+                facts.keys_ran_without.contains(k)
+                    || (!facts.keys_ran_without.is_empty() && EXECUTOR_DEFAULTS.contains(k))
+            }),
+            Convention::TaskChildrenRanWithout(kind, missing) => missing.iter().all(|c| {
+                facts
+                    .task_children_ran_without
+                    .contains(&(kind.clone(), *c))
+            }),
+        }
+    }
+
+    /// The severity `d` ends with once `facts` are known.
+    pub(crate) fn settle(&self, d: &mut Diagnostic, facts: &Facts) {
+        if self.holds(facts) {
+            d.severity = Severity::Warning.max(d.severity);
+        }
+    }
+}
+
+/// What the tree rules and the conventions need to know of the phase files,
+/// gathered from every pass (so the files need not stay loaded).
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// A phase plan that ran has no frontmatter.
+    pub(crate) bare_plan_ran: bool,
+    /// Required frontmatter keys phase plans that ran go without.
+    pub(crate) keys_ran_without: HashSet<&'static str>,
+    /// Task children, by task type, the tasks of plans that ran go without.
+    pub(crate) task_children_ran_without: HashSet<(String, &'static str)>,
+    /// Requirement IDs the plans name (`requirements:` or a
+    /// `**Requirements:**` line).
+    pub requirements_named: HashSet<String>,
+    /// Phase folder → how many of its summaries say execution stopped.
+    pub stopped_summaries: HashMap<PathBuf, usize>,
+}
+
+impl Facts {
+    /// The facts of the documents of `view`.
+    pub fn of(view: &View) -> Facts {
+        let mut f = Facts::default();
+        for ph in view.phases {
+            for p in ph
+                .plans
+                .iter()
+                .filter(|p| !p.is_quick() && ph.plan_has_summary(p))
+            {
+                f.bare_plan_ran |= super::rules::plan::bare(p);
+                if let Some(missing) = super::rules::plan::missing_keys(p) {
+                    f.keys_ran_without.extend(missing);
+                }
+                for t in p.tasks.iter().filter(|t| t.unclosed_children.is_empty()) {
+                    for c in t.kind.schema().0.iter().filter(|c| !t.has(c)) {
+                        f.task_children_ran_without
+                            .insert((t.kind.as_str().to_owned(), *c));
+                    }
+                }
+            }
+            let stopped = ph.summaries.iter().filter(|s| s.stopped).count();
+            if stopped > 0 {
+                f.stopped_summaries.insert(ph.dir.clone(), stopped);
+            }
+        }
+        super::rules::project::referenced(view, &mut f.requirements_named);
+        f
+    }
+
+    /// Add the facts of another pass.
+    pub fn merge(&mut self, other: Facts) {
+        self.bare_plan_ran |= other.bare_plan_ran;
+        self.keys_ran_without.extend(other.keys_ran_without);
+        self.task_children_ran_without
+            .extend(other.task_children_ran_without);
+        self.requirements_named.extend(other.requirements_named);
+        self.stopped_summaries.extend(other.stopped_summaries);
+    }
+}
+
+/// The documents one pass of the file rules checks: a whole workspace, or
+/// the files outside the phase folders, or a batch of phase folders.
+#[derive(Default)]
+pub struct View<'a> {
+    pub phases: &'a [Phase],
+    pub loose_plans: &'a [Plan],
+    pub other: &'a [Document],
+    /// PROJECT.md, ROADMAP.md, STATE.md, REQUIREMENTS.md and config.json,
+    /// those read.
+    pub core: Vec<&'a Document>,
+    pub skipped: &'a [Skipped],
+}
+
+impl<'a> View<'a> {
+    /// Every document of `ws`.
+    pub fn whole(ws: &'a Workspace) -> View<'a> {
+        View {
+            phases: &ws.phases,
+            ..View::outside_phases(ws)
+        }
+    }
+
+    /// The documents of `ws` outside its phase folders.
+    pub fn outside_phases(ws: &'a Workspace) -> View<'a> {
+        let core = [
+            ws.project.as_ref().map(|p| &p.doc),
+            ws.roadmap.as_ref().map(|p| &p.doc),
+            ws.state.as_ref().map(|p| &p.doc),
+            ws.requirements.as_ref().map(|p| &p.doc),
+            ws.config_doc.as_ref(),
+        ];
+        View {
+            phases: &[],
+            loose_plans: &ws.loose_plans,
+            other: &ws.other,
+            core: core.into_iter().flatten().collect(),
+            skipped: &ws.skipped,
+        }
+    }
+
+    /// The phase folders of a batch.
+    pub fn batch(batch: &'a PhaseBatch) -> View<'a> {
+        View {
+            phases: &batch.phases,
+            skipped: &batch.skipped,
+            ..View::default()
+        }
+    }
+
+    /// Phases in `phases/` (not archived).
+    pub fn current_phases(&self) -> impl Iterator<Item = &'a Phase> + 'a {
+        self.phases
+            .iter()
+            .filter(|p| p.location == PhaseLocation::Current)
+    }
+
+    /// Every plan: in phases, then loose ones (as `Workspace::all_plans`).
+    pub fn all_plans(&self) -> impl Iterator<Item = &'a Plan> + 'a {
+        self.phases
+            .iter()
+            .flat_map(|p| p.plans.iter())
+            .chain(self.loose_plans.iter())
+    }
+
+    /// Every text document, in `Workspace::documents`' order.
+    pub fn documents(&self) -> Vec<&'a Document> {
+        let mut v: Vec<&Document> = self.core.clone();
+        for ph in self.phases {
+            v.extend(ph.plans.iter().map(|p| &p.doc));
+            v.extend(ph.summaries.iter().map(|s| &s.doc));
+            v.extend(ph.other_docs.iter());
+        }
+        v.extend(self.loose_plans.iter().map(|p| &p.doc));
+        v.extend(self.other.iter());
+        v
+    }
+}
 
 /// Collects findings for one rule at a time.
 pub struct Sink<'a> {
     pub(crate) rule: &'a Rule,
     pub(crate) out: Vec<Diagnostic>,
+    /// Findings (by index in `out`) whose severity waits on the whole tree.
+    pub(crate) conventions: Vec<(usize, Convention)>,
 }
 
-impl Sink<'_> {
+impl<'a> Sink<'a> {
+    pub(crate) fn new(rule: &'a Rule) -> Self {
+        Sink {
+            rule,
+            out: Vec::new(),
+            conventions: Vec::new(),
+        }
+    }
+
+    /// Report at a span with `severity`, lowered to a warning at the end of
+    /// the run if the plans that ran share the fault ([`Convention`]).
+    pub(crate) fn at_unless_ran_so(
+        &mut self,
+        convention: Convention,
+        severity: Severity,
+        doc: &Document,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.conventions.push((self.out.len(), convention));
+        self.at_severity(severity, doc, span, message, help);
+    }
+
+    /// A finding about a whole file, lowered as [`Sink::at_unless_ran_so`].
+    pub(crate) fn file_unless_ran_so(
+        &mut self,
+        convention: Convention,
+        file: impl Into<PathBuf>,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.conventions.push((self.out.len(), convention));
+        self.file(file, message, help);
+    }
+
     /// Report at a span of a document.
     pub fn at(
         &mut self,
@@ -106,8 +333,10 @@ impl Sink<'_> {
     }
 }
 
-/// The input of every rule.
-pub struct Ctx<'a> {
+/// What every pass shares, built once: the tree and what is read from it.
+pub struct Tree<'a> {
+    /// The workspace linted: read whole, or as a skeleton whose phase
+    /// folders are only listed.
     pub ws: &'a Workspace,
     /// Phase lookups by ID, built once for all rules.
     pub phases: PhaseIndex<'a>,
@@ -121,6 +350,58 @@ pub struct Ctx<'a> {
     /// The phase STATE.md's position names first (read once: rules ask
     /// per phase whether the work has moved past it).
     state_phase: Option<crate::model::PhaseId>,
+}
+
+impl<'a> Tree<'a> {
+    pub fn new(ws: &'a Workspace) -> Self {
+        Tree {
+            ws,
+            phases: PhaseIndex::new(ws),
+            reading: RoadmapReading::new(ws),
+            archived_requirements: ws.archived_requirements(),
+            shipped: crate::model::shipped::ShippedRecords::of(ws),
+            state_phase: ws
+                .state
+                .as_ref()
+                .and_then(|st| st.positions().into_iter().next())
+                .map(|pos| pos.phase),
+        }
+    }
+
+    /// What a rule sees in a pass over `view`, with the `facts` gathered.
+    pub fn cx<'b>(&'b self, view: &'b View<'b>, facts: &'b Facts) -> Ctx<'b>
+    where
+        'a: 'b,
+    {
+        Ctx {
+            ws: self.ws,
+            view,
+            facts,
+            phases: &self.phases,
+            reading: &self.reading,
+            archived_requirements: &self.archived_requirements,
+            shipped: &self.shipped,
+            state_phase: self.state_phase.as_ref(),
+        }
+    }
+}
+
+/// The input of every rule.
+pub struct Ctx<'a> {
+    /// The tree: its core documents, the files outside phase folders and
+    /// every phase folder's listing. A file rule reads documents from
+    /// `view`, never from here (in a streaming run the phase folders here
+    /// are only listed).
+    pub ws: &'a Workspace,
+    /// The documents this pass checks (file rules).
+    pub view: &'a View<'a>,
+    /// What every pass gathered (tree rules; empty for file rules).
+    pub facts: &'a Facts,
+    pub phases: &'a PhaseIndex<'a>,
+    pub reading: &'a RoadmapReading,
+    pub archived_requirements: &'a [Requirements],
+    pub shipped: &'a crate::model::shipped::ShippedRecords,
+    state_phase: Option<&'a crate::model::PhaseId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -214,7 +495,6 @@ impl<'a> Ctx<'a> {
         // reading's current phase: a tick alone moves that on.)
         let at_later = self
             .state_phase
-            .as_ref()
             .is_some_and(|at| at > id && live().any(|p| p.phase_id.same(at)));
         at_later
             || live().any(|p| p.phase_id > *id && p.summaries > 0)
@@ -240,21 +520,6 @@ impl<'a> Ctx<'a> {
             rule
         } else {
             super::diagnostic::Severity::Info
-        }
-    }
-
-    pub fn new(ws: &'a Workspace) -> Self {
-        Ctx {
-            ws,
-            phases: PhaseIndex::new(ws),
-            reading: RoadmapReading::new(ws),
-            archived_requirements: ws.archived_requirements(),
-            shipped: crate::model::shipped::ShippedRecords::of(ws),
-            state_phase: ws
-                .state
-                .as_ref()
-                .and_then(|st| st.positions().into_iter().next())
-                .map(|pos| pos.phase),
         }
     }
 }

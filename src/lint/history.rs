@@ -16,6 +16,7 @@ use crate::model::workspace::PhaseLocation;
 use crate::model::workspace::is_archive_folder;
 use crate::model::{Workspace, quick};
 
+use super::context::View;
 use super::{Diagnostic, Severity};
 
 /// Rules about a plan's structure, frontmatter and dependencies, and about
@@ -99,8 +100,10 @@ pub struct History {
 }
 
 impl History {
+    /// The history among the documents of `view`, read against the tree `ws`.
     pub fn new(
         ws: &Workspace,
+        view: &View,
         reading: &RoadmapReading,
         shipped: &crate::model::shipped::ShippedRecords,
     ) -> History {
@@ -114,7 +117,7 @@ impl History {
             .map(|r| &r.phase_id)
             .max();
         let recorded_run = state_recorded_plans(ws);
-        for ph in &ws.phases {
+        for ph in view.phases {
             let shipped = match &ph.location {
                 PhaseLocation::Archived(_) => true,
                 // Shipped, complete by any evidence, or outside the live
@@ -184,7 +187,7 @@ impl History {
         }
         // Every other file kept in an archive folder (`archive/v1-phases/
         // 01-x/01-01-PLAN.md`, read as a note): put aside by where it sits.
-        for doc in &ws.other {
+        for doc in view.other {
             if doc
                 .rel_path
                 .components()
@@ -195,7 +198,7 @@ impl History {
         }
         // Archives in schemes of their own (`archive/v1.1/phases/…`,
         // `history/`, `phases-archive/`): history by where they sit.
-        for plan in &ws.loose_plans {
+        for plan in view.loose_plans {
             let archived = plan
                 .doc
                 .rel_path
@@ -208,7 +211,7 @@ impl History {
         // A `*-PLAN.md` lying loose in `phases/` is never executed: GSD only
         // runs plans inside phase folders (plan-noncanonical-name says so).
         let phases_dir = ws.planning.join("phases");
-        for plan in &ws.loose_plans {
+        for plan in view.loose_plans {
             if plan.doc.path().parent() == Some(phases_dir.as_path()) {
                 files.insert(plan.doc.rel_path.clone());
             }
@@ -229,13 +232,13 @@ impl History {
                 .then(|| quick::order(dir.file_name()?.to_str()?))
                 .flatten()
         };
-        let last_quick_run = ws
+        let last_quick_run = view
             .other
             .iter()
             .filter(|d| d.file_name().ends_with("SUMMARY.md"))
             .filter_map(|d| quick_dir_order(d.path()))
             .max();
-        for plan in &ws.loose_plans {
+        for plan in view.loose_plans {
             let overtaken = quick_dir_order(plan.doc.path())
                 .zip(last_quick_run)
                 .is_some_and(|(this, last)| this < last);
@@ -261,7 +264,7 @@ impl History {
                 .is_some_and(|(made, shipped)| made.as_str() < shipped);
             let recorded = before_ship || task_id.is_some_and(|id| state_text.contains(&id));
             let done = recorded
-                || ws
+                || view
                     .other
                     .iter()
                     .any(|d| d.path().parent() == dir && d.file_name().ends_with("SUMMARY.md"));
@@ -287,6 +290,26 @@ impl History {
                 "{} (kept as info: this plan has run — it has a SUMMARY, its phase is complete or its milestone shipped — or sits where GSD never runs it)",
                 d.help
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EXECUTION_RULES;
+    use crate::lint::{RULES, Reads};
+
+    /// History is applied to the findings of the file rules, pass by pass
+    /// (`lint::Linter::check`); a tree rule's findings never get it. So
+    /// every rule whose findings can be history must be a file rule.
+    #[test]
+    fn every_rule_history_applies_to_reads_files() {
+        for code in EXECUTION_RULES {
+            let rule = RULES
+                .iter()
+                .find(|r| r.code == *code)
+                .unwrap_or_else(|| panic!("{code} is no rule"));
+            assert_eq!(rule.reads, Reads::Files, "{code}");
         }
     }
 }

@@ -11,67 +11,215 @@ pub mod rules;
 mod suppress;
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use registry::{RULES, Rule};
+pub use registry::{RULES, Reads, Rule};
 
-use crate::model::Workspace;
-use context::{Ctx, Sink};
+use crate::model::{Document, Workspace};
+use context::{Convention, Ctx, Facts, Sink, Tree, View};
 
 /// Which rules to run.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Rule codes switched off (from flags and config.json `lint.disable`).
+    /// Rule codes switched off (from flags and config.json `lint.disabled`).
     pub disabled: Vec<String>,
 }
 
-/// Run every enabled rule; findings are sorted by file, line, code.
+/// Phase folders read, checked and dropped together in a streaming run:
+/// enough to keep both cores busy on a small tree, few enough that a
+/// batch's documents are a small part of the memory.
+const BATCH_PHASES: usize = 16;
+
+/// Run every enabled rule over a workspace read whole; findings are
+/// sorted by file, line, code.
 pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
-    let cx = Ctx::new(ws);
-    let mut disabled = options.disabled.clone();
-    disabled.extend(ws.config().lint_disabled());
-    let mut out: Vec<Diagnostic> = RULES
-        .par_iter()
-        .filter(|r| !disabled.iter().any(|d| d == r.code))
-        .flat_map_iter(|rule| {
-            let mut sink = Sink {
-                rule,
-                out: Vec::new(),
-            };
-            (rule.check)(&cx, &mut sink);
-            sink.out
-        })
+    let tree = Tree::new(ws);
+    let linter = Linter::new(&tree, options);
+    let pass = linter.check(&View::whole(ws));
+    linter.finish(vec![pass]).diagnostics
+}
+
+/// Run every enabled rule over a workspace loaded as a skeleton
+/// (`Scope::Skeleton`), reading its phase folders a batch at a time on the
+/// thread pool and dropping each batch once checked: the findings are
+/// those [`run`] gives on the workspace read whole.
+pub fn run_streaming(skeleton: &Workspace, options: &Options) -> Linted {
+    let tree = Tree::new(skeleton);
+    let linter = Linter::new(&tree, options);
+    let mut passes = vec![linter.check(&View::outside_phases(skeleton))];
+    let n = skeleton.phases.len();
+    let batches: Vec<std::ops::Range<usize>> = (0..n)
+        .step_by(BATCH_PHASES)
+        .map(|a| a..(a + BATCH_PHASES).min(n))
         .collect();
-    let history = history::History::new(ws, &cx.reading, &cx.shipped);
-    for d in &mut out {
-        history.apply(d);
-    }
-    // Only files that mention gsd-ignore can suppress anything.
-    let suppressing: HashMap<&std::path::Path, &crate::model::Document> = ws
-        .documents()
-        .into_iter()
-        .filter(|d| memchr::memmem::find(d.source.bytes(), b"gsd-ignore").is_some())
-        .map(|d| (d.rel_path.as_path(), d))
-        .collect();
-    if !suppressing.is_empty() {
-        out.retain(|d| {
-            !suppressing
-                .get(d.file.as_path())
-                .is_some_and(|doc| suppress::is_suppressed(doc, d))
-        });
-    }
-    // Paths compare as bytes: component-wise comparison was a tenth of the run.
-    out.sort_by(|a, b| {
-        fn bytes(d: &Diagnostic) -> &[u8] {
-            d.file.as_os_str().as_encoded_bytes()
+    passes.par_extend(batches.into_par_iter().map(|range| {
+        // The batch's documents are dropped here, once checked.
+        let batch = skeleton.load_phases(range);
+        linter.check(&View::batch(&batch))
+    }));
+    linter.finish(passes)
+}
+
+/// The findings of a run, and what it read.
+pub struct Linted {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The documents outside the phase folders, by path (several tracks
+    /// share PROJECT.md and config.json: counted once by the caller).
+    pub outside: Vec<PathBuf>,
+    /// How many documents the phase folders held.
+    pub phase_documents: usize,
+    /// How many files were not parsed (binary, too large, unreadable).
+    pub skipped: usize,
+}
+
+/// What one pass of the file rules found.
+struct Pass {
+    diagnostics: Vec<Diagnostic>,
+    /// Findings whose severity waits on the facts of every pass.
+    conventions: Vec<(usize, Convention)>,
+    facts: Facts,
+    /// The documents that mention gsd-ignore (only they can suppress a
+    /// finding), kept past the pass.
+    ignoring: Vec<Document>,
+    /// Paths of the documents checked, when outside the phase folders;
+    /// else only their count.
+    outside: Vec<PathBuf>,
+    phase_documents: usize,
+    skipped: usize,
+}
+
+/// Findings, and those of them (by index) whose severity waits on the
+/// facts of every pass.
+type Found = (Vec<Diagnostic>, Vec<(usize, Convention)>);
+
+/// The rules enabled for one run over one tree.
+struct Linter<'a> {
+    tree: &'a Tree<'a>,
+    rules: Vec<&'static Rule>,
+}
+
+impl<'a> Linter<'a> {
+    fn new(tree: &'a Tree<'a>, options: &Options) -> Self {
+        let mut disabled = options.disabled.clone();
+        disabled.extend(tree.ws.config().lint_disabled());
+        Linter {
+            tree,
+            rules: RULES
+                .iter()
+                .filter(|r| !disabled.iter().any(|d| d == r.code))
+                .collect(),
         }
-        bytes(a)
-            .cmp(bytes(b))
-            .then_with(|| (a.line, a.column, a.code).cmp(&(b.line, b.column, b.code)))
-    });
-    out
+    }
+
+    /// Run the enabled rules that read `reads` with `cx`, in registry order.
+    fn apply(&self, reads: Reads, cx: &Ctx) -> Found {
+        let found: Vec<Found> = self
+            .rules
+            .par_iter()
+            .filter(|r| r.reads == reads)
+            .map(|rule| {
+                let mut sink = Sink::new(rule);
+                (rule.check)(cx, &mut sink);
+                (sink.out, sink.conventions)
+            })
+            .collect();
+        let mut out = Vec::with_capacity(found.iter().map(|(d, _)| d.len()).sum());
+        let mut conventions = Vec::new();
+        for (diags, convs) in found {
+            let at = out.len();
+            conventions.extend(convs.into_iter().map(|(i, c)| (at + i, c)));
+            out.extend(diags);
+        }
+        (out, conventions)
+    }
+
+    /// The file rules over one view, with the history of its files.
+    fn check(&self, view: &View) -> Pass {
+        let none = Facts::default();
+        let cx = self.tree.cx(view, &none);
+        let (mut diagnostics, conventions) = self.apply(Reads::Files, &cx);
+        let history =
+            history::History::new(self.tree.ws, view, &self.tree.reading, &self.tree.shipped);
+        for d in &mut diagnostics {
+            history.apply(d);
+        }
+        let documents = view.documents();
+        let outside: Vec<PathBuf> = view
+            .core
+            .iter()
+            .copied()
+            .chain(view.loose_plans.iter().map(|p| &p.doc))
+            .chain(view.other)
+            .map(|d| d.rel_path.clone())
+            .collect();
+        Pass {
+            diagnostics,
+            conventions,
+            facts: Facts::of(view),
+            ignoring: documents
+                .iter()
+                .filter(|d| memchr::memmem::find(d.source.bytes(), b"gsd-ignore").is_some())
+                .map(|d| (*d).clone())
+                .collect(),
+            phase_documents: documents.len() - outside.len(),
+            outside,
+            skipped: view.skipped.len(),
+        }
+    }
+
+    /// The tree rules with the facts of every pass, every severity settled,
+    /// suppressions applied, findings sorted.
+    fn finish(&self, passes: Vec<Pass>) -> Linted {
+        let mut facts = Facts::default();
+        let mut all = Vec::with_capacity(passes.iter().map(|p| p.diagnostics.len()).sum());
+        let mut ignoring = Vec::new();
+        let mut pending = Vec::new();
+        let (mut outside, mut phase_documents, mut skipped) = (Vec::new(), 0, 0);
+        for p in passes {
+            facts.merge(p.facts);
+            let at = all.len();
+            pending.extend(p.conventions.into_iter().map(|(i, c)| (at + i, c)));
+            all.extend(p.diagnostics);
+            ignoring.extend(p.ignoring);
+            outside.extend(p.outside);
+            phase_documents += p.phase_documents;
+            skipped += p.skipped;
+        }
+        for (i, c) in pending {
+            c.settle(&mut all[i], &facts);
+        }
+        let empty = View::default();
+        let (tree_found, _) = self.apply(Reads::Tree, &self.tree.cx(&empty, &facts));
+        all.extend(tree_found);
+        // Only files that mention gsd-ignore can suppress anything.
+        let suppressing: HashMap<&Path, &Document> =
+            ignoring.iter().map(|d| (d.rel_path.as_path(), d)).collect();
+        if !suppressing.is_empty() {
+            all.retain(|d| {
+                !suppressing
+                    .get(d.file.as_path())
+                    .is_some_and(|doc| suppress::is_suppressed(doc, d))
+            });
+        }
+        // Paths compare as bytes: component-wise comparison was a tenth of the run.
+        all.sort_by(|a, b| {
+            fn bytes(d: &Diagnostic) -> &[u8] {
+                d.file.as_os_str().as_encoded_bytes()
+            }
+            bytes(a)
+                .cmp(bytes(b))
+                .then_with(|| (a.line, a.column, a.code).cmp(&(b.line, b.column, b.code)))
+        });
+        Linted {
+            diagnostics: all,
+            outside,
+            phase_documents,
+            skipped,
+        }
+    }
 }
 
 /// Counts by severity.

@@ -17,29 +17,54 @@ use crate::model::{Workspace, workstream};
 
 use super::{Diagnostic, Options};
 
-/// Every workspace linted and every finding, sorted.
+/// Every finding, sorted, and how many files were checked.
 pub struct ProjectLint {
-    pub workspaces: Vec<Workspace>,
     pub diagnostics: Vec<Diagnostic>,
+    files_checked: usize,
 }
 
 impl ProjectLint {
     /// How many files were checked: a file several tracks share
     /// (PROJECT.md, config.json) is one file; skipped files count too.
     pub fn files_checked(&self) -> usize {
-        let distinct: std::collections::HashSet<&Path> = self
-            .workspaces
-            .iter()
-            .flat_map(|w| w.documents())
-            .map(|d| d.rel_path.as_path())
-            .collect();
-        distinct.len()
-            + self
-                .workspaces
-                .iter()
-                .map(|w| w.skipped.len())
-                .sum::<usize>()
+        self.files_checked
     }
+}
+
+/// The files the runs read, counted as [`ProjectLint::files_checked`] says:
+/// only files outside phase folders can be shared between tracks.
+#[derive(Default)]
+struct Counted {
+    outside: std::collections::HashSet<std::path::PathBuf>,
+    phase_documents: usize,
+    skipped: usize,
+}
+
+impl Counted {
+    fn add(&mut self, run: &super::Linted) {
+        self.outside.extend(run.outside.iter().cloned());
+        self.phase_documents += run.phase_documents;
+        self.skipped += run.skipped;
+    }
+
+    fn total(&self) -> usize {
+        self.outside.len() + self.phase_documents + self.skipped
+    }
+}
+
+/// Lint one track: its skeleton loaded, its phase folders read a batch at
+/// a time ([`super::run_streaming`]).
+fn lint_track(
+    root: &Path,
+    track: Option<&str>,
+    options: &Options,
+) -> Result<super::Linted, WorkspaceError> {
+    let ws = Workspace::load_in(root, Scope::Skeleton, track)?;
+    let run = super::run_streaming(&ws, options);
+    // The process ends soon after lint: freeing the skeleton's nodes one by
+    // one would only delay it.
+    std::mem::forget(ws);
+    Ok(run)
 }
 
 /// The tracks lint checks for the project at `root` (None: the root).
@@ -74,14 +99,14 @@ pub fn targets(root: &Path) -> Result<Vec<Option<String>>, WorkspaceError> {
 
 /// Lint every track of the project at `root`.
 pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, WorkspaceError> {
-    let mut workspaces = Vec::new();
+    let mut counted = Counted::default();
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let targets = targets(root)?;
     let root_linted = targets.contains(&None);
     for t in targets {
-        let ws = Workspace::load_in(root, Scope::Full, t.as_deref())?;
-        diagnostics.extend(super::run(&ws, options));
-        workspaces.push(ws);
+        let run = lint_track(root, t.as_deref(), options)?;
+        counted.add(&run);
+        diagnostics.extend(run.diagnostics);
     }
     // Work only in workstreams: the root is no track of its own, but the
     // files it shares with them are checked. What the root would say about
@@ -89,14 +114,14 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
     // files it lacks) is not said: only findings in a shared file that is
     // there, outside the root's phases/.
     if !root_linted {
-        let ws = Workspace::load_in(root, Scope::Full, None)?;
+        let run = lint_track(root, None, options)?;
+        counted.add(&run);
         let phases = Path::new(".planning").join("phases");
-        for d in super::run(&ws, options) {
+        for d in run.diagnostics {
             if !d.file.starts_with(&phases) && root.join(&d.file).is_file() {
                 diagnostics.push(d);
             }
         }
-        workspaces.push(ws);
     }
     diagnostics.sort_by(|a, b| {
         a.file
@@ -113,7 +138,7 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
             && later.file == first.file
     });
     Ok(ProjectLint {
-        workspaces,
         diagnostics,
+        files_checked: counted.total(),
     })
 }

@@ -5,9 +5,50 @@
 use super::workspace::Phase;
 use super::{Plan, PlanId, Workspace};
 
+/// What a `depends_on` entry points at.
+pub enum Target<'a> {
+    /// A plan that was read: of the phase itself, or of another phase of
+    /// a workspace read whole.
+    Plan(&'a Plan),
+    /// A plan of another phase known only by its file name: the folder was
+    /// listed, not read (lint's skeleton, [`super::workspace::Scope::Skeleton`]).
+    Listed,
+}
+
 /// Resolve a `depends_on` entry to a plan: `05-03`, a full stem (also of an
 /// `01-PLAN-01.md`), or a bare plan number within the same phase.
 pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&'a Plan> {
+    match target(ws, phase, entry)? {
+        Target::Plan(p) => Some(p),
+        Target::Listed => None,
+    }
+}
+
+/// The plans of `ph` with the number `n`, as `phase` (the folder being
+/// checked, read whole) or `ph`'s parsed plans have them, else as its
+/// listing names them.
+fn numbered<'a>(ph: &'a Phase, phase: &'a Phase, n: u64) -> Option<Target<'a>> {
+    let ph = if ph.dir == phase.dir { phase } else { ph };
+    if let Some(p) = ph
+        .plans
+        .iter()
+        .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n))
+    {
+        return Some(Target::Plan(p));
+    }
+    (ph.plans.is_empty()
+        && ph
+            .plan_files
+            .iter()
+            .any(|f| PlanId::parse(f).is_some_and(|id| id.number() == n)))
+    .then_some(Target::Listed)
+}
+
+/// [`resolve`], where the other phases of `ws` may be only listed: a plan
+/// of the phase itself is always the parsed plan; one of another phase is
+/// that phase's parsed plan, or [`Target::Listed`] when its folder was
+/// only listed.
+pub fn target<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<Target<'a>> {
     let e = entry.trim().trim_matches(['"', '\'']);
     // A plan named by its file (`10.01-PLAN.md`) or stem (`10.01`).
     if let Some(p) = phase.plans.iter().find(|p| {
@@ -23,28 +64,27 @@ pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&
                     .strip_suffix(".md")
                     .is_some_and(|s| s.to_lowercase().ends_with(&format!("-{lower}"))))
     }) {
-        return Some(p);
+        return Some(Target::Plan(p));
     }
     // A slugged reference (`53-agent-consolidation-01`): a phase folder's
     // name, then the plan number (GSD writes these, #3602).
-    if let Some(p) = ws.phases.iter().find_map(|ph| {
+    if let Some(t) = ws.phases.iter().find_map(|ph| {
         let n: u64 = e
             .strip_prefix(ph.dir_name.as_str())?
             .strip_prefix('-')?
             .parse()
             .ok()?;
-        ph.plans
-            .iter()
-            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n))
+        numbered(ph, phase, n)
     }) {
-        return Some(p);
+        return Some(t);
     }
     if !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()) {
         let n: u64 = e.parse().ok()?;
         return phase
             .plans
             .iter()
-            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n));
+            .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n))
+            .map(Target::Plan);
     }
     // A lettered plan number of this phase (`01d` for `30-01d-PLAN.md`:
     // sub-waves split from one plan).
@@ -57,15 +97,32 @@ pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&
                 .is_some_and(|stem| stem.strip_suffix(e).is_some_and(|head| head.ends_with('-')))
         })
     {
-        return Some(p);
+        return Some(Target::Plan(p));
     }
     let id = PlanId::parse(e)?;
-    phase
-        .plans
+    let same = |pid: &PlanId| pid.same(&id);
+    if let Some(p) = phase.plans.iter().find(|p| p.id.as_ref().is_some_and(same)) {
+        return Some(Target::Plan(p));
+    }
+    // Any plan of the tree with that ID: parsed, else listed.
+    ws.phases
         .iter()
-        .find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id)))
+        .find_map(|ph| {
+            let ph = if ph.dir == phase.dir { phase } else { ph };
+            if let Some(p) = ph.plans.iter().find(|p| p.id.as_ref().is_some_and(same)) {
+                return Some(Target::Plan(p));
+            }
+            (ph.plans.is_empty()
+                && ph
+                    .plan_files
+                    .iter()
+                    .any(|f| PlanId::parse(f).is_some_and(|pid| same(&pid))))
+            .then_some(Target::Listed)
+        })
         .or_else(|| {
-            ws.all_plans()
-                .find(|p| p.id.as_ref().is_some_and(|pid| pid.same(&id)))
+            ws.loose_plans
+                .iter()
+                .find(|p| p.id.as_ref().is_some_and(same))
+                .map(Target::Plan)
         })
 }

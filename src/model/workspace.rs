@@ -75,6 +75,9 @@ pub struct Phase {
     pub plans: Vec<Plan>,
     pub summaries: Vec<Summary>,
     pub other_docs: Vec<Document>,
+    /// Its VERIFICATION.md says the phase passed (read with `Scope::Full`
+    /// and `Scope::Skeleton`; false where the folder was only listed).
+    verified: bool,
 }
 
 impl Phase {
@@ -96,11 +99,10 @@ impl Phase {
     }
 
     /// Its VERIFICATION.md says the phase passed: the phase ran to its
-    /// end (known only when the folder's files were read: `Scope::Full`).
+    /// end (known when the folder's VERIFICATION was read: `Scope::Full`
+    /// and `Scope::Skeleton`).
     pub fn verified(&self) -> bool {
-        self.other_docs
-            .iter()
-            .any(|d| d.file_name().ends_with("VERIFICATION.md") && super::verification::passed(d))
+        self.verified
     }
 
     pub fn plan_count(&self) -> usize {
@@ -161,7 +163,13 @@ pub enum Scope {
     /// Every core document parsed; phase folders listed by name only.
     /// Enough for phase commands and writes, and much cheaper on big trees.
     Index,
-    /// Every file read and parsed (lint, plan commands, the corpus test).
+    /// Every file outside the phase folders read and parsed; the phase
+    /// folders listed, and of their files only VERIFICATION.md read (for
+    /// whether the phase passed). Lint loads this, then reads the phase
+    /// folders a few at a time ([`Workspace::load_phases`]), so a big tree
+    /// is never held in memory whole.
+    Skeleton,
+    /// Every file read and parsed (plan commands, the corpus test).
     Full,
 }
 
@@ -179,7 +187,7 @@ impl Scope {
                 "REQUIREMENTS.md",
                 "config.json",
             ]),
-            Scope::Full => None,
+            Scope::Skeleton | Scope::Full => None,
         }
     }
 }
@@ -206,6 +214,15 @@ pub struct Workspace {
     pub loose_plans: Vec<Plan>,
     /// Every other text file.
     pub other: Vec<Document>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Phase folders read whole from a skeleton ([`Workspace::load_phases`]):
+/// the phases in the skeleton's order, and the files of theirs that were
+/// not parsed.
+#[derive(Debug)]
+pub struct PhaseBatch {
+    pub phases: Vec<Phase>,
     pub skipped: Vec<Skipped>,
 }
 
@@ -442,6 +459,9 @@ enum Parsed {
     PhasePlan(usize, Box<Plan>),
     PhaseSummary(usize, Box<Summary>),
     PhaseOther(usize, Box<Document>),
+    /// A phase file only listed (`Scope::Skeleton`); true for a
+    /// VERIFICATION.md that says the phase passed.
+    PhaseListed(usize, bool),
     LoosePlan(Box<Plan>),
     Other(Box<Document>),
 }
@@ -459,6 +479,7 @@ fn place_file(
     path: &Path,
     base: &Path,
     dir_index: &HashMap<PathBuf, usize>,
+    scope: Scope,
 ) -> Placed {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let role = role(rel, base);
@@ -469,6 +490,20 @@ fn place_file(
         _ => None,
     };
     let listed = phase.map(|(i, nested)| (i, file_name(rel), nested));
+    if scope == Scope::Skeleton
+        && let Some((i, nested)) = phase
+    {
+        let name = file_name(rel);
+        let beside = |n: &str| path.with_file_name(n).is_file();
+        let verification = name.ends_with("VERIFICATION.md")
+            && phase_file_kind(&name, nested, beside) == PhaseFileKind::Other;
+        let passed = verification
+            && matches!(load_file(root, path), Loaded::Text(doc) if super::verification::passed(&doc));
+        return Placed {
+            listed,
+            file: Parsed::PhaseListed(i, passed),
+        };
+    }
     let doc = match load_file(root, path) {
         Loaded::Text(doc) => doc,
         Loaded::Skipped(s) => {
@@ -647,7 +682,7 @@ impl Workspace {
         }
         match workstream {
             None => to_read.retain(|p| !p.starts_with(&workstreams)),
-            Some(_) if matches!(scope, Scope::Index | Scope::Full) => {
+            Some(_) if matches!(scope, Scope::Index | Scope::Skeleton | Scope::Full) => {
                 for name in ["PROJECT.md", "config.json"] {
                     let (own, shared) = (planning.join(name), top.join(name));
                     if !own.is_file() && shared.is_file() {
@@ -660,7 +695,7 @@ impl Workspace {
         // Reading, parsing and typing each file is independent of the
         // others, so all of it runs on the thread pool; what is left for one
         // thread is moving the results into place.
-        let place = |p: &PathBuf| place_file(root, p, &base, &dir_index);
+        let place = |p: &PathBuf| place_file(root, p, &base, &dir_index, scope);
         let place_all = || -> Vec<Placed> {
             if to_read.len() > PARALLEL_FROM {
                 to_read.par_iter().map(place).collect()
@@ -674,7 +709,7 @@ impl Workspace {
         // core files when there are many (10,000 folders listed one after
         // the other were a fifth of `gsd state`).
         let listed = |(dir, _): &(PathBuf, PhaseLocation)| -> Vec<(String, Nest)> {
-            if scope == Scope::Full {
+            if matches!(scope, Scope::Full | Scope::Skeleton) {
                 return Vec::new();
             }
             let abs = root.join(dir);
@@ -745,6 +780,7 @@ impl Workspace {
                 Parsed::PhasePlan(i, plan) => contents[i].plans.push(*plan),
                 Parsed::PhaseSummary(i, summary) => contents[i].summaries.push(*summary),
                 Parsed::PhaseOther(i, doc) => contents[i].other_docs.push(*doc),
+                Parsed::PhaseListed(i, passed) => contents[i].verified |= passed,
                 Parsed::LoosePlan(plan) => ws.loose_plans.push(*plan),
                 Parsed::Other(doc) => ws.other.push(*doc),
             }
@@ -769,6 +805,56 @@ impl Workspace {
         });
         ws.other.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
         Ok(ws)
+    }
+
+    /// The phase folders `range` of [`Workspace::phases`] read and parsed
+    /// whole, as `Scope::Full` reads them. Lint loads a `Scope::Skeleton`
+    /// and then its phase folders a few at a time through this, dropping
+    /// each batch once its rules have run: memory stays that of the
+    /// skeleton and a batch, whatever the size of the tree.
+    pub fn load_phases(&self, range: std::ops::Range<usize>) -> PhaseBatch {
+        let base = self
+            .planning
+            .strip_prefix(&self.root)
+            .unwrap_or(&self.planning)
+            .to_path_buf();
+        let dirs = &self.phases[range];
+        let dir_index: HashMap<PathBuf, usize> = dirs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.dir.clone(), i))
+            .collect();
+        let mut contents: Vec<PhaseContents> =
+            dirs.iter().map(|_| PhaseContents::default()).collect();
+        let mut names: Vec<Vec<(String, Nest)>> = vec![Vec::new(); dirs.len()];
+        let mut skipped = Vec::new();
+        let mut files = Vec::new();
+        for ph in dirs {
+            files.clear();
+            walk(&self.root.join(&ph.dir), &mut files);
+            for f in &files {
+                let placed = place_file(&self.root, f, &base, &dir_index, Scope::Full);
+                if let Some((i, name, nested)) = placed.listed {
+                    names[i].push((name, nested));
+                }
+                match placed.file {
+                    Parsed::Skipped(s) => skipped.push(s),
+                    Parsed::PhasePlan(i, plan) => contents[i].plans.push(*plan),
+                    Parsed::PhaseSummary(i, summary) => contents[i].summaries.push(*summary),
+                    Parsed::PhaseOther(i, doc) => contents[i].other_docs.push(*doc),
+                    // Every file under a phase folder is the phase's (its
+                    // role comes from the same path): nothing else occurs.
+                    _ => {}
+                }
+            }
+        }
+        let phases = dirs
+            .iter()
+            .zip(names)
+            .zip(contents)
+            .map(|((ph, names), c)| build_phase(ph.dir.clone(), ph.location.clone(), names, c))
+            .collect();
+        PhaseBatch { phases, skipped }
     }
 
     /// Phases in `phases/` (not archived).
@@ -1023,6 +1109,8 @@ struct PhaseContents {
     plans: Vec<Plan>,
     summaries: Vec<Summary>,
     other_docs: Vec<Document>,
+    /// A VERIFICATION.md that was read only to see whether it passed.
+    verified: bool,
 }
 
 fn build_phase(
@@ -1074,7 +1162,12 @@ fn build_phase(
         mut plans,
         mut summaries,
         other_docs,
+        verified,
     } = contents;
+    let verified = verified
+        || other_docs
+            .iter()
+            .any(|d| d.file_name().ends_with("VERIFICATION.md") && super::verification::passed(d));
     plans.sort_by(|a, b| match (&a.id, &b.id) {
         (Some(x), Some(y)) => x
             .cmp(y)
@@ -1095,6 +1188,7 @@ fn build_phase(
         plans,
         summaries,
         other_docs,
+        verified,
     }
 }
 

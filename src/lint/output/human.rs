@@ -1,13 +1,58 @@
 //! Human output: each finding rendered by miette with the source snippet.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 
+use crate::doc::Source;
 use crate::doc::excerpt::Excerpt;
 use crate::lint::{Diagnostic, Severity, counts};
 use crate::model::Document;
+
+/// Where the renderer finds the text of a finding's file.
+pub trait Sources {
+    /// The file `file` (relative to the project root) as read, if it was.
+    fn source(&mut self, file: &Path) -> Option<&Source>;
+}
+
+/// Documents held in memory, by path.
+impl Sources for HashMap<&Path, &Document> {
+    fn source(&mut self, file: &Path) -> Option<&Source> {
+        self.get(file).map(|d| &d.source)
+    }
+}
+
+/// The files read again from disk when their findings are rendered: lint
+/// does not keep a big tree's documents, and the findings come sorted by
+/// file, so one file is held at a time.
+pub struct FromDisk {
+    root: PathBuf,
+    current: Option<(PathBuf, Option<Source>)>,
+}
+
+impl FromDisk {
+    /// Files under the project root `root`.
+    pub fn new(root: &Path) -> Self {
+        FromDisk {
+            root: root.to_path_buf(),
+            current: None,
+        }
+    }
+}
+
+impl Sources for FromDisk {
+    fn source(&mut self, file: &Path) -> Option<&Source> {
+        if self.current.as_ref().is_none_or(|(f, _)| f != file) {
+            let path = self.root.join(file);
+            let read = std::fs::read(&path)
+                .ok()
+                .map(|b| Source::from_bytes(&path, b));
+            self.current = Some((file.to_path_buf(), read));
+        }
+        self.current.as_ref().and_then(|(_, s)| s.as_ref())
+    }
+}
 
 #[derive(Debug)]
 struct Report<'a> {
@@ -69,7 +114,8 @@ pub fn render(
     hidden: &[Diagnostic],
 ) -> String {
     let mut out = Vec::new();
-    let _ = write(diags, docs, color, files_checked, hidden, &mut out);
+    let mut docs = docs.clone();
+    let _ = write(diags, &mut docs, color, files_checked, hidden, &mut out);
     String::from_utf8(out).expect("rendered from UTF-8 text")
 }
 
@@ -77,7 +123,7 @@ pub fn render(
 /// hundred thousand findings never holds the whole report in memory.
 pub fn write(
     diags: &[Diagnostic],
-    docs: &HashMap<&Path, &Document>,
+    docs: &mut impl Sources,
     color: bool,
     files_checked: usize,
     hidden: &[Diagnostic],
@@ -92,14 +138,14 @@ pub fn write(
     let mut out = String::new();
     for d in diags {
         out.clear();
-        let src = match (d.span, docs.get(d.file.as_path())) {
-            (Some(span), Some(doc)) if doc.source.text().is_some() => Some(Excerpt::around_in(
-                d.file.display().to_string(),
-                &doc.source,
-                span.start,
-                span.len(),
-            )),
-            _ => None,
+        let src = match d.span {
+            Some(span) => docs
+                .source(d.file.as_path())
+                .filter(|source| source.text().is_some())
+                .map(|source| {
+                    Excerpt::around_in(d.file.display().to_string(), source, span.start, span.len())
+                }),
+            None => None,
         };
         let report = Report { d, src };
         let _ = handler.render_report(&mut out, &report);

@@ -4,21 +4,26 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::lint::context::{Ctx, Sink};
+use crate::model::deps::Target;
 use crate::model::workspace::Phase;
 use crate::model::{Plan, PlanId};
 
-/// A `depends_on` entry's plan (the model's one resolution, shared with
-/// `gsd graph` and the HTML export).
-fn resolve<'a>(cx: &'a Ctx, phase: &'a Phase, entry: &str) -> Option<&'a Plan> {
-    crate::model::deps::resolve(cx.ws, phase, entry)
+/// A `depends_on` entry's target (the model's one resolution, shared with
+/// `gsd graph` and the HTML export): the phases of the tree other than
+/// `phase` may be only listed.
+fn resolve<'a>(cx: &'a Ctx, phase: &'a Phase, entry: &str) -> Option<Target<'a>> {
+    crate::model::deps::target(cx.ws, phase, entry)
 }
 
-fn same_phase_index(phase: &Phase, target: &Plan) -> Option<usize> {
-    phase.plans.iter().position(|p| std::ptr::eq(p, target))
+fn same_phase_index(phase: &Phase, target: Target) -> Option<usize> {
+    match target {
+        Target::Plan(t) => phase.plans.iter().position(|p| std::ptr::eq(p, t)),
+        Target::Listed => None,
+    }
 }
 
 pub fn duplicate_plan_number(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         let mut seen: BTreeMap<String, &Plan> = BTreeMap::new();
         for plan in &phase.plans {
             let Some(id) = &plan.id else { continue };
@@ -54,7 +59,7 @@ pub fn duplicate_plan_number(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn depends_on_unknown_plan(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         for plan in &phase.plans {
             let Some(node) = plan.doc.fm().and_then(|m| m.get("depends_on")) else {
                 continue;
@@ -113,7 +118,7 @@ fn edges(cx: &Ctx, phase: &Phase) -> Vec<Vec<usize>> {
 }
 
 pub fn dependency_cycle(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         let g = edges(cx, phase);
         // 0 = unvisited, 1 = on stack, 2 = done
         let mut color = vec![0u8; g.len()];
@@ -164,7 +169,7 @@ pub fn dependency_cycle(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn wave_order(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         let g = edges(cx, phase);
         for (i, deps) in g.iter().enumerate() {
             let plan = &phase.plans[i];
@@ -208,7 +213,7 @@ pub fn wave_order(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         let mut by_wave: BTreeMap<i64, Vec<&Plan>> = BTreeMap::new();
         for p in &phase.plans {
             by_wave.entry(p.fm.wave.unwrap_or(1)).or_default().push(p);
@@ -244,7 +249,7 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
                         && a.fm
                             .depends_on
                             .iter()
-                            .any(|d| resolve(cx, phase, d).is_some_and(|t| std::ptr::eq(t, b)))
+                            .any(|d| matches!(resolve(cx, phase, d), Some(Target::Plan(t)) if std::ptr::eq(t, b)))
                 };
                 for earlier in earlier_ones
                     .into_iter()
@@ -270,7 +275,7 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         let mut nums: Vec<(u64, &Plan)> = phase
             .plans
             .iter()
@@ -299,7 +304,7 @@ pub fn plan_numbering_gap(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
-    for phase in &cx.ws.phases {
+    for phase in cx.view.phases {
         for sum in &phase.summaries {
             let stem = sum.doc.file_name().trim_end_matches("SUMMARY.md");
             // A summary named without its ID (`SUMMARY.md`) still says
@@ -353,7 +358,7 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn plan_without_summary(cx: &Ctx, s: &mut Sink) {
-    for phase in cx.ws.current_phases() {
+    for phase in cx.view.current_phases() {
         let done = phase.completed_plans();
         if done == 0 {
             continue; // an unexecuted phase is not news

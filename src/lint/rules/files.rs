@@ -13,20 +13,10 @@ use crate::model::workspace::{PhaseLocation, SkipReason};
 /// (its agents read them) and pending todos, info elsewhere — a shipped milestone's
 /// retrospective, research, archives — which no tool reads for the work.
 pub fn file_not_utf8(cx: &Ctx, s: &mut Sink) {
-    let ws = cx.ws;
-    let core = [
-        ws.project.as_ref().map(|p| &p.doc),
-        ws.roadmap.as_ref().map(|p| &p.doc),
-        ws.state.as_ref().map(|p| &p.doc),
-        ws.requirements.as_ref().map(|p| &p.doc),
-        ws.config_doc.as_ref(),
-    ];
-    let mut weighed: Vec<(&crate::model::Document, Severity)> = core
-        .into_iter()
-        .flatten()
-        .map(|d| (d, Severity::Error))
-        .collect();
-    for ph in &ws.phases {
+    let view = cx.view;
+    let mut weighed: Vec<(&crate::model::Document, Severity)> =
+        view.core.iter().map(|d| (*d, Severity::Error)).collect();
+    for ph in view.phases {
         let live = matches!(ph.location, PhaseLocation::Current)
             && ph.id.as_ref().is_some_and(|id| cx.live(id));
         let (run, notes) = if live {
@@ -38,8 +28,8 @@ pub fn file_not_utf8(cx: &Ctx, s: &mut Sink) {
         weighed.extend(ph.summaries.iter().map(|p| (&p.doc, run)));
         weighed.extend(ph.other_docs.iter().map(|d| (d, notes)));
     }
-    weighed.extend(ws.loose_plans.iter().map(|p| (&p.doc, Severity::Warning)));
-    weighed.extend(ws.other.iter().map(|d| {
+    weighed.extend(view.loose_plans.iter().map(|p| (&p.doc, Severity::Warning)));
+    weighed.extend(view.other.iter().map(|d| {
         // Pending todos are read by GSD's todo commands.
         let pending = d.rel_path.components().any(|c| c.as_os_str() == "pending");
         (
@@ -88,7 +78,7 @@ pub fn file_not_utf8(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn binary_file(cx: &Ctx, s: &mut Sink) {
-    for sk in &cx.ws.skipped {
+    for sk in cx.view.skipped {
         if sk.reason == SkipReason::Binary {
             s.file(
                 &sk.rel_path,
@@ -100,7 +90,7 @@ pub fn binary_file(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn file_too_large(cx: &Ctx, s: &mut Sink) {
-    for sk in &cx.ws.skipped {
+    for sk in cx.view.skipped {
         match &sk.reason {
             SkipReason::TooLarge(n) => s.file(
                 &sk.rel_path,
@@ -118,7 +108,7 @@ pub fn file_too_large(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn file_unreadable(cx: &Ctx, s: &mut Sink) {
-    for sk in &cx.ws.skipped {
+    for sk in cx.view.skipped {
         // An entry kept in an archive folder (`archive/legacy-tooling/…`)
         // is put aside: nothing reads it, a broken one breaks nothing.
         let put_aside = sk
@@ -149,7 +139,7 @@ pub fn file_unreadable(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.ws.documents() {
+    for doc in cx.view.documents() {
         let text = doc.text();
         if !text.contains("<<<<<<< ") && !text.contains("<<<<<<<\n") {
             continue;
@@ -172,7 +162,7 @@ pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn empty_file(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.ws.documents() {
+    for doc in cx.view.documents() {
         let name = doc.file_name();
         // .gitkeep and friends are meant to be empty.
         if name.starts_with('.') || !(name.ends_with(".md") || name.ends_with(".json")) {
@@ -222,7 +212,7 @@ fn is_versioned(name: &str) -> bool {
 }
 
 pub fn unknown_root_file(cx: &Ctx, s: &mut Sink) {
-    for doc in &cx.ws.other {
+    for doc in cx.view.other {
         let parts: Vec<_> = doc.rel_path.iter().collect();
         if parts.len() != 2 {
             continue;

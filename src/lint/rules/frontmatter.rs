@@ -18,7 +18,7 @@ fn plan_weight(doc: &crate::model::Document) -> Severity {
 }
 
 pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.ws.documents() {
+    for doc in cx.view.documents() {
         if let Frontmatter::Invalid(e) = &doc.frontmatter {
             let end = doc.text()[e.offset.min(doc.text().len())..]
                 .find('\n')
@@ -67,7 +67,7 @@ pub fn frontmatter_invalid_yaml(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn frontmatter_unterminated(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.ws.documents() {
+    for doc in cx.view.documents() {
         if let Frontmatter::Unterminated { open } = &doc.frontmatter {
             s.at_severity(
                 plan_weight(doc),
@@ -81,7 +81,7 @@ pub fn frontmatter_unterminated(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn frontmatter_not_mapping(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.ws.documents() {
+    for doc in cx.view.documents() {
         if let Frontmatter::NotMapping(node) = &doc.frontmatter {
             let span = match (node, doc.split.frontmatter()) {
                 (Some(n), _) => n.span,

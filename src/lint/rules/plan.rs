@@ -1,27 +1,23 @@
 //! Rules over one PLAN.md (GSD-FORMATS §7.1, validated per task type).
 
 use crate::doc::elements::TagProblem;
-use crate::lint::context::{Ctx, Sink};
+use crate::lint::context::{Convention, Ctx, Sink};
 use crate::model::document::Frontmatter;
 use crate::model::plan::REQUIRED_KEYS;
 use crate::model::task::TaskType;
 
+/// A plan with text but no frontmatter.
+pub(crate) fn bare(p: &crate::model::Plan) -> bool {
+    matches!(p.doc.frontmatter, Frontmatter::Absent) && !p.doc.text().trim().is_empty()
+}
+
 pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
-    let bare = |p: &crate::model::Plan| {
-        matches!(p.doc.frontmatter, Frontmatter::Absent) && !p.doc.text().trim().is_empty()
-    };
-    // Plans of this project ran without frontmatter (their SUMMARY is on
-    // disk): GSD's executor ran that format, so the next plan in it will
-    // run too. Still worth fixing; not an error.
-    let ran_so = plans_that_ran(cx).any(bare);
-    for plan in cx.ws.all_plans().filter(|p| !p.is_quick() && bare(p)) {
-        let severity = if ran_so {
-            crate::lint::Severity::Warning.max(s.severity())
-        } else {
-            s.severity()
-        };
-        s.file_severity(
-            severity,
+    // If plans of this project ran without frontmatter (their SUMMARY is on
+    // disk), GSD's executor ran that format, so the next plan in it will
+    // run too: still worth fixing, not an error ([`Convention`]).
+    for plan in cx.view.all_plans().filter(|p| !p.is_quick() && bare(p)) {
+        s.file_unless_ran_so(
+            Convention::BarePlanRan,
             &plan.doc.rel_path,
             format!("plan {} has no frontmatter", plan.display_id()),
             "start the file with a --- block holding phase, plan, type, wave, depends_on, files_modified, autonomous and must_haves",
@@ -29,18 +25,8 @@ pub fn plan_no_frontmatter(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-/// The phase plans that have run (their SUMMARY is on disk): the format
-/// they are written in is one the project's executor ran.
-fn plans_that_ran<'a>(cx: &'a Ctx) -> impl Iterator<Item = &'a crate::model::Plan> + 'a {
-    cx.ws.phases.iter().flat_map(|ph| {
-        ph.plans
-            .iter()
-            .filter(move |p| !p.is_quick() && ph.plan_has_summary(p))
-    })
-}
-
 /// The required keys a plan's frontmatter lacks.
-fn missing_keys(plan: &crate::model::Plan) -> Option<Vec<&'static str>> {
+pub(crate) fn missing_keys(plan: &crate::model::Plan) -> Option<Vec<&'static str>> {
     let fm = plan.doc.fm()?;
     Some(
         REQUIRED_KEYS
@@ -54,22 +40,14 @@ fn missing_keys(plan: &crate::model::Plan) -> Option<Vec<&'static str>> {
     )
 }
 
-/// Keys GSD's executor gives the value nearly every plan states when they
-/// are missing: `autonomous: true`, `type: execute` (not `wave`: plans of
-/// later waves say so).
-const EXECUTOR_DEFAULTS: &[&str] = &["autonomous", "type"];
-
 pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
     // The keys plans that already ran went without: GSD's executor gives a
     // missing `wave` 1, `autonomous` true and empty lists, so a format the
     // project's plans ran in does not stop the next one. A live plan that
-    // lacks only those is a warning; one that lacks more is an error.
-    let ran_without: std::collections::HashSet<&str> = plans_that_ran(cx)
-        .filter_map(missing_keys)
-        .flatten()
-        .collect();
+    // lacks only those is a warning; one that lacks more is an error
+    // (settled once every plan has been read: [`Convention`]).
     // Quick plans have no phase, wave or dependencies to declare.
-    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
+    for plan in cx.view.all_plans().filter(|p| !p.is_quick()) {
         let Some(missing) = missing_keys(plan) else {
             continue;
         };
@@ -78,23 +56,17 @@ pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
             // Within the format the project's plans ran in, a key GSD's
             // executor fills with the value a plan would state anyway
             // (`autonomous` true, `type` execute) is no more.
-            let convention = missing.iter().all(|k| {
-                ran_without.contains(k)
-                    || (!ran_without.is_empty() && EXECUTOR_DEFAULTS.contains(k))
-            });
-            s.at_severity(
-                if convention {
-                    crate::lint::Severity::Warning.max(s.severity())
-                } else {
-                    s.severity()
-                },
+            let message = format!(
+                "plan {} is missing required frontmatter field(s): {}",
+                plan.display_id(),
+                missing.join(", ")
+            );
+            s.at_unless_ran_so(
+                Convention::KeysRanWithout(missing),
+                s.severity(),
                 &plan.doc,
                 span,
-                format!(
-                    "plan {} is missing required frontmatter field(s): {}",
-                    plan.display_id(),
-                    missing.join(", ")
-                ),
+                message,
                 "add them; empty lists are fine (`depends_on: []`)",
             );
         }
@@ -103,7 +75,7 @@ pub fn plan_missing_field(cx: &Ctx, s: &mut Sink) {
 
 pub fn plan_field_type(cx: &Ctx, s: &mut Sink) {
     // A quick task's plan has no phase-plan schema to break.
-    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
+    for plan in cx.view.all_plans().filter(|p| !p.is_quick()) {
         for e in &plan.fm.type_errors {
             s.at(
                 &plan.doc,
@@ -130,7 +102,7 @@ pub fn plan_field_type(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn plan_no_tasks(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         if plan.tasks.is_empty()
             && plan.feature.is_none()
             && plan.markdown_tasks == 0
@@ -147,7 +119,7 @@ pub fn plan_no_tasks(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn wave_without_dependencies(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         if plan.fm.wave.is_some_and(|w| w > 1)
             && plan.fm.depends_on.is_empty()
             && plan.doc.fm().and_then(|m| m.get("depends_on")).is_some()
@@ -167,7 +139,7 @@ pub fn wave_without_dependencies(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn checkpoint_not_autonomous(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         // An absent `autonomous` is already reported by plan-missing-field.
         let stated = plan.doc.fm().and_then(|m| m.get("autonomous")).is_some();
         if plan.has_checkpoints() && stated && plan.fm.autonomous != Some(false) {
@@ -190,7 +162,7 @@ pub fn checkpoint_not_autonomous(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn must_haves_not_checkable(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         let Some(mh) = &plan.fm.must_haves else {
             continue;
         };
@@ -214,7 +186,7 @@ pub fn must_haves_not_checkable(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn plan_noncanonical_name(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans().filter(|p| !p.is_quick()) {
+    for plan in cx.view.all_plans().filter(|p| !p.is_quick()) {
         if !plan.canonical_name {
             // GSD schedules every `*-PLAN.md` (its canonical-name contract,
             // `05-02B-PLAN.md` included); only the loose forms it merely
@@ -245,7 +217,7 @@ pub fn plan_noncanonical_name(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         for p in &plan.task_problems {
             let fence_line =
                 |f: &Option<crate::doc::Span>| f.map_or(0, |f| plan.doc.line_of(f.start));
@@ -326,7 +298,7 @@ pub fn task_unbalanced_tag(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn task_nested(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         for p in &plan.task_problems {
             if let TagProblem::Nested { name, inner, .. } = p {
                 s.at(
@@ -360,7 +332,7 @@ fn tasks_missing<'a>(
         Vec<&'static str>,
     ),
 > + 'a {
-    cx.ws.all_plans().flat_map(move |plan| {
+    cx.view.all_plans().flat_map(move |plan| {
         plan.tasks.iter().filter_map(move |t| {
             // A child that is there but never closed is task-unbalanced-tag's
             // finding, not a missing child; and every child after it reads
@@ -383,44 +355,39 @@ pub fn task_missing_required(cx: &Ctx, s: &mut Sink) {
     // task type: the executor ran the project's own task format (`<title>`
     // and `<acceptance_criteria>` for `<name>` and `<done>`), so the next
     // plan in that format will run too. Still worth fixing; not an error.
-    let ran_without: std::collections::HashSet<(&str, &str)> = plans_that_ran(cx)
-        .flat_map(|p| &p.tasks)
-        .filter(|t| t.unclosed_children.is_empty())
-        .flat_map(|t| {
-            t.kind
-                .schema()
-                .0
-                .iter()
-                .filter(|c| !t.has(c))
-                .map(|c| (t.kind.as_str(), *c))
-        })
-        .collect();
+    // (Which ones is known once every plan has been read: [`Convention`].)
     for (plan, t, missing) in tasks_missing(cx, |k| k.schema().0) {
         let kind = t.kind.as_str();
         // A checkpoint that says what to check in its <action>: the
         // executor still stops there and shows it; the schema is a nit.
         let in_action = t.kind.is_checkpoint() && t.child("action").is_some();
-        let ran_so = missing.iter().all(|c| ran_without.contains(&(kind, *c)));
-        s.at_severity(
-            if in_action {
-                crate::lint::Severity::Info
-            } else if ran_so {
-                crate::lint::Severity::Warning.max(s.severity())
-            } else {
-                s.severity()
-            },
-            &plan.doc,
-            t.start_tag,
-            format!(
-                "{kind} task '{}' is missing {}",
-                t.label(),
-                tag_list(&missing, ", ")
-            ),
-            format!(
-                "a {kind} task needs {}",
-                tag_list(t.kind.schema().0, " and ")
-            ),
+        let message = format!(
+            "{kind} task '{}' is missing {}",
+            t.label(),
+            tag_list(&missing, ", ")
         );
+        let help = format!(
+            "a {kind} task needs {}",
+            tag_list(t.kind.schema().0, " and ")
+        );
+        if in_action {
+            s.at_severity(
+                crate::lint::Severity::Info,
+                &plan.doc,
+                t.start_tag,
+                message,
+                help,
+            );
+        } else {
+            s.at_unless_ran_so(
+                Convention::TaskChildrenRanWithout(kind.to_owned(), missing),
+                s.severity(),
+                &plan.doc,
+                t.start_tag,
+                message,
+                help,
+            );
+        }
     }
 }
 
@@ -442,7 +409,7 @@ pub fn task_missing_recommended(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn task_unknown_type(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         for t in &plan.tasks {
             if !t.kind.is_standard() {
                 s.at(&plan.doc, t.start_tag, format!("task type `{}` is not a GSD task type", t.kind.as_str()), "use auto, tracer, checkpoint:human-verify, checkpoint:decision or checkpoint:human-action (tdd=\"true\" marks a TDD task)");
@@ -452,7 +419,7 @@ pub fn task_unknown_type(cx: &Ctx, s: &mut Sink) {
 }
 
 pub fn unclosed_code_fence(cx: &Ctx, s: &mut Sink) {
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         for span in &plan.unclosed_fences {
             s.at(&plan.doc, *span, "code fence is never closed", "close it with a matching ``` line; until then gsd reads what follows as plain text");
         }
@@ -461,7 +428,7 @@ pub fn unclosed_code_fence(cx: &Ctx, s: &mut Sink) {
 
 pub fn plan_skeleton_unfilled(cx: &Ctx, s: &mut Sink) {
     let marker = crate::render::SKELETON;
-    for plan in cx.ws.all_plans() {
+    for plan in cx.view.all_plans() {
         let text = plan.doc.text();
         let Some(first) = text.find(marker) else {
             continue;

@@ -61,11 +61,12 @@ pub fn project_missing_section(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-/// Requirement IDs that plans reference: their `requirements:` list, or
-/// in plans of the older markdown format a `**Requirements:**` line.
-fn referenced(cx: &Ctx) -> HashSet<String> {
-    let mut out: HashSet<String> = HashSet::new();
-    for p in cx.ws.all_plans() {
+/// Requirement IDs that the plans of `view` reference, added to `out`:
+/// their `requirements:` list, or in plans of the older markdown format a
+/// `**Requirements:**` line. (Gathered in every pass as a fact, for
+/// `requirement_not_covered`.)
+pub(crate) fn referenced(view: &crate::lint::context::View, out: &mut HashSet<String>) {
+    for p in view.all_plans() {
         // Most plans name the IDs the others do: copy each one once.
         for r in &p.fm.requirements {
             if !out.contains(r) {
@@ -84,14 +85,13 @@ fn referenced(cx: &Ctx) -> HashSet<String> {
             }
         }
     }
-    out
 }
 
 pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
     let Some(req) = &cx.ws.requirements else {
         return;
     };
-    let used = referenced(cx);
+    let used = &cx.facts.requirements_named;
     if used.is_empty() {
         return; // no plan uses requirement IDs yet: nothing to compare
     }
@@ -152,7 +152,7 @@ pub fn requirement_unknown(cx: &Ctx, s: &mut Sink) {
         return;
     };
     // Archived milestones keep their own vX.Y-REQUIREMENTS.md: only current plans are checked.
-    for plan in cx.ws.current_phases().flat_map(|p| p.plans.iter()) {
+    for plan in cx.view.current_phases().flat_map(|p| p.plans.iter()) {
         let Some(node) = plan.doc.fm().and_then(|m| m.get("requirements")) else {
             continue;
         };
@@ -236,7 +236,7 @@ pub fn validation_missing(cx: &Ctx, s: &mut Sink) {
     if off {
         return;
     }
-    for ph in cx.ws.current_phases() {
+    for ph in cx.view.current_phases() {
         if !ph.id.as_ref().is_some_and(|id| cx.live(id)) {
             continue;
         }

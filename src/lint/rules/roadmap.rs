@@ -452,7 +452,9 @@ pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
         let stopped = cx
             .phases
             .current(id)
-            .map_or(0, |ph| ph.summaries.iter().filter(|s| s.stopped).count());
+            .and_then(|ph| cx.facts.stopped_summaries.get(&ph.dir))
+            .copied()
+            .unwrap_or(0);
         if (done as usize, total as usize) == (d.saturating_sub(stopped), t) && stopped > 0 {
             continue;
         }
