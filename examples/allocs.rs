@@ -30,8 +30,54 @@ fn snap() -> (usize, usize) {
     (LIVE.load(Relaxed), COUNT.load(Relaxed))
 }
 
+/// `allocs TREE --skeleton`: what lint's streaming run holds, by stage.
+fn skeleton(root: &std::path::Path) {
+    let a = snap();
+    let text = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap_or_default();
+    let b = snap();
+    let doc = gsd::model::Document::parse(
+        gsd::doc::Source::from_text(root.join(".planning/ROADMAP.md"), text),
+        "ROADMAP.md".into(),
+    );
+    let c = snap();
+    let roadmap = gsd::model::roadmap::Roadmap::parse(doc);
+    let d = snap();
+    drop(roadmap);
+    let e = snap();
+    let ws =
+        gsd::model::Workspace::load_with(root, gsd::model::workspace::Scope::Skeleton).unwrap();
+    let f = snap();
+    let reading = gsd::model::reading::RoadmapReading::new(&ws);
+    let g = snap();
+    drop(reading);
+    let h = snap();
+    let run = gsd::lint::run_streaming(&ws, &Default::default());
+    let i = snap();
+    eprintln!(
+        "ROADMAP.md text +{}B  document +{}B/{}a  Roadmap::parse +{}B/{}a",
+        b.0 - a.0,
+        c.0 - b.0,
+        c.1 - b.1,
+        d.0 - c.0,
+        d.1 - c.1
+    );
+    eprintln!(
+        "skeleton +{}B/{}a  reading +{}B/{}a  streamed lint live +{}B/{}a ({} diags)",
+        f.0 - e.0,
+        f.1 - e.1,
+        g.0 - f.0,
+        g.1 - f.1,
+        i.0 as isize - h.0 as isize,
+        i.1 - h.1,
+        run.diagnostics.len()
+    );
+}
+
 fn main() {
     let root = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
+    if std::env::args().nth(2).as_deref() == Some("--skeleton") {
+        return skeleton(&root);
+    }
     let mut paths = Vec::new();
     fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(d).unwrap().flatten() {

@@ -8,6 +8,7 @@
 //! phase folders a batch at a time. What a tree rule needs to know of the
 //! phase files is gathered as [`Facts`] on the way.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
@@ -226,7 +227,7 @@ impl<'a> Sink<'a> {
         doc: &Document,
         span: Span,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         self.conventions.push((self.out.len(), convention));
         self.at_severity(severity, doc, span, message, help);
@@ -238,7 +239,7 @@ impl<'a> Sink<'a> {
         convention: Convention,
         file: impl Into<PathBuf>,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         self.conventions.push((self.out.len(), convention));
         self.file(file, message, help);
@@ -250,7 +251,7 @@ impl<'a> Sink<'a> {
         doc: &Document,
         span: Span,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         self.at_severity(self.rule.severity, doc, span, message, help);
     }
@@ -263,7 +264,7 @@ impl<'a> Sink<'a> {
         doc: &Document,
         span: Span,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         self.out.push(Diagnostic::at(
             self.rule.code,
@@ -281,7 +282,7 @@ impl<'a> Sink<'a> {
         severity: super::diagnostic::Severity,
         file: impl Into<PathBuf>,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         self.out.push(Diagnostic::file(
             self.rule.code,
@@ -299,7 +300,7 @@ impl<'a> Sink<'a> {
         doc: &Document,
         line: usize,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         let span = doc.source.line_span(line);
         self.at_severity(severity, doc, span, message, help);
@@ -316,7 +317,7 @@ impl<'a> Sink<'a> {
         doc: &Document,
         line: usize,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         let span = doc.source.line_span(line);
         self.at(doc, span, message, help);
@@ -327,7 +328,7 @@ impl<'a> Sink<'a> {
         &mut self,
         file: impl Into<PathBuf>,
         message: impl Into<String>,
-        help: impl Into<String>,
+        help: impl Into<Cow<'static, str>>,
     ) {
         self.file_severity(self.rule.severity, file, message, help);
     }

@@ -1,9 +1,11 @@
 //! A finding is plain data: code, severity, place, message, help.
 //! Rendering happens in `lint::output`, never here.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use serde::Serialize;
+use serde::ser::SerializeStruct;
 
 use crate::doc::Span;
 use crate::model::Document;
@@ -27,7 +29,7 @@ impl Severity {
 }
 
 /// One lint finding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Diagnostic {
     pub code: &'static str,
     pub severity: Severity,
@@ -39,9 +41,44 @@ pub struct Diagnostic {
     pub end_line: usize,
     pub end_column: usize,
     pub message: String,
-    pub help: String,
-    #[serde(skip)]
+    /// What to do about it: most rules' is a fixed sentence, kept without a
+    /// copy per finding (a big tree has a hundred thousand findings).
+    pub help: Cow<'static, str>,
+    /// The finding is about history (a plan that ran, a shipped phase):
+    /// kept as info, and its help says why ([`Diagnostic::help_text`]).
+    pub history: bool,
     pub span: Option<Span>,
+}
+
+/// What the help of a finding on history adds.
+const HISTORY_NOTE: &str = " (kept as info: this plan has run — it has a SUMMARY, its phase is complete or its milestone shipped — or sits where GSD never runs it)";
+
+impl Diagnostic {
+    /// The help as shown: with why it is kept as info, for history.
+    pub fn help_text(&self) -> Cow<'_, str> {
+        if self.history {
+            Cow::Owned(format!("{}{HISTORY_NOTE}", self.help))
+        } else {
+            Cow::Borrowed(&self.help)
+        }
+    }
+}
+
+/// The finding as `gsd lint --format json` writes it (the help as shown).
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Diagnostic", 9)?;
+        st.serialize_field("code", self.code)?;
+        st.serialize_field("severity", &self.severity)?;
+        st.serialize_field("file", &self.file)?;
+        st.serialize_field("line", &self.line)?;
+        st.serialize_field("column", &self.column)?;
+        st.serialize_field("end_line", &self.end_line)?;
+        st.serialize_field("end_column", &self.end_column)?;
+        st.serialize_field("message", &self.message)?;
+        st.serialize_field("help", &self.help_text())?;
+        st.end()
+    }
 }
 
 impl Diagnostic {
@@ -52,7 +89,7 @@ impl Diagnostic {
         doc: &Document,
         span: Span,
         message: String,
-        help: String,
+        help: Cow<'static, str>,
     ) -> Self {
         let (line, column) = doc.source.line_col(span.start);
         let (end_line, end_column) = doc.source.line_col(span.end);
@@ -66,6 +103,7 @@ impl Diagnostic {
             end_column,
             message,
             help,
+            history: false,
             span: Some(span),
         }
     }
@@ -76,7 +114,7 @@ impl Diagnostic {
         severity: Severity,
         file: PathBuf,
         message: String,
-        help: String,
+        help: Cow<'static, str>,
     ) -> Self {
         Diagnostic {
             code,
@@ -88,6 +126,7 @@ impl Diagnostic {
             end_column: 1,
             message,
             help,
+            history: false,
             span: None,
         }
     }

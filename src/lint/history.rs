@@ -286,10 +286,7 @@ impl History {
             && self.contains(&d.file)
         {
             d.severity = Severity::Info;
-            d.help = format!(
-                "{} (kept as info: this plan has run — it has a SUMMARY, its phase is complete or its milestone shipped — or sits where GSD never runs it)",
-                d.help
-            );
+            d.history = true;
         }
     }
 }

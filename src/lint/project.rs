@@ -123,20 +123,11 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
             }
         }
     }
-    diagnostics.sort_by(|a, b| {
-        a.file
-            .as_os_str()
-            .as_encoded_bytes()
-            .cmp(b.file.as_os_str().as_encoded_bytes())
-            .then_with(|| (a.line, a.column, a.code).cmp(&(b.line, b.column, b.code)))
-    });
+    super::sort_by_place(&mut diagnostics);
     // One finding per file, place and code: the first one made (the sort is
     // stable). Done on the sorted list, not with a set of every finding's
     // path: hashing 100,000 paths was a few percent of a big tree's lint.
-    diagnostics.dedup_by(|later, first| {
-        (later.line, later.column, later.code) == (first.line, first.column, first.code)
-            && later.file == first.file
-    });
+    diagnostics.dedup_by(|later, first| super::same_place(later, first));
     Ok(ProjectLint {
         diagnostics,
         files_checked: counted.total(),

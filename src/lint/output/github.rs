@@ -31,7 +31,7 @@ pub fn render(diags: &[Diagnostic]) -> String {
             d.end_line,
             d.end_column,
             escape(&format!("gsd {}", d.code), true),
-            escape(&format!("{} ({})", d.message, d.help), false),
+            escape(&format!("{} ({})", d.message, d.help_text()), false),
         ));
     }
     out

@@ -87,7 +87,8 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        (!self.d.help.is_empty()).then(|| Box::new(&self.d.help) as Box<dyn std::fmt::Display>)
+        (!self.d.help.is_empty())
+            .then(|| Box::new(self.d.help_text()) as Box<dyn std::fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {

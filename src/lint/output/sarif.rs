@@ -22,7 +22,7 @@ pub fn render(diags: &[Diagnostic]) -> String {
                 "ruleId": d.code,
                 "ruleIndex": RULES.iter().position(|r| r.code == d.code),
                 "level": level(d.severity),
-                "message": { "text": format!("{}\nhelp: {}", d.message, d.help) },
+                "message": { "text": format!("{}\nhelp: {}", d.message, d.help_text()) },
                 "locations": [{
                     "physicalLocation": {
                         "artifactLocation": { "uri": d.file.to_string_lossy().replace('\\', "/"), "uriBaseId": "%SRCROOT%" },
