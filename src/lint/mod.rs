@@ -24,7 +24,7 @@ use context::{Convention, Ctx, Facts, Sink, Tree, View};
 /// Which rules to run.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Rule codes switched off (from flags and config.json `lint.disabled`).
+    /// Rule codes switched off (from flags and config.json `lint.disable`).
     pub disabled: Vec<String>,
 }
 
