@@ -30,6 +30,11 @@ fn snap() -> (usize, usize) {
     (LIVE.load(Relaxed), COUNT.load(Relaxed))
 }
 
+/// What the heap gained between two snapshots: `+BYTESB/ALLOCATIONSa`.
+fn grew(from: (usize, usize), to: (usize, usize)) -> String {
+    format!("+{}B/{}a", to.0 as isize - from.0 as isize, to.1 - from.1)
+}
+
 /// `allocs TREE --skeleton`: what lint's streaming run holds, by stage.
 fn skeleton(root: &std::path::Path) {
     let a = snap();
@@ -54,21 +59,16 @@ fn skeleton(root: &std::path::Path) {
     let run = gsd::lint::run_streaming(&ws, &Default::default());
     let i = snap();
     eprintln!(
-        "ROADMAP.md text +{}B  document +{}B/{}a  Roadmap::parse +{}B/{}a",
-        b.0 - a.0,
-        c.0 - b.0,
-        c.1 - b.1,
-        d.0 - c.0,
-        d.1 - c.1
+        "ROADMAP.md text {}  document {}  Roadmap::parse {}",
+        grew(a, b),
+        grew(b, c),
+        grew(c, d)
     );
     eprintln!(
-        "skeleton +{}B/{}a  reading +{}B/{}a  streamed lint live +{}B/{}a ({} diags)",
-        f.0 - e.0,
-        f.1 - e.1,
-        g.0 - f.0,
-        g.1 - f.1,
-        i.0 as isize - h.0 as isize,
-        i.1 - h.1,
+        "skeleton {}  reading {}  streamed lint live {} ({} diags)",
+        grew(e, f),
+        grew(f, g),
+        grew(h, i),
         run.diagnostics.len()
     );
 }

@@ -24,23 +24,23 @@ pub fn resolve<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<&
     }
 }
 
-/// The plans of `ph` with the number `n`, as `phase` (the folder being
-/// checked, read whole) or `ph`'s parsed plans have them, else as its
-/// listing names them.
-fn numbered<'a>(ph: &'a Phase, phase: &'a Phase, n: u64) -> Option<Target<'a>> {
+/// The first plan of `ph` whose ID `hit` accepts: a parsed plan (of
+/// `phase`, the folder being checked and read whole, when `ph` is the same
+/// folder), else, where `ph` was only listed, one its file names give.
+fn find_in<'a>(
+    ph: &'a Phase,
+    phase: &'a Phase,
+    hit: impl Fn(&PlanId) -> bool,
+) -> Option<Target<'a>> {
     let ph = if ph.dir == phase.dir { phase } else { ph };
-    if let Some(p) = ph
-        .plans
-        .iter()
-        .find(|p| p.id.as_ref().is_some_and(|id| id.number() == n))
-    {
+    if let Some(p) = ph.plans.iter().find(|p| p.id.as_ref().is_some_and(&hit)) {
         return Some(Target::Plan(p));
     }
     (ph.plans.is_empty()
         && ph
             .plan_files
             .iter()
-            .any(|f| PlanId::parse(f).is_some_and(|id| id.number() == n)))
+            .any(|f| PlanId::parse(f).is_some_and(|id| hit(&id))))
     .then_some(Target::Listed)
 }
 
@@ -74,7 +74,7 @@ pub fn target<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<Ta
             .strip_prefix('-')?
             .parse()
             .ok()?;
-        numbered(ph, phase, n)
+        find_in(ph, phase, |id| id.number() == n)
     }) {
         return Some(t);
     }
@@ -107,18 +107,7 @@ pub fn target<'a>(ws: &'a Workspace, phase: &'a Phase, entry: &str) -> Option<Ta
     // Any plan of the tree with that ID: parsed, else listed.
     ws.phases
         .iter()
-        .find_map(|ph| {
-            let ph = if ph.dir == phase.dir { phase } else { ph };
-            if let Some(p) = ph.plans.iter().find(|p| p.id.as_ref().is_some_and(same)) {
-                return Some(Target::Plan(p));
-            }
-            (ph.plans.is_empty()
-                && ph
-                    .plan_files
-                    .iter()
-                    .any(|f| PlanId::parse(f).is_some_and(|pid| same(&pid))))
-            .then_some(Target::Listed)
-        })
+        .find_map(|ph| find_in(ph, phase, same))
         .or_else(|| {
             ws.loose_plans
                 .iter()
