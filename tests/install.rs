@@ -15,11 +15,11 @@ fn repo() -> &'static Path {
 fn cargo_install_puts_a_working_gsd_in_the_root() {
     let root = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO"))
-        .args(["install", "--locked", "--quiet", "--path"])
+        .args(["install", "--locked", "--debug", "--quiet", "--path"])
         .arg(repo())
         .arg("--root")
         .arg(root.path())
-        .envs(common::quick_release())
+        .envs(common::quick_install("cargo-install"))
         .output()
         .unwrap();
     assert!(

@@ -59,8 +59,9 @@ fn sample(fixture: &str) -> tempfile::TempDir {
     t
 }
 
-/// A `cargo` ahead of the real one on PATH that adds `--locked` to
-/// `cargo install`. pre-commit builds the hook with `cargo install --path`,
+/// A `cargo` ahead of the real one on PATH that adds `--locked` and `--debug`
+/// to `cargo install` (`--debug`: the dev profile `common::quick_install`
+/// seeds its build folder for). pre-commit builds the hook with `cargo install --path`,
 /// which resolves the dependencies afresh; with any crate released since
 /// Cargo.lock was written (there always is one) that rebuilt every
 /// dependency the install test had just built in the same target folder —
@@ -72,7 +73,7 @@ fn locked_cargo(dir: &Path) -> std::ffi::OsString {
     std::fs::write(
         &shim,
         format!(
-            "#!/bin/sh\nif [ \"$1\" = install ]; then shift; exec '{real}' install --locked \"$@\"; fi\nexec '{real}' \"$@\"\n"
+            "#!/bin/sh\nif [ \"$1\" = install ]; then shift; exec '{real}' install --locked --debug \"$@\"; fi\nexec '{real}' \"$@\"\n"
         ),
     )
     .unwrap();
@@ -94,7 +95,7 @@ fn try_repo(sample: &Path, home: &Path) -> Output {
         .env("PRE_COMMIT_HOME", home)
         .env("PATH", locked_cargo(bin.path()))
         // pre-commit builds the hook with `cargo install`.
-        .envs(common::quick_release())
+        .envs(common::quick_install("pre-commit"))
         .output()
         .unwrap()
 }

@@ -413,25 +413,74 @@ pub fn plan_list(dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// What the `cargo install` inside the test is built with: the release
-/// profile made quick (no LTO, no optimisation, many codegen units) and one
-/// build folder shared by tests/install.rs and tests/recipes.rs, so the suite
-/// compiles gsd once for both instead of two fat-LTO builds (5.8 min measured
-/// for the pre-commit run alone on 2 cores). The profile does not change what
-/// is being tested: the install path, the binary's name and what it runs.
-pub fn quick_release() -> [(&'static str, std::ffi::OsString); 5] {
-    [
-        (
-            "CARGO_TARGET_DIR",
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("target/install-check")
-                .into_os_string(),
-        ),
-        ("CARGO_PROFILE_RELEASE_LTO", "off".into()),
-        ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0".into()),
-        ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "256".into()),
-        ("CARGO_PROFILE_RELEASE_INCREMENTAL", "true".into()),
-    ]
+/// What a `cargo install` inside a test is built with: the dev profile (the
+/// test passes `--debug`) in a build folder of its own, seeded with links to
+/// the dependencies this test build has already compiled, so the install
+/// compiles gsd alone (about a minute) instead of its ~300 dependencies again
+/// (614 s in CI at e461c02, the suite's slowest test, on a 2-core machine).
+/// What is being tested does not change: the install path, the lockfile
+/// (`--locked`), the binary's name and what it runs. A seed that does not
+/// match (a test build in another profile) only makes cargo build more.
+pub fn quick_install(label: &str) -> [(&'static str, std::ffi::OsString); 1] {
+    // Seeded once per test process: a second install in the same test
+    // (pre-commit's, on a second sample) reuses the first one's gsd.
+    static SEEDED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut seeded = SEEDED.lock().unwrap();
+    let dir = if seeded.iter().any(|l| l == label) {
+        install_root(label)
+    } else {
+        seeded.push(label.to_owned());
+        seeded_target(label)
+    };
+    [("CARGO_TARGET_DIR", dir.into_os_string())]
+}
+
+fn install_root(label: &str) -> PathBuf {
+    // The test executable is <target>/<profile>/deps/<name>-<hash>.
+    let exe = std::env::current_exe().unwrap();
+    let target = exe.ancestors().nth(3).unwrap();
+    target.join("install-check").join(label)
+}
+
+/// `<target>/install-check/<label>`, made afresh: its `debug/deps` and
+/// `debug/build` hard links to this test build's files, its
+/// `debug/.fingerprint` a copy (cargo writes fingerprints in place), and
+/// gsd's own artifacts left out, so cargo rebuilds gsd and only reads the
+/// linked files of the dependencies it finds fresh.
+fn seeded_target(label: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile = exe.ancestors().nth(2).unwrap();
+    let root = install_root(label);
+    let _ = std::fs::remove_dir_all(&root);
+    let seed = root.join("debug");
+    for (sub, link) in [("deps", true), ("build", true), (".fingerprint", false)] {
+        let from = profile.join(sub);
+        if from.is_dir() {
+            seed_tree(&from, &seed.join(sub), link, true);
+        }
+    }
+    root
+}
+
+fn seed_tree(from: &Path, to: &Path, link: bool, top: bool) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let name = entry.file_name();
+        let text = name.to_string_lossy();
+        if top && (text.starts_with("gsd-") || text.starts_with("libgsd-")) {
+            continue;
+        }
+        let (src, dst) = (entry.path(), to.join(&name));
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            seed_tree(&src, &dst, link, false);
+        } else if kind.is_symlink() {
+            let points_to = std::fs::read_link(&src).unwrap();
+            std::os::unix::fs::symlink(points_to, &dst).unwrap();
+        } else if !(link && std::fs::hard_link(&src, &dst).is_ok()) {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
 }
 
 /// The plan the Ralph tests share: plan `n` of phase folder `phase`, in
