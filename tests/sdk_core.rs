@@ -1461,3 +1461,89 @@ fn find_phase_answers_with_counts_and_hands_on_what_it_cannot_match() {
     std::fs::create_dir_all(dir.join("plans")).unwrap();
     refused(&["find-phase", "1"], "plans/");
 }
+
+/// `gsd_run run-with-timeout` against gsd-tools 1.14.0's, case by case:
+/// the same stdout, stderr and exit code — the command's own code, 124 on
+/// a timeout (a command that ignores SIGTERM too: SIGKILL 3 s later), 128 +
+/// a signal, 127/126 when it cannot start, 2 with a usage message — its
+/// argv opaque, its stdin the caller's, and no Node start.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn run_with_timeout_ends_as_gsd_tools_does() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let dir = tempfile::tempdir().unwrap();
+    let rwt = "run-with-timeout";
+    let cases: Vec<Vec<&str>> = vec![
+        vec![rwt],
+        vec![rwt, "5"],
+        vec![rwt, "abc", "echo", "hi"],
+        vec![rwt, " ", "echo"],
+        vec![rwt, "-1", "echo"],
+        vec![rwt, "Infinity", "echo"],
+        vec![rwt, "1", "--"],
+        vec![rwt, "0x2", "echo", "hex"],
+        vec![rwt, ".5s", "echo", "half"],
+        vec![rwt, "0", "echo", "no", "timer"],
+        vec![
+            rwt, "2s", "--", "echo", "hi", "--raw", "--cwd", "x", "--pick", "y",
+        ],
+        vec![
+            "query",
+            rwt,
+            "1",
+            "sh",
+            "-c",
+            "echo out; echo err >&2; exit 3",
+        ],
+        vec![rwt, "1", "sleep", "5"],
+        vec![rwt, "1", "sh", "-c", "trap '' TERM; sleep 8"],
+        vec![rwt, "5", "sh", "-c", "kill -9 $$"],
+        vec![rwt, "1", "gsd-no-such-command"],
+        vec![rwt, "1", "/"],
+        vec!["--json-errors", rwt],
+        vec!["--exit-contract=v2", rwt, "1", "echo", "v2"],
+        vec![rwt, "1", "echo", "--json-errors", "kept"],
+    ];
+    let mut differ = Vec::new();
+    for argv in &cases {
+        let started = std::time::Instant::now();
+        let ours = as_named(shims.path(), "gsd_run", dir.path(), argv, &[]);
+        let took = started.elapsed();
+        let theirs = run_real(&real, argv, dir.path());
+        let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
+        if show(&ours) != show(&theirs) {
+            differ.push(format!(
+                "{argv:?}\n gsd: {:?}\n gsd-tools: {:?}",
+                show(&ours),
+                show(&theirs)
+            ));
+        }
+        // The SIGTERM-proof command is stopped by the SIGKILL that follows.
+        if argv.contains(&"trap '' TERM; sleep 8") {
+            assert!(
+                took.as_secs_f32() < 6.0,
+                "not killed after 1 + 3 s: {took:?}"
+            );
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // stdin is the caller's: a pipe into the wrapped command reaches it.
+    let piped = |tool: &str| {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "printf 'through the pipe' | {tool} run-with-timeout 5 cat"
+            ))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        (text(&o.stdout), o.status.code())
+    };
+    let ours = piped(&shims.path().join("gsd_run").display().to_string());
+    assert_eq!(ours, ("through the pipe".to_string(), Some(0)));
+    assert_eq!(ours, piped(&format!("node '{}'", real.display())));
+}

@@ -120,7 +120,7 @@ fn resolve_call(dialect: Dialect, tokens: &[String]) -> Option<(String, bool)> {
             (name, covered)
         }),
         Dialect::GsdCore => core::resolve::resolve(tokens).map(|r| {
-            let covered = core::native::native(&r.command).is_some();
+            let covered = core::answers(&r.command);
             (r.command, covered)
         }),
     }

@@ -17,6 +17,7 @@ pub mod native;
 pub mod output;
 pub mod reads;
 pub mod resolve;
+pub mod timeout;
 pub mod tree_writes;
 pub mod writes;
 
@@ -205,6 +206,17 @@ fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
     None
 }
 
+/// Whether the exit contract asked for (`--exit-contract=`, else
+/// GSD_EXIT_CONTRACT) is one gsd-tools knows: v1 or v2 (an exit code a
+/// command returns is the same under both).
+fn contract_answered(argv: &[String]) -> bool {
+    match argv.iter().find_map(|a| a.strip_prefix("--exit-contract=")) {
+        Some(v) => matches!(v, "v1" | "v2"),
+        None => std::env::var("GSD_EXIT_CONTRACT")
+            .map_or(true, |v| matches!(v.as_str(), "" | "v1" | "v2")),
+    }
+}
+
 /// Answer one `gsd_run` call in GSD Core 1.14.0's dialect.
 pub fn query(req: &Request) -> Answer {
     let resolved = resolve::resolve(&req.argv);
@@ -226,7 +238,9 @@ pub fn query(req: &Request) -> Answer {
     let Some(r) = resolved else {
         return hand_on("");
     };
-    if r.command == "run-with-timeout" {
+    // Reached only where gsd-tools would not run it either (a global flag
+    // ahead of it) or under an exit contract this dialect does not answer.
+    if r.command == timeout::COMMAND {
         return hand_on("");
     }
     let Some((scope, handler)) = native::native(&r.command) else {
@@ -261,8 +275,25 @@ pub fn query(req: &Request) -> Answer {
     }
 }
 
-/// Parse and answer: what `gsd_run ARGV…` prints.
+/// Whether gsd answers `command` (a canonical name) itself.
+pub fn answers(command: &str) -> bool {
+    command == timeout::COMMAND || native::native(command).is_some()
+}
+
+/// Parse and answer: what `gsd_run ARGV…` prints. `run-with-timeout` is run
+/// here, before any flag is read (its command's argv is opaque), with the
+/// caller's stdio; so are only the exit contracts this dialect answers.
 pub fn run(argv: &[String], cwd: &Path) -> Answer {
+    if let Some(wrapped) = timeout::intercepted(argv)
+        && contract_answered(argv)
+    {
+        let outcome = timeout::run(&wrapped);
+        return Answer {
+            stdout: String::new(),
+            stderr: outcome.message().into_iter().collect(),
+            exit: outcome.code(),
+        };
+    }
     match parse_argv(argv, cwd) {
         Ok(req) => query(&req),
         Err((f, json_errors)) => Answer {
