@@ -1546,4 +1546,26 @@ fn run_with_timeout_ends_as_gsd_tools_does() {
     let ours = piped(&shims.path().join("gsd_run").display().to_string());
     assert_eq!(ours, ("through the pipe".to_string(), Some(0)));
     assert_eq!(ours, piped(&format!("node '{}'", real.display())));
+    // SIGTERM to the wrapper is passed on to the command's group (which a
+    // terminal's signal would not reach): the command ends, and so does
+    // the wrapper, with 128 + 15, well before the command's own 20 s.
+    let interrupted = |mut c: Command| {
+        let mut child = c
+            .args([rwt, "30", "sleep", "20"])
+            .current_dir(dir.path())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let started = std::time::Instant::now();
+        // SAFETY: a signal to the child this test spawned.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let code = child.wait().unwrap().code();
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+        code
+    };
+    let ours = interrupted(Command::new(shims.path().join("gsd_run")));
+    let mut node = Command::new("node");
+    node.arg(&real);
+    assert_eq!(ours, Some(143));
+    assert_eq!(ours, interrupted(node));
 }

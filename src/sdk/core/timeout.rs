@@ -15,6 +15,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// The command's canonical name.
@@ -24,6 +25,9 @@ const USAGE: &str = "Usage: gsd_run run-with-timeout <seconds> [--] <command> [a
 
 /// How long a command that ignores SIGTERM has before SIGKILL.
 const ESCALATION: Duration = Duration::from_secs(3);
+
+/// How often the clock and the caller's signals are looked at.
+const TICK: Duration = Duration::from_millis(10);
 
 /// The longest budget gsd-tools' timer can hold (a 32-bit count of ms).
 const LONGEST_MS: u64 = (1 << 31) - 1;
@@ -222,11 +226,17 @@ fn supervise(
             }
         }
     };
+    // Waited for on a thread of its own, so its end is seen at once; the
+    // loop below only wakes to keep the clock and pass signals on.
+    let (ended, end) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = ended.send(child.wait());
+    });
     let mut timed_out = false;
     let mut escalate_at: Option<Instant> = None;
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
+        match end.recv_timeout(TICK) {
+            Ok(Ok(status)) => {
                 if timed_out {
                     // A descendant that trapped SIGTERM may still hold the
                     // caller's stdio: stop the whole group before returning.
@@ -239,8 +249,8 @@ fn supervise(
                     (None, None) => Outcome::Exited(1),
                 };
             }
-            Ok(None) => {}
-            Err(_) => return Outcome::Exited(1),
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => return Outcome::Exited(1),
+            Err(RecvTimeoutError::Timeout) => {}
         }
         let now = Instant::now();
         if !timed_out && budget.is_some_and(|b| now.duration_since(started) >= b) {
@@ -256,7 +266,6 @@ fn supervise(
             signal(libc::SIGKILL);
             escalate_at = None;
         }
-        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
