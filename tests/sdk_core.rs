@@ -1569,3 +1569,114 @@ fn run_with_timeout_ends_as_gsd_tools_does() {
     assert_eq!(ours, Some(143));
     assert_eq!(ours, interrupted(node));
 }
+
+/// `gsd_run normalize-test-command CMD` prints what gsd-tools 1.14.0
+/// prints, for direct runners and for package-manager scripts against each
+/// kind of package.json test script (watching vitest or jest, one-shot,
+/// none, not JSON, in a `--prefix` folder), as the audit-fix workflow calls
+/// it (`--cwd .`) and without. gsd-tools' answers come from one Node
+/// process calling its `normalizeTestCommand` (one start instead of 368),
+/// and for three calls from its command line too, to hold the two equal.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn normalize_test_command_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let module = real
+        .parent()
+        .unwrap()
+        .join("lib/normalize-test-command.cjs");
+    let commands = [
+        "npx vitest",
+        "vitest --watch --reporter=dot",
+        "vitest --watch=false",
+        "vitest run",
+        "jest --watch",
+        "jest   --watchAll=true   src",
+        "jest --watchAll=false",
+        "jest src",
+        "npm test",
+        "npm run test",
+        "pnpm test && echo ok",
+        "yarn test; true",
+        "bun test",
+        "npm test -- --ci",
+        "CI=1 npm test",
+        "npm --prefix sub test",
+        "npm -C 'sub' test",
+        "npm testing",
+        "make test",
+        "cargo test",
+        "true",
+        "",
+        "  npm test  ",
+    ];
+    let packages = [
+        None,
+        Some(r#"{"scripts":{"test":"vitest"}}"#),
+        Some(r#"{"scripts":{"test":"vitest run"}}"#),
+        Some(r#"{"scripts":{"test":"jest --watch"}}"#),
+        Some(r#"{"scripts":{"test":"jest --watchAll=false --watch"}}"#),
+        Some(r#"{"scripts":{"test":"jest"}}"#),
+        Some(r#"{"scripts":{}}"#),
+        Some("not json"),
+    ];
+    let (mut compared, mut differ) = (0, Vec::new());
+    for package in packages {
+        let p = project();
+        let sub = p.path().join("sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        if let Some(json) = package {
+            std::fs::write(p.path().join("package.json"), json).unwrap();
+            std::fs::write(sub.join("package.json"), json).unwrap();
+        }
+        let script = format!(
+            "const m = require({:?}); process.stdout.write(JSON.stringify({}.map(c => m.normalizeTestCommand(c, process.argv[1]))))",
+            module.display().to_string(),
+            serde_json::to_string(&commands).unwrap()
+        );
+        // Run from elsewhere: Node reads the working folder's package.json
+        // (which may be "not json") to resolve `require`.
+        let o = Command::new("node")
+            .args(["-e", &script])
+            .arg(p.path())
+            .current_dir(shims.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let theirs: Vec<String> = serde_json::from_slice(&o.stdout).unwrap();
+        for (cmd, theirs) in commands.iter().zip(&theirs) {
+            for argv in [
+                vec!["query", "normalize-test-command", cmd, "--cwd", "."],
+                vec!["normalize-test-command", cmd],
+            ] {
+                let mut with = argv.clone();
+                with.push("--no-fallback");
+                let ours = as_named(shims.path(), "gsd_run", p.path(), &with, &[]);
+                compared += 1;
+                if text(&ours.stdout) != *theirs || ours.status.code() != Some(0) {
+                    differ.push(format!(
+                        "{package:?} {argv:?}\n gsd: {:?} (exit {:?}) {}\n gsd-tools: {theirs:?}",
+                        text(&ours.stdout),
+                        ours.status.code(),
+                        text(&ours.stderr),
+                    ));
+                }
+            }
+        }
+        if package == Some(r#"{"scripts":{"test":"vitest"}}"#) {
+            for cmd in ["npm test", "npx vitest", "cargo test"] {
+                let argv = ["query", "normalize-test-command", cmd, "--cwd", "."];
+                let cli = run_real(&real, &argv, p.path());
+                let at = commands.iter().position(|c| *c == cmd).unwrap();
+                assert_eq!(text(&cli.stdout), theirs[at], "{cmd}");
+                assert_eq!(cli.status.code(), Some(0));
+            }
+        }
+    }
+    assert_eq!(compared, 8 * 23 * 2);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -17,6 +17,7 @@ pub mod native;
 pub mod output;
 pub mod reads;
 pub mod resolve;
+pub mod test_command;
 pub mod timeout;
 pub mod tree_writes;
 pub mod writes;

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::{gitinfo, models, reads, tree_writes, writes};
+use super::{gitinfo, models, reads, test_command, tree_writes, writes};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -97,6 +97,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         reads::roadmap_get_phase,
     ),
     ("find-phase", Scope::Planning, reads::find_phase),
+    (
+        "normalize-test-command",
+        Scope::Planning,
+        normalize_test_command,
+    ),
 ];
 
 /// The native handler for a canonical name.
@@ -128,6 +133,15 @@ pub(super) fn engine(
         Ok(Reply::Text(_)) => Err(hand_on("its answer here is text")),
         Err(e) => Err(hand_on(format!("it fails here ({})", e.message))),
     }
+}
+
+/// `normalize-test-command CMD`: the command in its one-shot form, printed
+/// bare (package.json read from the project root gsd-tools resolves).
+fn normalize_test_command(call: &CoreCall) -> Result<Out, Refusal> {
+    let raw = call.args.first().map(String::as_str).unwrap_or("");
+    test_command::normalize(raw, call.project)
+        .map(Out::text)
+        .map_err(|why| hand_on(format!(" ({})", why.0)))
 }
 
 /// `runtime-identity`: the identity GSD Core's launcher preamble checks
