@@ -1680,3 +1680,61 @@ fn normalize_test_command_answers_as_gsd_tools() {
     assert_eq!(compared, 8 * 23 * 2);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// `gsd_run user-story validate --story …` answers as gsd-tools 1.14.0 on
+/// stories of every shape: canonical, each clause missing, the clauses in
+/// another case, no period, blank, a second clause inside a slot, a line
+/// break, text beyond ASCII, and the flag without its value.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn user_story_validate_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let dir = tempfile::tempdir().unwrap();
+    let stories = [
+        "As a nurse, I want to see the queue, so that nobody waits.",
+        "  As a nurse, I want to see the queue, so that nobody waits, ever.  ",
+        "as a nurse, i want to see the queue, SO THAT nobody waits.",
+        "As a nurse, I want to see the queue",
+        "I want to see the queue, so that nobody waits.",
+        "As a , I want to , so that .",
+        "As a nurse, I want to see, I want to sort, so that queues, so that calm.",
+        "As a nurse,\nI want to see the queue, so that nobody waits.",
+        "As a Pflegerin, I want to die Warteschlange sehen, so that niemand wartet — 待つ.",
+        "",
+        "   ",
+    ];
+    let mut calls: Vec<Vec<&str>> = stories
+        .iter()
+        .map(|s| vec!["query", "user-story.validate", "--story", s])
+        .collect();
+    calls.push(vec![
+        "user-story",
+        "validate",
+        "--story",
+        stories[0],
+        "--raw",
+    ]);
+    calls.push(vec!["user-story", "validate", "--story", "--raw"]);
+    calls.push(vec!["user-story", "validate"]);
+    let mut differ = Vec::new();
+    for argv in &calls {
+        let mut with = argv.clone();
+        with.push("--no-fallback");
+        let ours = as_named(shims.path(), "gsd_run", dir.path(), &with, &[]);
+        let theirs = run_real(&real, argv, dir.path());
+        let show = |o: &Output| (text(&o.stdout), o.status.code());
+        if show(&ours) != show(&theirs) {
+            differ.push(format!(
+                "{argv:?}\n gsd: {:?} {}\n gsd-tools: {:?}",
+                show(&ours),
+                text(&ours.stderr),
+                show(&theirs)
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

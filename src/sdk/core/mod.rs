@@ -20,6 +20,7 @@ pub mod resolve;
 pub mod test_command;
 pub mod timeout;
 pub mod tree_writes;
+pub mod user_story;
 pub mod writes;
 
 use std::path::{Path, PathBuf};

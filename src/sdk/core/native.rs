@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::{gitinfo, models, reads, test_command, tree_writes, writes};
+use super::{gitinfo, models, reads, test_command, tree_writes, user_story, writes};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -102,6 +102,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         Scope::Planning,
         normalize_test_command,
     ),
+    ("user-story.validate", Scope::Free, user_story_validate),
 ];
 
 /// The native handler for a canonical name.
@@ -142,6 +143,13 @@ fn normalize_test_command(call: &CoreCall) -> Result<Out, Refusal> {
     test_command::normalize(raw, call.project)
         .map(Out::text)
         .map_err(|why| hand_on(format!(" ({})", why.0)))
+}
+
+/// `user-story validate --story "…"`: the story's shape checked.
+fn user_story_validate(call: &CoreCall) -> Result<Out, Refusal> {
+    Ok(Out::json(&user_story::validate(user_story::story_arg(
+        call.args,
+    ))))
 }
 
 /// `runtime-identity`: the identity GSD Core's launcher preamble checks
