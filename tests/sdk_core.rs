@@ -1738,3 +1738,119 @@ fn user_story_validate_answers_as_gsd_tools() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// `gsd_run quick-batch parse-args` and `effective-concurrency` answer as
+/// gsd-tools 1.14.0: the options read from `--text` or after `--`, each
+/// refusal with gsd-tools' message and exit code, and the concurrency for
+/// `auto`, a number, a mutating wave without isolation, and odd numbers
+/// (`0x4`, blank, not a number).
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn quick_batch_pure_verbs_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let p = project();
+    let pa = |rest: &[&'static str]| {
+        let mut v = vec!["quick-batch", "parse-args"];
+        v.extend_from_slice(rest);
+        v
+    };
+    let ec = |rest: &[&'static str]| {
+        let mut v = vec!["query", "quick-batch", "effective-concurrency"];
+        v.extend_from_slice(rest);
+        v
+    };
+    let calls = [
+        pa(&[
+            "--raw",
+            "--text",
+            "  --jobs 3 --research  add login; fix footer ",
+        ]),
+        pa(&["--text", "--validate --resume qb-20260101-ab12"]),
+        pa(&["--text", ""]),
+        pa(&["--text", "--jobs auto"]),
+        pa(&["--text", "--jobs 0"]),
+        pa(&["--text", "--jobs 2.5"]),
+        pa(&["--text", "--jobs --validate"]),
+        pa(&["--text", "--resume"]),
+        pa(&["--text", "--discuss --jobs 2"]),
+        pa(&["--text", "--full"]),
+        pa(&["--", "--jobs", "4", "--validate"]),
+        pa(&[]),
+        ec(&[
+            "--jobs",
+            "auto",
+            "--task-count",
+            "7",
+            "--capacity",
+            "3",
+            "--isolation",
+            "worktree",
+        ]),
+        ec(&[
+            "--jobs",
+            "5",
+            "--task-count",
+            "2",
+            "--capacity",
+            "4",
+            "--isolation",
+            "worktree",
+            "--raw",
+        ]),
+        ec(&[
+            "--jobs",
+            "5",
+            "--task-count",
+            "9",
+            "--capacity",
+            "4",
+            "--isolation",
+            "none",
+            "--mutating",
+        ]),
+        ec(&[
+            "--jobs",
+            "5",
+            "--task-count",
+            "9",
+            "--capacity",
+            "4",
+            "--isolation",
+            "none",
+        ]),
+        ec(&["--jobs", "0x4", "--task-count", "9", "--capacity", " 8 "]),
+        ec(&["--jobs", "many", "--task-count", "9", "--capacity", "8"]),
+        ec(&[
+            "--jobs",
+            "3",
+            "--task-count",
+            "",
+            "--capacity",
+            "8",
+            "--isolation",
+            "none",
+            "--mutating",
+        ]),
+        ec(&["--jobs", "-2", "--task-count", "9", "--capacity", "8"]),
+    ];
+    let mut differ = Vec::new();
+    for argv in &calls {
+        let mut with = argv.clone();
+        with.push("--no-fallback");
+        let ours = as_named(shims.path(), "gsd_run", p.path(), &with, &[]);
+        let theirs = run_real(&real, argv, p.path());
+        let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
+        if show(&ours) != show(&theirs) {
+            differ.push(format!(
+                "{argv:?}\n gsd: {:?}\n gsd-tools: {:?}",
+                show(&ours),
+                show(&theirs)
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -12,9 +12,11 @@
 
 pub mod fallback;
 pub mod gitinfo;
+pub mod js;
 pub mod models;
 pub mod native;
 pub mod output;
+pub mod quick_batch;
 pub mod reads;
 pub mod resolve;
 pub mod test_command;

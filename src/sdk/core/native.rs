@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::{gitinfo, models, reads, test_command, tree_writes, user_story, writes};
+use super::{gitinfo, models, quick_batch, reads, test_command, tree_writes, user_story, writes};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -103,6 +103,16 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         normalize_test_command,
     ),
     ("user-story.validate", Scope::Free, user_story_validate),
+    (
+        "quick-batch.parse-args",
+        Scope::Planning,
+        quick_batch::parse_args,
+    ),
+    (
+        "quick-batch.effective-concurrency",
+        Scope::Planning,
+        quick_batch::effective_concurrency,
+    ),
 ];
 
 /// The native handler for a canonical name.

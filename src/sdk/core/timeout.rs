@@ -99,7 +99,8 @@ pub fn intercepted(argv: &[String]) -> Option<Vec<String>> {
 pub fn budget(raw: &str) -> Result<Option<Duration>, String> {
     let text = raw.trim();
     let text = text.strip_suffix('s').unwrap_or(text);
-    let secs = js_number(text).filter(|s| !text.is_empty() && s.is_finite() && *s >= 0.0);
+    let secs =
+        Some(super::js::number(text)).filter(|s| !text.is_empty() && s.is_finite() && *s >= 0.0);
     let Some(secs) = secs else {
         return Err(format!("invalid <seconds>: {raw}"));
     };
@@ -108,27 +109,6 @@ pub fn budget(raw: &str) -> Result<Option<Duration>, String> {
     }
     let ms = (secs * 1000.0).round().min(LONGEST_MS as f64) as u64;
     Ok(Some(Duration::from_millis(ms)))
-}
-
-/// `Number(text)` for the forms a seconds value takes: decimal with an
-/// optional sign, fraction and exponent, or an unsigned `0x`/`0o`/`0b`
-/// integer.
-fn js_number(text: &str) -> Option<f64> {
-    let lower = text.to_ascii_lowercase();
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(digits) = lower.strip_prefix(prefix) {
-            return u128::from_str_radix(digits, radix)
-                .ok()
-                .filter(|_| !digits.starts_with(['+', '-']))
-                .map(|n| n as f64);
-        }
-    }
-    // Only decimal forms: Rust would also read `inf` and `nan`, which
-    // JavaScript reads as NaN.
-    let decimal = text
-        .bytes()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    decimal.then(|| text.parse::<f64>().ok()).flatten()
 }
 
 /// Run the wrapped argv (`SECONDS [--] COMMAND [ARGS…]`) to its end.
