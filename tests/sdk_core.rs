@@ -1476,8 +1476,15 @@ fn run_with_timeout_ends_as_gsd_tools_does() {
     let shims = shim_dir();
     let real = gsd_tools_cjs();
     let dir = tempfile::tempdir().unwrap();
+    // An executable with no `#!` line: execvp runs it with /bin/sh.
+    let script = dir.path().join("no-shebang.sh");
+    std::fs::write(&script, "echo run by sh; exit 4\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let rwt = "run-with-timeout";
     let cases: Vec<Vec<&str>> = vec![
+        vec![rwt, "3", "./no-shebang.sh", "arg"],
+        vec![rwt, "3", ""],
         vec![rwt],
         vec![rwt, "5"],
         vec![rwt, "abc", "echo", "hi"],
@@ -1679,6 +1686,32 @@ fn normalize_test_command_answers_as_gsd_tools() {
     }
     assert_eq!(compared, 8 * 23 * 2);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // JSON that JSON.parse reads and serde_json does not (a number beyond
+    // f64) is handed on, not read as "no package.json".
+    let p = project();
+    std::fs::write(
+        p.path().join("package.json"),
+        r#"{"n": 1e309, "scripts":{"test":"vitest"}}"#,
+    )
+    .unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        p.path(),
+        &[
+            "query",
+            "normalize-test-command",
+            "npm test",
+            "--no-fallback",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stderr).contains("serde_json does not read"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// `gsd_run user-story validate --story …` answers as gsd-tools 1.14.0 on
@@ -1836,6 +1869,76 @@ fn quick_batch_pure_verbs_answer_as_gsd_tools() {
             "--mutating",
         ]),
         ec(&["--jobs", "-2", "--task-count", "9", "--capacity", "8"]),
+    ];
+    let mut differ = Vec::new();
+    for argv in &calls {
+        let mut with = argv.clone();
+        with.push("--no-fallback");
+        let ours = as_named(shims.path(), "gsd_run", p.path(), &with, &[]);
+        let theirs = run_real(&real, argv, p.path());
+        let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
+        if show(&ours) != show(&theirs) {
+            differ.push(format!(
+                "{argv:?}\n gsd: {:?}\n gsd-tools: {:?}",
+                show(&ours),
+                show(&theirs)
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// `--ws` and the workstream name are checked for every command, the way
+/// gsd-tools 1.14.0 checks them before it dispatches: no value, a blank
+/// value and a name unsafe as a folder fail with its message and exit 1; a
+/// name with spaces around it is a name.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn workstream_flags_are_refused_as_gsd_tools_refuses_them() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let p = project();
+    let story = "As a user, I want to log in, so that I am known.";
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["query", "user-story.validate", "--story", story, "--ws"],
+        vec!["query", "user-story.validate", "--ws", "--story", story],
+        vec!["query", "user-story.validate", "--story", story, "--ws="],
+        vec![
+            "query",
+            "user-story.validate",
+            "--story",
+            story,
+            "--ws",
+            "a/b",
+        ],
+        vec![
+            "query",
+            "user-story.validate",
+            "--story",
+            story,
+            "--ws",
+            "..x",
+        ],
+        vec![
+            "query",
+            "user-story.validate",
+            "--story",
+            story,
+            "--ws",
+            "-x",
+        ],
+        vec![
+            "query",
+            "user-story.validate",
+            "--story",
+            story,
+            "--ws",
+            " ok ",
+        ],
+        vec!["--json-errors", "generate-slug", "A b", "--ws", "bad name"],
     ];
     let mut differ = Vec::new();
     for argv in &calls {

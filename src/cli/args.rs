@@ -835,10 +835,12 @@ pub enum SdkCommand {
         #[command(flatten)]
         json: JsonFlag,
     },
-    /// Which of GSD's own `gsd-sdk query` calls gsd answers, counted in an
-    /// installed get-shit-done-cc package (workflows, commands, agents).
+    /// Which of GSD's own calls gsd answers natively, counted in an installed
+    /// package: get-shit-done-cc's `gsd-sdk query` calls, or @opengsd/gsd-core's
+    /// `gsd_run` calls (workflows, commands, agents, skills).
     Coverage {
-        /// The package folder, e.g. $(npm root -g)/get-shit-done-cc.
+        /// The package folder, e.g. $(npm root -g)/@opengsd/gsd-core or
+        /// $(npm root -g)/get-shit-done-cc.
         package: PathBuf,
         #[command(flatten)]
         json: JsonFlag,

@@ -11,13 +11,24 @@ use super::args::SdkCommand;
 use super::error::CliError;
 use super::output::Output;
 
-/// Print an answer; its exit code.
+/// Print an answer; its exit code. An answer that could not be written (a
+/// full disk, a closed stdout) is a failure, as it is for gsd-sdk and
+/// gsd-tools: a caller must not read an empty answer as a success.
 fn print(a: &sdk::Answer) -> i32 {
-    let _ = std::io::stdout().lock().write_all(a.stdout.as_bytes());
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_all(a.stdout.as_bytes())
+        .and_then(|()| out.flush());
     for l in &a.stderr {
         errln!("{l}");
     }
-    a.exit
+    match written {
+        Err(e) if a.exit == 0 => {
+            errln!("Error: {e}");
+            1
+        }
+        _ => a.exit,
+    }
 }
 
 /// `gsd sdk query ARGV…`.

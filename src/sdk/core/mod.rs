@@ -80,6 +80,16 @@ fn take_valued(args: &mut Vec<String>, name: &str) -> Result<Option<String>, ()>
     }
 }
 
+/// A workstream name gsd-tools accepts: a letter or digit, then letters,
+/// digits, `.`, `_` or `-`, with no `..`.
+fn workstream_name_ok(name: &str) -> bool {
+    let name = name.trim();
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && !name.contains("..")
+}
+
 fn usage(message: String) -> Failure {
     Failure::new("usage", message)
 }
@@ -143,11 +153,25 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
         Ok(None) => {}
         Err(()) => return fail(usage("Missing value for --project-dir".into())),
     }
+    // `--ws`, else GSD_WORKSTREAM (trimmed): gsd-tools refuses either
+    // without a value or with a name unsafe as a folder, for every command.
     let mut workstream = std::env::var("GSD_WORKSTREAM")
         .ok()
+        .map(|w| w.trim().to_string())
         .filter(|w| !w.is_empty());
-    if let Ok(Some(w)) = take_valued(&mut args, "--ws") {
-        workstream = Some(w);
+    match take_valued(&mut args, "--ws") {
+        Ok(Some(w)) => workstream = Some(w),
+        Ok(None) => {}
+        Err(()) => return fail(Failure::new("unknown", "Missing value for --ws")),
+    }
+    if workstream
+        .as_deref()
+        .is_some_and(|w| !workstream_name_ok(w))
+    {
+        return fail(Failure::new(
+            "unknown",
+            "Invalid workstream name: must be alphanumeric, hyphens, underscores, or dots",
+        ));
     }
     let workstream =
         workstream.or_else(|| crate::model::workstream::implied_as_gsd_tools(&project));

@@ -152,7 +152,7 @@ fn normalize_test_command(call: &CoreCall) -> Result<Out, Refusal> {
     let raw = call.args.first().map(String::as_str).unwrap_or("");
     test_command::normalize(raw, call.project)
         .map(Out::text)
-        .map_err(|why| hand_on(format!(" ({})", why.0)))
+        .map_err(|why| hand_on(why.0))
 }
 
 /// `user-story validate --story "…"`: the story's shape checked.

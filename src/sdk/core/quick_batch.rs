@@ -26,19 +26,17 @@ pub fn parse_args(call: &CoreCall) -> Result<Out, Refusal> {
             None => Vec::new(),
         },
     };
-    parsed(&tokens)
-        .map(|v| Out::json(&v))
-        .map_err(|why| Refusal::Fail(Failure::new("usage", why)))
+    parsed(&tokens).map(|v| Out::json(&v))
 }
 
-/// The batch options in `tokens`, or why they are refused (gsd-tools'
-/// message).
-fn parsed(tokens: &[&str]) -> Result<Value, String> {
+/// The batch options in `tokens`, or gsd-tools' refusal of them.
+fn parsed(tokens: &[&str]) -> Result<Value, Refusal> {
+    let usage = |why: String| Refusal::Fail(Failure::new("usage", why));
     if tokens.contains(&"--discuss") {
-        return Err("quick-batch does not support --discuss in v1 — use /gsd:quick --discuss per item instead".into());
+        return Err(usage("quick-batch does not support --discuss in v1 — use /gsd:quick --discuss per item instead".into()));
     }
     if tokens.contains(&"--full") {
-        return Err("quick-batch does not support --full in v1".into());
+        return Err(usage("quick-batch does not support --full in v1".into()));
     }
     let after = |flag: &str| {
         tokens
@@ -49,27 +47,32 @@ fn parsed(tokens: &[&str]) -> Result<Value, String> {
     let jobs = match after("--jobs") {
         None => json!("auto"),
         Some(None) => {
-            return Err(
+            return Err(usage(
                 "quick-batch --jobs requires a value (\"auto\" or a positive integer)".into(),
-            );
+            ));
         }
         Some(Some("auto")) => json!("auto"),
         Some(Some(raw)) => {
             let n = js::number(raw);
             match js::exact_integer(n).filter(|v| v.as_i64().is_some_and(|i| i > 0)) {
                 Some(v) => v,
+                // A whole number past 2^53: gsd-tools takes it, and prints it
+                // in JavaScript's form, which is not reproduced here.
+                None if n.is_finite() && n.fract() == 0.0 && n > 0.0 => {
+                    return Err(Refusal::HandOn("with a --jobs past 2^53".into()));
+                }
                 None => {
-                    return Err(format!(
+                    return Err(usage(format!(
                         "quick-batch --jobs must be \"auto\" or a positive integer, got {}",
                         Value::String(raw.to_string())
-                    ));
+                    )));
                 }
             }
         }
     };
     let resume = match after("--resume") {
         None => Value::Null,
-        Some(None) => return Err("quick-batch --resume requires a batch id".into()),
+        Some(None) => return Err(usage("quick-batch --resume requires a batch id".into())),
         Some(Some(id)) => json!(id),
     };
     Ok(json!({
@@ -128,7 +131,14 @@ mod tests {
             json!({"jobs": 3, "validate": false, "research": true, "resume": "b1"})
         );
         assert_eq!(parsed(&[]).unwrap()["jobs"], "auto");
-        assert!(parsed(&["--jobs", "0"]).unwrap_err().ends_with("got \"0\""));
+        let Err(Refusal::Fail(f)) = parsed(&["--jobs", "0"]) else {
+            panic!("refused")
+        };
+        assert!(f.message.ends_with("got \"0\""), "{}", f.message);
+        assert!(matches!(
+            parsed(&["--jobs", "1e16"]),
+            Err(Refusal::HandOn(_))
+        ));
         assert!(parsed(&["--jobs", "--validate"]).is_err());
         assert!(parsed(&["--full"]).is_err());
         assert!(parsed(&["--resume"]).is_err());

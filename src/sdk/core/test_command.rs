@@ -141,11 +141,21 @@ fn script_runner_watches(cmd: &str, dir: &Path) -> Result<bool, Unanswered> {
     if !path.is_file() {
         return Ok(false);
     }
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(bytes) = std::fs::read(&path) else {
         return Ok(false);
     };
-    let Ok(pkg) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Ok(false);
+    // Node reads the file as UTF-8 with replacement characters.
+    let text = String::from_utf8_lossy(&bytes);
+    let pkg = match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(pkg) => pkg,
+        // JSON.parse reads what serde_json refuses here (a number beyond
+        // f64, nesting past 128, a lone surrogate escape): not answered.
+        Err(e) if beyond_serde(&e) => {
+            return Err(Unanswered(format!(
+                "package.json is JSON serde_json does not read ({e})"
+            )));
+        }
+        Err(_) => return Ok(false),
     };
     let test = match pkg.get("scripts").and_then(|s| s.get("test")) {
         None | Some(serde_json::Value::Null) => return Ok(false),
@@ -162,6 +172,14 @@ fn script_runner_watches(cmd: &str, dir: &Path) -> Result<bool, Unanswered> {
     let vitest = matches(&VITEST, &test) && !one_shot(&test);
     let jest = matches(&JEST, &test) && matches(&WATCH, &test) && !matches(&WATCH_OFF, &test);
     Ok(vitest || jest)
+}
+
+/// A parse error of valid JSON that serde_json does not take.
+fn beyond_serde(e: &serde_json::Error) -> bool {
+    let m = e.to_string();
+    ["number out of range", "recursion limit", "surrogate"]
+        .iter()
+        .any(|k| m.contains(k))
 }
 
 #[cfg(test)]

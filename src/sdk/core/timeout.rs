@@ -11,7 +11,9 @@
 //! caller's, so pipes and redirects work, and the command's argv is opaque —
 //! `--raw` or `--cwd` after the seconds belong to the command.
 
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,7 +109,8 @@ pub fn budget(raw: &str) -> Result<Option<Duration>, String> {
     if secs == 0.0 {
         return Ok(None);
     }
-    let ms = (secs * 1000.0).round().min(LONGEST_MS as f64) as u64;
+    // Node's timer waits at least 1 ms.
+    let ms = (secs * 1000.0).round().clamp(1.0, LONGEST_MS as f64) as u64;
     Ok(Some(Duration::from_millis(ms)))
 }
 
@@ -127,20 +130,55 @@ pub fn run(wrapped: &[String]) -> Outcome {
     let Some(program) = wrapped.get(i) else {
         return Outcome::Usage("missing <command>".into());
     };
-    let mut command = Command::new(program);
-    command.args(&wrapped[i + 1..]);
+    if program.is_empty() {
+        // Node's own refusal, before anything is started.
+        return Outcome::NotStarted {
+            message: format!("{COMMAND}: : The argument 'file' cannot be empty. Received ''"),
+            code: 125,
+        };
+    }
+    let args = &wrapped[i + 1..];
     // Its own process group when timed, so the whole tree can be stopped
     // (a test runner's workers, not just the runner).
     let grouped = budget.is_some();
-    if grouped {
-        command.process_group(0);
-    }
+    let command = |program: &str, pre: Option<&Path>| {
+        let mut c = Command::new(program);
+        c.args(pre).args(args);
+        if grouped {
+            c.process_group(0);
+        }
+        c
+    };
     // Registered before the spawn, so an interrupt cannot fall between.
     let interrupted = Interrupts::register();
-    match command.spawn() {
+    let spawned = match command(program, None).spawn() {
+        // An executable with no `#!` line: run by the shell, as execvp (and
+        // so Node) does.
+        Err(e) if e.raw_os_error() == Some(libc::ENOEXEC) => match located(program) {
+            Some(script) => command("/bin/sh", Some(&script)).spawn(),
+            None => Err(e),
+        },
+        other => other,
+    };
+    match spawned {
         Ok(child) => supervise(child, grouped, budget, &interrupted),
         Err(e) => not_started(program, &e),
     }
+}
+
+/// Where `program` is: itself when it names a path, else the first
+/// executable file of that name on PATH.
+fn located(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(PathBuf::from(program));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
 }
 
 /// gsd-tools' message and code for a command that did not start.
@@ -215,7 +253,12 @@ fn supervise(
     let mut timed_out = false;
     let mut escalate_at: Option<Instant> = None;
     loop {
-        match end.recv_timeout(TICK) {
+        // Woken at the deadline itself, so even a 1 ms budget is kept.
+        let wait = match budget {
+            Some(b) if !timed_out => b.saturating_sub(started.elapsed()).min(TICK),
+            _ => TICK,
+        };
+        match end.recv_timeout(wait) {
             Ok(Ok(status)) => {
                 if timed_out {
                     // A descendant that trapped SIGTERM may still hold the
@@ -266,6 +309,7 @@ mod tests {
         assert_eq!(ms("1e0"), Ok(Some(1000)));
         assert_eq!(ms("0x2"), Ok(Some(2000)));
         assert_eq!(ms("0"), Ok(None));
+        assert_eq!(ms("0.0004"), Ok(Some(1)));
         assert_eq!(ms("-0"), Ok(None));
         assert_eq!(ms("99999999"), Ok(Some(LONGEST_MS as u128)));
         for bad in [
