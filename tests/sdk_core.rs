@@ -1556,13 +1556,26 @@ fn run_with_timeout_ends_as_gsd_tools_does() {
     // SIGTERM to the wrapper is passed on to the command's group (which a
     // terminal's signal would not reach): the command ends, and so does
     // the wrapper, with 128 + 15, well before the command's own 20 s.
+    // The signal is sent once the command has started (it leaves a marker),
+    // not after a fixed wait: Node, loaded, takes seconds to get there, and a
+    // signal before its handlers exist would end it outright.
     let interrupted = |mut c: Command| {
+        let marker = dir.path().join("started");
+        let _ = std::fs::remove_file(&marker);
         let mut child = c
-            .args([rwt, "30", "sleep", "20"])
+            .args([rwt, "30", "sh", "-c", "touch started; exec sleep 20"])
             .current_dir(dir.path())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(700));
+        let waiting = std::time::Instant::now();
+        while !marker.exists() {
+            assert!(
+                waiting.elapsed().as_secs() < 60,
+                "the command never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
         let started = std::time::Instant::now();
         // SAFETY: a signal to the child this test spawned.
         unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
