@@ -1462,6 +1462,23 @@ fn find_phase_answers_with_counts_and_hands_on_what_it_cannot_match() {
     refused(&["find-phase", "1"], "plans/");
 }
 
+/// Each call run by gsd (`gsd_run … --no-fallback`, so a call handed on
+/// fails) and by gsd-tools in `dir`: the calls whose stdout, stderr or exit
+/// code differ.
+fn differing_calls(shims: &Path, real: &Path, dir: &Path, calls: &[Vec<&str>]) -> Vec<String> {
+    let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
+    calls
+        .iter()
+        .filter_map(|argv| {
+            let mut with = argv.clone();
+            with.push("--no-fallback");
+            let ours = show(&as_named(shims, "gsd_run", dir, &with, &[]));
+            let theirs = show(&run_real(real, argv, dir));
+            (ours != theirs).then(|| format!("{argv:?}\n gsd: {ours:?}\n gsd-tools: {theirs:?}"))
+        })
+        .collect()
+}
+
 /// `gsd_run run-with-timeout` against gsd-tools 1.14.0's, case by case:
 /// the same stdout, stderr and exit code — the command's own code, 124 on
 /// a timeout (a command that ignores SIGTERM too: SIGKILL 3 s later), 128 +
@@ -1766,22 +1783,7 @@ fn user_story_validate_answers_as_gsd_tools() {
     ]);
     calls.push(vec!["user-story", "validate", "--story", "--raw"]);
     calls.push(vec!["user-story", "validate"]);
-    let mut differ = Vec::new();
-    for argv in &calls {
-        let mut with = argv.clone();
-        with.push("--no-fallback");
-        let ours = as_named(shims.path(), "gsd_run", dir.path(), &with, &[]);
-        let theirs = run_real(&real, argv, dir.path());
-        let show = |o: &Output| (text(&o.stdout), o.status.code());
-        if show(&ours) != show(&theirs) {
-            differ.push(format!(
-                "{argv:?}\n gsd: {:?} {}\n gsd-tools: {:?}",
-                show(&ours),
-                text(&ours.stderr),
-                show(&theirs)
-            ));
-        }
-    }
+    let differ = differing_calls(shims.path(), &real, dir.path(), &calls);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
@@ -1883,21 +1885,7 @@ fn quick_batch_pure_verbs_answer_as_gsd_tools() {
         ]),
         ec(&["--jobs", "-2", "--task-count", "9", "--capacity", "8"]),
     ];
-    let mut differ = Vec::new();
-    for argv in &calls {
-        let mut with = argv.clone();
-        with.push("--no-fallback");
-        let ours = as_named(shims.path(), "gsd_run", p.path(), &with, &[]);
-        let theirs = run_real(&real, argv, p.path());
-        let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
-        if show(&ours) != show(&theirs) {
-            differ.push(format!(
-                "{argv:?}\n gsd: {:?}\n gsd-tools: {:?}",
-                show(&ours),
-                show(&theirs)
-            ));
-        }
-    }
+    let differ = differing_calls(shims.path(), &real, p.path(), &calls);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
@@ -1953,20 +1941,6 @@ fn workstream_flags_are_refused_as_gsd_tools_refuses_them() {
         ],
         vec!["--json-errors", "generate-slug", "A b", "--ws", "bad name"],
     ];
-    let mut differ = Vec::new();
-    for argv in &calls {
-        let mut with = argv.clone();
-        with.push("--no-fallback");
-        let ours = as_named(shims.path(), "gsd_run", p.path(), &with, &[]);
-        let theirs = run_real(&real, argv, p.path());
-        let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
-        if show(&ours) != show(&theirs) {
-            differ.push(format!(
-                "{argv:?}\n gsd: {:?}\n gsd-tools: {:?}",
-                show(&ours),
-                show(&theirs)
-            ));
-        }
-    }
+    let differ = differing_calls(shims.path(), &real, p.path(), &calls);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
