@@ -123,6 +123,13 @@ pub fn native(command: &str) -> Option<(Scope, Handler)> {
         .map(|(_, s, h)| (*s, *h))
 }
 
+/// The argument after `flag`'s first occurrence, whatever it is: gsd-tools'
+/// `args[args.indexOf(flag) + 1]`, which each command then checks its way.
+pub(super) fn flag_value<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
+    let i = args.iter().position(|a| a == flag)?;
+    args.get(i + 1).map(String::as_str)
+}
+
 pub(super) fn hand_on(why: impl Into<String>) -> Refusal {
     Refusal::HandOn(why.into())
 }
@@ -211,13 +218,7 @@ fn resolve_dispatch_type(call: &CoreCall) -> Result<Out, Refusal> {
     if !claude_runtime(call) {
         return Err(hand_on(" for a runtime other than Claude Code"));
     }
-    let requested = call
-        .args
-        .iter()
-        .position(|a| a == "--requested")
-        .and_then(|i| call.args.get(i + 1))
-        .map(String::as_str)
-        .unwrap_or("");
+    let requested = flag_value(call.args, "--requested").unwrap_or("");
     Ok(Out::text(if requested.is_empty() {
         "coder"
     } else {
@@ -423,16 +424,12 @@ fn classify_confidence(call: &CoreCall) -> Result<Out, Refusal> {
     if args.iter().any(|a| a == "--package" || a == "--ecosystem") {
         return Err(hand_on(" with --package or --ecosystem"));
     }
-    let provider = args
-        .iter()
-        .position(|a| a == "--provider")
-        .and_then(|i| args.get(i + 1))
-        .filter(|p| !p.starts_with("--"));
+    let provider = flag_value(args, "--provider").filter(|p| !p.starts_with("--"));
     let Some(provider) = provider else {
         return Err(hand_on(" without a provider"));
     };
     let verified = args.iter().any(|a| a == "--verified");
-    let confidence = match provider.as_str() {
+    let confidence = match provider {
         "context7" | "ref" | "jina" | "firecrawl" => "MEDIUM",
         "exa" | "tavily" | "perplexity" | "brave" | "websearch" if verified => "MEDIUM",
         _ => "LOW",

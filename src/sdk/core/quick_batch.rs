@@ -7,19 +7,12 @@
 use serde_json::{Value, json};
 
 use super::js;
-use super::native::{CoreCall, Refusal, hand_on};
+use super::native::{CoreCall, Refusal, flag_value, hand_on};
 use super::output::{Failure, Out};
-
-/// `--flag VALUE`: the argument after the flag's first occurrence, as
-/// gsd-tools' `argValue` reads it (whatever it is).
-fn arg_value<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
-    let i = args.iter().position(|a| a == flag)?;
-    args.get(i + 1).map(String::as_str)
-}
 
 /// `quick-batch parse-args --text "$ARGUMENTS"` (or `-- ARGS…`).
 pub fn parse_args(call: &CoreCall) -> Result<Out, Refusal> {
-    let tokens: Vec<&str> = match arg_value(call.args, "--text") {
+    let tokens: Vec<&str> = match flag_value(call.args, "--text") {
         Some(text) => text.split_whitespace().collect(),
         None => match call.args.iter().position(|a| a == "--") {
             Some(i) => call.args[i + 1..].iter().map(String::as_str).collect(),
@@ -89,13 +82,13 @@ fn parsed(tokens: &[&str]) -> Result<Value, Refusal> {
 /// mutating wave with no isolation runs one at a time.
 pub fn effective_concurrency(call: &CoreCall) -> Result<Out, Refusal> {
     let args = call.args;
-    let jobs = arg_value(args, "--jobs");
-    let tasks = arg_value(args, "--task-count").map_or(f64::NAN, js::number);
-    let capacity = arg_value(args, "--capacity").map_or(f64::NAN, js::number);
+    let jobs = flag_value(args, "--jobs");
+    let tasks = flag_value(args, "--task-count").map_or(f64::NAN, js::number);
+    let capacity = flag_value(args, "--capacity").map_or(f64::NAN, js::number);
     let Some(jobs) = jobs.filter(|_| tasks.is_finite() && capacity.is_finite()) else {
         return Err(hand_on(" without numeric --jobs/--task-count/--capacity"));
     };
-    let isolation = arg_value(args, "--isolation").unwrap_or("");
+    let isolation = flag_value(args, "--isolation").unwrap_or("");
     let mut n = if jobs == "auto" {
         capacity
     } else {

@@ -74,11 +74,9 @@ pub fn validate(story: &str) -> Value {
 /// `--story VALUE` from the call's arguments: empty when absent or when the
 /// next argument is another flag.
 pub fn story_arg(args: &[String]) -> &str {
-    args.iter()
-        .position(|a| a == "--story")
-        .and_then(|i| args.get(i + 1))
+    super::native::flag_value(args, "--story")
         .filter(|v| !v.is_empty() && !v.starts_with("--"))
-        .map_or("", String::as_str)
+        .unwrap_or("")
 }
 
 #[cfg(test)]
