@@ -2,9 +2,19 @@
 //! arguments: a dialect that answers as gsd-tools must read `0x10`, `1e1`,
 //! ` 5 ` and `""` as it does.
 
+/// JavaScript's white space (`trim()`, `Number()`): Unicode's and the BOM.
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+/// `text.trim()`.
+pub fn trim(text: &str) -> &str {
+    text.trim_matches(is_space)
+}
+
 /// `Number(text)`: NaN where JavaScript gives NaN.
 pub fn number(text: &str) -> f64 {
-    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let t = trim(text);
     if t.is_empty() {
         return 0.0;
     }

@@ -16,6 +16,8 @@ use std::sync::LazyLock;
 
 use fancy_regex::Regex;
 
+use super::js;
+
 /// gsd-tools leaves a longer command alone (it bounds its scanning).
 const LONGEST: usize = 4096;
 
@@ -64,7 +66,7 @@ pub struct Unanswered(pub String);
 
 /// The one-shot form of `raw`, its package.json looked up from `dir`.
 pub fn normalize(raw: &str, dir: &Path) -> Result<String, Unanswered> {
-    let cmd = raw.trim_matches(is_js_space);
+    let cmd = js::trim(raw);
     if cmd.is_empty() || cmd == "true" || cmd.encode_utf16().count() > LONGEST {
         return Ok(raw.to_owned());
     }
@@ -88,11 +90,6 @@ pub fn normalize(raw: &str, dir: &Path) -> Result<String, Unanswered> {
     Ok(raw.to_owned())
 }
 
-/// JavaScript's `trim()`: Unicode white space and the BOM.
-fn is_js_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{feff}'
-}
-
 fn one_shot(cmd: &str) -> bool {
     ONE_SHOT.iter().any(|r| matches(r, cmd))
 }
@@ -100,7 +97,7 @@ fn one_shot(cmd: &str) -> bool {
 /// Whether some `&&`/`||`/`;` segment runs a package manager's test script.
 fn script_invocation(cmd: &str) -> bool {
     SEPARATOR.split(cmd).filter_map(Result::ok).any(|seg| {
-        let seg = seg.trim_matches(is_js_space);
+        let seg = js::trim(seg);
         matches(&RUNNER, seg) && matches(&TEST_WORD, seg)
     })
 }
@@ -109,7 +106,7 @@ fn script_invocation(cmd: &str) -> bool {
 fn strip_watch_flags(cmd: &str) -> String {
     let spaced = WATCH_FLAG.replace_all(cmd, " ");
     RUNS.replace_all(&spaced, " ")
-        .trim_matches(is_js_space)
+        .trim_matches(js::is_space)
         .to_owned()
 }
 

@@ -41,7 +41,7 @@ const NOT_CANONICAL: &str = "Story does not match the canonical format: \"As a [
 
 /// The verdict on `story`: `{valid, errors, slots}` as gsd-tools prints it.
 pub fn validate(story: &str) -> Value {
-    let trimmed = story.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let trimmed = super::js::trim(story);
     let mut errors: Vec<&str> = Vec::new();
     let mut slots = Value::Null;
     if trimmed.is_empty() {
