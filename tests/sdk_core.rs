@@ -344,6 +344,19 @@ fn checked_in_coverage_and_command_list_are_the_installed_packages() {
         models,
         "regenerate: node tests/sdk_core/models.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-models.txt"
     );
+    let o = Command::new("node")
+        .arg(manifest.join("tests/sdk_core/loop-hooks.mjs"))
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let hooks =
+        std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-loop-hooks.json"))
+            .unwrap();
+    assert!(
+        text(&o.stdout) == hooks,
+        "regenerate: node tests/sdk_core/loop-hooks.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-loop-hooks.json"
+    );
     // Every family gsd resolves a subcommand for is a command of the release.
     for f in gsd::sdk::core::resolve::FAMILIES {
         assert!(list.lines().any(|l| l == *f), "{f} is not a 1.14.0 command");
@@ -470,6 +483,14 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
             "shouldDegrade",
         ]),
         s(&["query", "dispatch-should-flatten", "--raw"]),
+        s(&["loop", "render-hooks", "plan:pre", "--raw"]),
+        s(&[
+            "query",
+            "loop.render-hooks",
+            "execute:post",
+            "--active-cap",
+            "tdd",
+        ]),
     ]);
     for key in [
         "model_profile",
@@ -1943,4 +1964,210 @@ fn workstream_flags_are_refused_as_gsd_tools_refuses_them() {
     ];
     let differ = differing_calls(shims.path(), &real, p.path(), &calls);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// `loop render-hooks` against gsd-tools 1.14.0 on built projects: every
+/// loop point under configs that turn each hook on and off, move code review
+/// to the wave point, give values of the wrong type (1.14.0 then takes the
+/// schema default) and value the security contribution; `--active-cap` in
+/// both forms and without a value; a missing or unknown point. Each answered
+/// by gsd itself (`--no-fallback`) with gsd-tools' stdout, stderr and exit
+/// code. Where 1.14.0 would read more than config.json — an install profile
+/// in Claude's folder, capability overlays, another runtime, `--config-dir` —
+/// gsd hands the call on, and the answer (gsd-tools', through the fallback)
+/// is still the same.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn loop_render_hooks_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let home = tempfile::tempdir().unwrap();
+    let home_s = home.path().to_str().unwrap().to_string();
+    let env = [("HOME", home_s.as_str())];
+    let run_both = |dir: &Path, argv: &[&str], fallback: bool| {
+        let mut with = argv.to_vec();
+        if !fallback {
+            with.push("--no-fallback");
+        }
+        let real_s = real.to_str().unwrap();
+        let mut e = env.to_vec();
+        e.push(("GSD_CORE_REAL", real_s));
+        let ours = as_named(shims.path(), "gsd_run", dir, &with, &e);
+        let theirs = Command::new("node")
+            .arg(&real)
+            .args(argv)
+            .current_dir(dir)
+            .env("HOME", home.path())
+            .env_remove("GSD_WORKSTREAM")
+            .env_remove("GSD_RUNTIME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .output()
+            .unwrap();
+        (ours, theirs)
+    };
+    // 1.14.0's config warnings (unknown keys) are not repeated (PARITY.md).
+    let show = |o: &Output| {
+        let err: String = text(&o.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("gsd-tools: warning:"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        (text(&o.stdout), err, o.status.code())
+    };
+    let points = [
+        "discuss:pre",
+        "discuss:post",
+        "plan:pre",
+        "plan:post",
+        "execute:pre",
+        "execute:wave:pre",
+        "execute:wave:post",
+        "execute:post",
+        "verify:pre",
+        "verify:post",
+        "ship:pre",
+        "ship:post",
+    ];
+    let configs: &[Option<&str>] = &[
+        None,
+        Some("{}"),
+        Some(
+            r#"{"workflow":{"live_dom_uat":true,"tdd_mode":true,"windows_enforce":true,"code_review_point":"execute:wave:post","security_asvs_level":3,"security_block_on":"medium"},"mempalace":{"enabled":true},"intel":{"enabled":true},"graphify":{"enabled":true},"claude_orchestration":{"enabled":true},"external_job":{"enabled":true},"refactor":{"trigger_enabled":true}}"#,
+        ),
+        Some(
+            r#"{"workflow":{"research":"false","ui_phase":0,"tdd_mode":1,"code_review_point":"verify:post","security_asvs_level":"3","security_block_on":"severe","nyquist_validation":null,"pattern_mapper":false},"mempalace":true,"intel":{"enabled":"yes"}}"#,
+        ),
+        Some(
+            r#"{"workflow":[],"refactor":{"trigger_enabled":true},"workflow.research":false,"code_review_point":"execute:wave:post"}"#,
+        ),
+        Some(
+            r#"{"depth":"quick","branching_strategy":"phase","workflow":{"ui_phase":false,"ui_review":false,"security_enforcement":false,"code_review":false}}"#,
+        ),
+    ];
+    let mut compared = 0;
+    let mut differing = Vec::new();
+    for config in configs {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join(".planning")).unwrap();
+        if let Some(c) = config {
+            std::fs::write(t.path().join(".planning/config.json"), c).unwrap();
+        }
+        let mut calls: Vec<Vec<&str>> = points
+            .iter()
+            .map(|p| vec!["loop", "render-hooks", p, "--raw"])
+            .collect();
+        let lh = |rest: &[&'static str]| {
+            let mut v = vec!["loop", "render-hooks"];
+            v.extend_from_slice(rest);
+            v
+        };
+        calls.extend([
+            lh(&["execute:post", "--active-cap", "tdd"]),
+            lh(&["execute:wave:post", "--active-cap=code-review"]),
+            lh(&["ship:pre", "--pick", "rendered"]),
+        ]);
+        // What does not depend on the config, once.
+        if config.is_none() {
+            calls.extend([
+                vec!["query", "loop.render-hooks", "plan:pre"],
+                lh(&["plan:pre", "--active-cap", "research"]),
+                lh(&["execute:post", "--active-cap"]),
+                lh(&["execute:post", "--active-cap", "--raw"]),
+                lh(&["execute:post", "--active-cap="]),
+                lh(&["plan:Pre"]),
+                lh(&[]),
+                lh(&["bogus", "--json-errors"]),
+            ]);
+        }
+        for argv in &calls {
+            let (ours, theirs) = run_both(t.path(), argv, false);
+            compared += 1;
+            if show(&ours) != show(&theirs) {
+                differing.push(format!(
+                    "{config:?} {argv:?}\n gsd: {:?}\n gsd-tools: {:?}",
+                    show(&ours),
+                    show(&theirs)
+                ));
+            }
+        }
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    assert_eq!(compared, 6 * 15 + 8);
+
+    // Handed on: what 1.14.0 reads besides config.json.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join(".planning")).unwrap();
+    std::fs::write(t.path().join(".planning/config.json"), "{}").unwrap();
+    let point = ["loop", "render-hooks", "verify:post", "--raw"];
+    let (plain, _) = run_both(t.path(), &point, false);
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
+    let profile = home.path().join(".claude/.gsd-profile");
+    let overlay = t.path().join(".gsd/capabilities");
+    type Toggle<'a> = Box<dyn Fn(bool) + 'a>;
+    let cases: Vec<(&str, Toggle)> = vec![
+        (
+            "install profile",
+            Box::new(|on| {
+                std::fs::create_dir_all(profile.parent().unwrap()).unwrap();
+                if on {
+                    std::fs::write(&profile, "core\n").unwrap();
+                } else {
+                    std::fs::remove_file(&profile).unwrap();
+                }
+            }),
+        ),
+        (
+            "capability overlay",
+            Box::new(|on| {
+                if on {
+                    std::fs::create_dir_all(&overlay).unwrap();
+                } else {
+                    std::fs::remove_dir_all(t.path().join(".gsd")).unwrap();
+                }
+            }),
+        ),
+        (
+            "another runtime",
+            Box::new(|on| {
+                let c = if on { r#"{"runtime":"codex"}"# } else { "{}" };
+                std::fs::write(t.path().join(".planning/config.json"), c).unwrap();
+            }),
+        ),
+    ];
+    for (what, set) in &cases {
+        set(true);
+        let (refused, _) = run_both(t.path(), &point, false);
+        assert_eq!(refused.status.code(), Some(1), "{what}");
+        assert!(
+            text(&refused.stderr).starts_with("Error: gsd does not answer"),
+            "{what}: {}",
+            text(&refused.stderr)
+        );
+        let (ours, theirs) = run_both(t.path(), &point, true);
+        assert_eq!(text(&ours.stdout), text(&theirs.stdout), "{what}");
+        assert_eq!(ours.status.code(), theirs.status.code(), "{what}");
+        assert!(
+            text(&ours.stderr).contains("handing it to"),
+            "{what}: {}",
+            text(&ours.stderr)
+        );
+        set(false);
+    }
+    // The install profile changes 1.14.0's answer: handing on is not moot.
+    std::fs::write(&profile, "core\n").unwrap();
+    let (_, core_profile) = run_both(t.path(), &point, false);
+    assert_ne!(text(&core_profile.stdout), text(&plain.stdout));
+    std::fs::remove_file(&profile).unwrap();
+    let flagged = [
+        "loop",
+        "render-hooks",
+        "verify:post",
+        "--config-dir",
+        "/nowhere",
+    ];
+    let (refused, _) = run_both(t.path(), &flagged, false);
+    assert_eq!(refused.status.code(), Some(1));
 }

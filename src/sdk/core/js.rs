@@ -1,10 +1,24 @@
 //! JavaScript's `Number(string)`, which gsd-tools uses to read numeric
 //! arguments: a dialect that answers as gsd-tools must read `0x10`, `1e1`,
-//! ` 5 ` and `""` as it does.
+//! ` 5 ` and `""` as it does; and the few other JavaScript readings its
+//! answers depend on (`trim()`, `Boolean()`).
 
 /// JavaScript's white space (`trim()`, `Number()`): Unicode's and the BOM.
 pub fn is_space(c: char) -> bool {
     c.is_whitespace() || c == '\u{feff}'
+}
+
+/// `Boolean(v)` of a parsed JSON value: `false`, `0`, `""` and `null` are
+/// false; every object and array is true.
+pub fn truthy(v: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
 }
 
 /// `text.trim()`.

@@ -13,6 +13,7 @@
 pub mod fallback;
 pub mod gitinfo;
 pub mod js;
+pub mod loop_hooks;
 pub mod models;
 pub mod native;
 pub mod output;

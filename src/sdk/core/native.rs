@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
-use super::{gitinfo, models, quick_batch, reads, test_command, tree_writes, user_story, writes};
+use super::{
+    gitinfo, loop_hooks, models, quick_batch, reads, test_command, tree_writes, user_story, writes,
+};
 
 /// The GSD Core package and version this dialect answers as.
 pub const PACKAGE: &str = "@opengsd/gsd-core";
@@ -104,6 +106,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ),
     ("user-story.validate", Scope::Free, user_story_validate),
     (
+        "loop.render-hooks",
+        Scope::Planning,
+        loop_hooks::render_hooks,
+    ),
+    (
         "quick-batch.parse-args",
         Scope::Planning,
         quick_batch::parse_args,
@@ -183,7 +190,7 @@ fn runtime_identity(_: &CoreCall) -> Result<Out, Refusal> {
 /// Whether the runtime GSD Core resolves for the project is Claude Code:
 /// `GSD_RUNTIME`, else config.json's `runtime`, else the install marker of
 /// the real package, else Claude Code.
-fn claude_runtime(call: &CoreCall) -> bool {
+pub(super) fn claude_runtime(call: &CoreCall) -> bool {
     if std::env::var("GSD_RUNTIME").is_ok_and(|r| !r.trim().is_empty()) {
         return std::env::var("GSD_RUNTIME").is_ok_and(|r| r.trim() == "claude");
     }
@@ -226,21 +233,26 @@ fn resolve_dispatch_type(call: &CoreCall) -> Result<Out, Refusal> {
     }))
 }
 
-/// `skills-root claude`: Claude Code's global skills folder.
-fn skills_root(call: &CoreCall) -> Result<Out, Refusal> {
-    if call.args.first().map(String::as_str) != Some("claude") {
-        return Err(hand_on(" for a runtime other than claude"));
-    }
+/// Claude Code's config folder as 1.14.0 resolves it: `CLAUDE_CONFIG_DIR`
+/// (a leading `~` expanded), else `~/.claude`.
+pub(super) fn claude_config_dir() -> std::path::PathBuf {
     let home = std::env::var("HOME").unwrap_or_default();
-    let base = match std::env::var("CLAUDE_CONFIG_DIR") {
+    match std::env::var("CLAUDE_CONFIG_DIR") {
         Ok(d) if !d.is_empty() => match d.strip_prefix("~/") {
             Some(rest) => Path::new(&home).join(rest),
             None if d == "~" => Path::new(&home).to_path_buf(),
             None => Path::new(&d).to_path_buf(),
         },
         _ => Path::new(&home).join(".claude"),
-    };
-    let root = base.join("skills").display().to_string();
+    }
+}
+
+/// `skills-root claude`: Claude Code's global skills folder.
+fn skills_root(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.first().map(String::as_str) != Some("claude") {
+        return Err(hand_on(" for a runtime other than claude"));
+    }
+    let root = claude_config_dir().join("skills").display().to_string();
     Ok(Out::with_raw(&json!({"skills_root": root}), root))
 }
 
