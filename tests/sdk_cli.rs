@@ -18,6 +18,7 @@ fn gsd_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
         .args(args)
         .env_remove("GSD_SDK_REAL")
         .env_remove("GSD_SDK_FALLBACK")
+        .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_ENV_FILE");
     for (k, v) in env {
         c.env(k, v);
@@ -496,4 +497,51 @@ fn workstream_trees_hand_on_only_workstream_bound_calls() {
     // Two workstreams and no pointer: none is the tree's.
     std::fs::create_dir_all(planning.join("workstreams/beta")).unwrap();
     assert!(!handed(t.path(), &["sdk", "query", "state.load"]));
+}
+
+/// GSD_PROJECT scopes gsd-sdk's planning files to `.planning/<project>/`,
+/// which gsd does not read: the calls that read the tree are handed on (the
+/// refusal names the project), the pure ones are still answered.
+#[test]
+fn gsd_project_hands_on_the_calls_that_read_the_tree() {
+    let fake_dir = tempfile::tempdir().unwrap();
+    let fake = fake_gsd_sdk(fake_dir.path());
+    let real = fake.to_str().unwrap();
+    let t = tree("clean");
+    std::fs::create_dir_all(t.path().join(".planning/web")).unwrap();
+    let env = [("GSD_SDK_REAL", real), ("GSD_PROJECT", "web")];
+    let o = gsd_in(
+        t.path(),
+        &["sdk", "query", "config-get", "model_profile"],
+        &env,
+    );
+    assert!(
+        text(&o.stdout).starts_with("{\"fake\""),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = gsd_in(t.path(), &["sdk", "query", "generate-slug", "A b"], &env);
+    assert_eq!(text(&o.stdout), "{\n  \"slug\": \"a-b\"\n}\n");
+    let o = gsd_in(
+        t.path(),
+        &["sdk", "query", "state.load"],
+        &[("GSD_SDK_FALLBACK", "off"), ("GSD_PROJECT", "web")],
+    );
+    assert_eq!(o.status.code(), Some(10));
+    assert!(
+        text(&o.stderr).contains("under GSD_PROJECT `web`"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Set but empty, it scopes nothing.
+    let o = gsd_in(
+        t.path(),
+        &["sdk", "query", "config-get", "model_profile"],
+        &[("GSD_SDK_REAL", real), ("GSD_PROJECT", "")],
+    );
+    assert!(
+        !text(&o.stdout).starts_with("{\"fake\""),
+        "{}",
+        text(&o.stdout)
+    );
 }

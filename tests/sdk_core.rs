@@ -44,6 +44,7 @@ fn as_named(shims: &Path, name: &str, dir: &Path, argv: &[&str], env: &[(&str, &
         .env_remove("GSD_JSON_ERRORS")
         .env_remove("GSD_EXIT_CONTRACT")
         .env_remove("GSD_CORE_REAL")
+        .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_CONFIG_DIR");
     for (k, v) in env {
         c.env(k, v);
@@ -394,6 +395,22 @@ fn phase_numbers(tree: &Path) -> Vec<String> {
     }
 }
 
+/// The first file (by path) under `.planning/phases/*/` whose name ends in
+/// `suffix`, relative to the tree.
+fn first_phase_file(tree: &Path, suffix: &str) -> Option<String> {
+    let mut found: Vec<String> = std::fs::read_dir(tree.join(".planning/phases"))
+        .ok()?
+        .flatten()
+        .filter(|d| d.path().is_dir())
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
+        .map(|f| f.path())
+        .filter(|p| p.to_string_lossy().ends_with(suffix))
+        .filter_map(|p| Some(p.strip_prefix(tree).ok()?.to_str()?.to_owned()))
+        .collect();
+    found.sort();
+    found.into_iter().next()
+}
+
 /// The calls compared on a tree: every native command, with the arguments
 /// GSD Core's workflows pass, in the forms they pass them. The ones that
 /// never read the tree are compared on the first tree only (`first`).
@@ -484,6 +501,7 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         ]),
         s(&["query", "dispatch-should-flatten", "--raw"]),
         s(&["loop", "render-hooks", "plan:pre", "--raw"]),
+        s(&["query", "dispatch-isolation", "--raw"]),
         s(&[
             "query",
             "loop.render-hooks",
@@ -503,6 +521,18 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     }
     for key in ["model_profile", "workflow.plan_check"] {
         out.push(s(&["query", "config-get", key, "--raw"]));
+    }
+    for (suffix, field) in [("-PLAN.md", None), ("-SUMMARY.md", Some("status"))] {
+        if let Some(file) = first_phase_file(tree, suffix) {
+            out.push(s(&["query", "frontmatter.get", &file]));
+            if field.is_none() {
+                out.push(s(&["query", "phase.tdd-applicable", &file]));
+            }
+            if let Some(f) = field {
+                out.push(s(&["frontmatter", "get", &file, "--field", f, "--raw"]));
+                out.push(s(&["frontmatter", "get", &file, "--field", "wave"]));
+            }
+        }
     }
     for n in phase_numbers(tree) {
         out.push(s(&["query", "phase.next-decimal", &n]));
@@ -525,6 +555,7 @@ fn run_real(real: &Path, argv: &[&str], dir: &Path) -> std::process::Output {
         .current_dir(dir)
         .env_remove("GSD_WORKSTREAM")
         .env_remove("GSD_RUNTIME")
+        .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_CONFIG_DIR")
         .output()
         .unwrap()
@@ -1487,7 +1518,15 @@ fn find_phase_answers_with_counts_and_hands_on_what_it_cannot_match() {
 /// fails) and by gsd-tools in `dir`: the calls whose stdout, stderr or exit
 /// code differ.
 fn differing_calls(shims: &Path, real: &Path, dir: &Path, calls: &[Vec<&str>]) -> Vec<String> {
-    let show = |o: &Output| (text(&o.stdout), text(&o.stderr), o.status.code());
+    // 1.14.0's config warnings (unknown keys) are not repeated (PARITY.md G6).
+    let show = |o: &Output| {
+        let err: String = text(&o.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("gsd-tools: warning:"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        (text(&o.stdout), err, o.status.code())
+    };
     calls
         .iter()
         .filter_map(|argv| {
@@ -2170,4 +2209,385 @@ fn loop_render_hooks_answer_as_gsd_tools() {
     ];
     let (refused, _) = run_both(t.path(), &flagged, false);
     assert_eq!(refused.status.code(), Some(1));
+}
+
+/// `dispatch-isolation` and `inspect-dispatch-isolation` against gsd-tools
+/// 1.14.0 on built projects: the bare mode and `--json`, `--force-isolation`
+/// (each mode, an unknown one), `--phase`/`--plan` with and without values,
+/// the project's `workflow.use_worktrees` opt-out (strictly `false`), the
+/// inspecting verb's refusals — the same stdout, stderr and exit code, and
+/// the same sentinel left in `.gsd/` (its timestamp masked), or none. Another
+/// runtime is handed on. And GSD_PROJECT, which makes 1.14.0 read
+/// `.planning/<project>/`: every call that reads the tree is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn dispatch_isolation_answers_and_records_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let sentinel = |dir: &Path| {
+        let p = dir.join(".gsd/dispatch-isolation-sentinel.json");
+        let t = std::fs::read_to_string(&p).ok().map(|t| {
+            let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+            assert!(v["written_at"].as_u64().unwrap() > 1_700_000_000_000);
+            let cut = t.find(",\"written_at\":").unwrap();
+            t[..cut].to_string()
+        });
+        let _ = std::fs::remove_dir_all(dir.join(".gsd"));
+        t
+    };
+    let di = |rest: &[&'static str]| {
+        let mut v = vec!["dispatch-isolation"];
+        v.extend_from_slice(rest);
+        v
+    };
+    let calls: Vec<Vec<&str>> = vec![
+        di(&["--raw"]),
+        di(&[]),
+        di(&["--json", "--phase", "04", "--plan", "04-02"]),
+        di(&["--raw", "--force-isolation", "none"]),
+        di(&["--force-isolation", "orchestrator-worktree", "--json"]),
+        di(&["--force-isolation", "harness-worktree"]),
+        di(&["--force-isolation", "bogus", "--phase", "--plan", "x"]),
+        di(&["--phase", ""]),
+        di(&["--json", "--pick", "harnessFlag"]),
+        vec!["query", "dispatch-isolation", "--json", "--phase", "1"],
+        vec!["inspect-dispatch-isolation", "--raw"],
+        vec!["query", "inspect-dispatch-isolation", "--json"],
+        vec!["inspect-dispatch-isolation", "--phase", "1", "--plan", "2"],
+        vec![
+            "inspect-dispatch-isolation",
+            "--force-isolation",
+            "none",
+            "--json-errors",
+        ],
+    ];
+    let mut compared = 0;
+    for config in [
+        "{}",
+        r#"{"workflow":{"use_worktrees":false}}"#,
+        r#"{"workflow":{"use_worktrees":"false","research":true}}"#,
+    ] {
+        let (ours_dir, theirs_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        for d in [ours_dir.path(), theirs_dir.path()] {
+            std::fs::create_dir_all(d.join(".planning")).unwrap();
+            std::fs::write(d.join(".planning/config.json"), config).unwrap();
+        }
+        for argv in &calls {
+            let mut with = argv.clone();
+            with.push("--no-fallback");
+            let ours = as_named(shims.path(), "gsd_run", ours_dir.path(), &with, &[]);
+            let theirs = run_real(&real, argv, theirs_dir.path());
+            let show = |o: &Output, d: &Path| {
+                (
+                    text(&o.stdout),
+                    text(&o.stderr),
+                    o.status.code(),
+                    sentinel(d),
+                )
+            };
+            assert_eq!(
+                show(&ours, ours_dir.path()),
+                show(&theirs, theirs_dir.path()),
+                "{config} {argv:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 42);
+
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join(".planning/web")).unwrap();
+    std::fs::write(
+        t.path().join(".planning/config.json"),
+        r#"{"model_profile":"budget"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        t.path().join(".planning/web/config.json"),
+        r#"{"model_profile":"quality","workflow":{"use_worktrees":false}}"#,
+    )
+    .unwrap();
+    let real_s = real.to_str().unwrap();
+    for (env, refused_why) in [
+        (
+            vec![("GSD_RUNTIME", "codex")],
+            "for a runtime other than Claude Code",
+        ),
+        (vec![("GSD_PROJECT", "web")], "under GSD_PROJECT `web`"),
+    ] {
+        for argv in [
+            vec!["dispatch-isolation", "--json"],
+            vec!["config-get", "model_profile"],
+        ] {
+            if env[0].0 == "GSD_RUNTIME" && argv[0] == "config-get" {
+                continue;
+            }
+            let mut with = argv.clone();
+            with.push("--no-fallback");
+            let refused = as_named(shims.path(), "gsd_run", t.path(), &with, &env);
+            assert_eq!(refused.status.code(), Some(1), "{env:?} {argv:?}");
+            assert!(
+                text(&refused.stderr).contains(refused_why),
+                "{env:?} {argv:?}: {}",
+                text(&refused.stderr)
+            );
+            assert!(
+                sentinel(t.path()).is_none(),
+                "a refused call records nothing"
+            );
+            let mut e = env.clone();
+            e.push(("GSD_CORE_REAL", real_s));
+            let ours = as_named(shims.path(), "gsd_run", t.path(), &argv, &e);
+            let mut peer = Command::new("node");
+            peer.arg(&real).args(&argv).current_dir(t.path());
+            for (k, v) in &env {
+                peer.env(k, v);
+            }
+            let theirs = peer.output().unwrap();
+            assert_eq!(text(&ours.stdout), text(&theirs.stdout), "{env:?} {argv:?}");
+            assert_eq!(ours.status.code(), theirs.status.code());
+            assert!(text(&ours.stderr).contains("handing it to"));
+            let _ = sentinel(t.path());
+        }
+    }
+    // Under GSD_PROJECT 1.14.0 read the project's config, not the root's.
+    let mut peer = Command::new("node");
+    let theirs = peer
+        .arg(&real)
+        .args(["config-get", "model_profile"])
+        .current_dir(t.path())
+        .env("GSD_PROJECT", "web")
+        .output()
+        .unwrap();
+    assert_eq!(text(&theirs.stdout), "\"quality\"");
+}
+
+/// `frontmatter get` against gsd-tools 1.14.0 on built documents: every
+/// scalar a string, empty values, object and nested lists flattened to
+/// display strings, flow collections, block and folded scalars, duplicate
+/// and numeric keys, CRLF and a BOM, an unterminated block, no block, an
+/// ambiguous colon 1.14.0 repairs; `--field` (found, absent, `--raw`, no
+/// value), an unknown flag, a positional, a missing or empty file, no file.
+/// Each answered by gsd itself with gsd-tools' stdout, exit code and error
+/// line; YAML gsd's parser does not read is handed on, with gsd-tools'
+/// answer.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn frontmatter_get_reads_as_gsd_tools_reads() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let docs: &[(&str, &str)] = &[
+        (
+            "plan.md",
+            "---\nphase: 01-start\nplan: 01\nwave: 1\nautonomous: true\ndepends_on: []\nfiles_modified:\n  - a.ts\n  - \"b c.ts\"\nmust_haves:\n  truths:\n    - \"x works\"\n  artifacts:\n    - path: a.ts\n      provides: A thing, with comma\n      exports: [get, set]\n    - path: b.ts\n      min_lines: 30\n  key_links:\n    - {from: a, to: b, via: import}\n    - [p, q]\n    -\nempty:\nnull_word: null\ntilde: ~\nquoted_empty: ''\n---\n\n# Body\n",
+        ),
+        (
+            "scalars.md",
+            "---\nfolded: >\n  one\n  two\nliteral: |\n  line 1\n  line 2\nplain: a\n  continued\nsingle: 'it''s'\ndouble: \"tab\\there\"\n# a comment\nlist: [a, 'b', \"c\", ]\nmap: {x: 1, y: [2, 3]}\n---\n",
+        ),
+        (
+            "keys.md",
+            "---\nb: 1\n10: ten\na: 2\n2: two\nb: 3\n\"quoted key\": q\n---\n",
+        ),
+        (
+            "crlf.md",
+            "---\r\nstatus: passed\r\nscore: 3/3\r\n---\r\nbody\r\n",
+        ),
+        ("bom.md", "\u{feff}---\nstatus: gaps_found\n---\n"),
+        (
+            "open.md",
+            "---\nstatus: draft\nphase: 2\n\nno closing fence\n",
+        ),
+        ("none.md", "# Just markdown\n\n---\n\nstatus: no\n"),
+        (
+            "colon.md",
+            "---\ntitle: Fix: the login\nstatus: done\n---\n",
+        ),
+        ("list-root.md", "---\n- a\n- b\n---\n"),
+        ("empty.md", ""),
+        ("backtick.md", "---\nsummary: `code` first\n---\n"),
+    ];
+    for (name, body) in docs {
+        std::fs::write(d.join(name), body).unwrap();
+    }
+    let mut calls: Vec<Vec<&str>> = Vec::new();
+    for (name, _) in docs.iter().filter(|(n, _)| *n != "backtick.md") {
+        calls.push(vec!["frontmatter", "get", name]);
+    }
+    calls.extend([
+        vec![
+            "query",
+            "frontmatter.get",
+            "plan.md",
+            "--field",
+            "must_haves",
+        ],
+        vec![
+            "frontmatter",
+            "get",
+            "plan.md",
+            "--field",
+            "must_haves",
+            "--raw",
+        ],
+        vec!["frontmatter", "get", "plan.md", "--field", "wave", "--raw"],
+        vec!["frontmatter", "get", "plan.md", "--field", "empty", "--raw"],
+        vec!["frontmatter", "get", "plan.md", "--field", "nope"],
+        vec!["frontmatter", "get", "plan.md", "--field"],
+        vec![
+            "frontmatter",
+            "get",
+            "plan.md",
+            "--field",
+            "wave",
+            "--field",
+            "plan",
+        ],
+        vec!["frontmatter", "get", "plan.md", "wave"],
+        vec!["frontmatter", "get", "plan.md", "--fields", "wave"],
+        vec!["frontmatter", "get", "plan.md", "--field=wave"],
+        vec![
+            "frontmatter",
+            "get",
+            "crlf.md",
+            "--field",
+            "score",
+            "--pick",
+            "score",
+        ],
+        vec!["frontmatter", "get", "missing.md"],
+        vec!["frontmatter", "get"],
+        vec!["frontmatter", "get", "keys.md", "--field", "10"],
+    ]);
+    let error_line = |o: &Output| {
+        text(&o.stderr)
+            .lines()
+            .filter(|l| l.starts_with("Error"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let mut differing = Vec::new();
+    for argv in &calls {
+        let mut with = argv.clone();
+        with.push("--no-fallback");
+        let ours = as_named(shims.path(), "gsd_run", d, &with, &[]);
+        let theirs = run_real(&real, argv, d);
+        let mine = (text(&ours.stdout), ours.status.code(), error_line(&ours));
+        let peer = (
+            text(&theirs.stdout),
+            theirs.status.code(),
+            error_line(&theirs),
+        );
+        if mine != peer {
+            differing.push(format!("{argv:?}\n gsd: {mine:?}\n gsd-tools: {peer:?}"));
+        }
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    // Text gsd's parser does not read is handed on; the fallback answers it.
+    let argv = ["frontmatter", "get", "backtick.md"];
+    let refused = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["frontmatter", "get", "backtick.md", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&refused.stderr).starts_with("Error: gsd does not answer"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let ours = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &argv,
+        &[("GSD_CORE_REAL", real.to_str().unwrap())],
+    );
+    assert_eq!(text(&ours.stdout), text(&run_real(&real, &argv, d).stdout));
+    assert_eq!(text(&ours.stdout), "{}");
+}
+
+/// `phase tdd-applicable` against gsd-tools 1.14.0: each step of its
+/// precedence (the flag, `type: tdd`, a task's `tdd="true"` — not a
+/// checkpoint's, any case of the attribute name, single quotes — and
+/// `workflow.tdd_mode`, read by its raw value's truthiness), a plan whose
+/// frontmatter is an empty value, a missing plan, no plan.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn tdd_applicable_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let plans: &[(&str, &str)] = &[
+        (
+            "tdd.md",
+            "---\ntype: tdd\n---\n<task type=\"auto\">a</task>\n",
+        ),
+        (
+            "attr.md",
+            "---\ntype: execute\n---\n<task type=\"auto\" TDD='true'>a</task>\n",
+        ),
+        (
+            "checkpoint.md",
+            "---\ntype: execute\n---\n<task type=\"checkpoint:human-verify\" tdd=\"true\">a</task>\n",
+        ),
+        ("plain.md", "---\nwave: 1\n---\n## Task 1\n"),
+        ("empty-type.md", "---\ntype:\n---\n"),
+        ("none.md", "no frontmatter <task tdd=\"true \">\n"),
+    ];
+    let mut differing = Vec::new();
+    for config in [
+        "{}",
+        r#"{"workflow":{"tdd_mode":true}}"#,
+        r#"{"workflow":{"tdd_mode":"false"}}"#,
+        r#"{"workflow":{"tdd_mode":0}}"#,
+        r#"{"tdd_mode":true}"#,
+    ] {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        std::fs::create_dir_all(d.join(".planning")).unwrap();
+        std::fs::write(d.join(".planning/config.json"), config).unwrap();
+        for (name, body) in plans {
+            std::fs::write(d.join(name), body).unwrap();
+        }
+        let mut calls: Vec<Vec<&str>> = plans
+            .iter()
+            .map(|(n, _)| vec!["query", "phase.tdd-applicable", *n])
+            .collect();
+        calls.push(vec!["phase", "tdd-applicable", "plain.md", "--cli-flag"]);
+        if config == "{}" {
+            calls.push(vec![
+                "phase",
+                "tdd-applicable",
+                "missing.md",
+                "--json-errors",
+            ]);
+            calls.push(vec!["phase", "tdd-applicable"]);
+            calls.push(vec![
+                "phase",
+                "tdd-applicable",
+                "tdd.md",
+                "--pick",
+                "source",
+            ]);
+        }
+        differing.extend(
+            differing_calls(shims.path(), &real, d, &calls)
+                .into_iter()
+                .map(|c| format!("{config}: {c}")),
+        );
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
 }

@@ -228,16 +228,22 @@ pub fn query(req: &Request) -> Answer {
         .and_then(|r| registry::handler(&r.command).map(|h| (r, h)));
     // A workstream tree's calls go to gsd-sdk, but for the commands whose
     // answer never depends on the workstream (a named file, a pure function).
-    let workstream_bound = handler
-        .as_ref()
-        .is_some_and(|(r, _)| req.workstream.is_some() && !registry::workstream_free(&r.command));
+    // So do its calls under GSD_PROJECT, which scopes them to
+    // `.planning/<project>/` the same way.
+    let project = core::gsd_project();
+    let workstream_bound = handler.as_ref().is_some_and(|(r, _)| {
+        (req.workstream.is_some() || project.is_some()) && !registry::workstream_free(&r.command)
+    });
     let handler = handler.filter(|_| !workstream_bound);
     let Some((r, handler)) = handler else {
         let name = resolved
             .map(|r| r.command)
             .unwrap_or_else(|| resolve::normalize(&argv).join(" "));
-        let why = match (&req.workstream, workstream_bound) {
-            (Some(w), true) => format!(" on workstream `{w}` yet"),
+        let why = match (&req.workstream, &project, workstream_bound) {
+            (Some(w), _, true) => format!(" on workstream `{w}` yet"),
+            (None, Some(p), true) => {
+                format!(" under GSD_PROJECT `{p}` (gsd-sdk reads .planning/{p}/)")
+            }
             _ => String::new(),
         };
         return fallback::hand_on(&req.project, &req.argv, &name, &why, req.fallback);

@@ -11,7 +11,9 @@
 //! module like this one, not a rewrite of the engine.
 
 pub mod fallback;
+pub mod frontmatter;
 pub mod gitinfo;
+pub mod isolation;
 pub mod js;
 pub mod loop_hooks;
 pub mod models;
@@ -20,6 +22,7 @@ pub mod output;
 pub mod quick_batch;
 pub mod reads;
 pub mod resolve;
+pub mod tdd_applicable;
 pub mod test_command;
 pub mod timeout;
 pub mod tree_writes;
@@ -228,11 +231,22 @@ fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
         if let Some(w) = &req.workstream {
             return Some(format!(" on workstream `{w}` yet"));
         }
+        if let Some(p) = gsd_project() {
+            return Some(format!(
+                " under GSD_PROJECT `{p}` (1.14.0 reads .planning/{p}/)"
+            ));
+        }
         if !req.project_explicit && !is_dir(&req.project.join(".planning")) {
             return Some(" outside a project root (gsd-tools walks up to one)".into());
         }
     }
     None
+}
+
+/// `GSD_PROJECT`, where set: gsd-tools then reads `.planning/<project>/`
+/// for every planning file, which gsd's reading does not.
+pub(crate) fn gsd_project() -> Option<String> {
+    std::env::var("GSD_PROJECT").ok().filter(|p| !p.is_empty())
 }
 
 /// Whether the exit contract asked for (`--exit-contract=`, else

@@ -16,7 +16,8 @@ use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    gitinfo, loop_hooks, models, quick_batch, reads, test_command, tree_writes, user_story, writes,
+    frontmatter, gitinfo, isolation, loop_hooks, models, quick_batch, reads, tdd_applicable,
+    test_command, tree_writes, user_story, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -109,6 +110,18 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "loop.render-hooks",
         Scope::Planning,
         loop_hooks::render_hooks,
+    ),
+    ("dispatch-isolation", Scope::Planning, isolation::dispatch),
+    ("frontmatter.get", Scope::Planning, frontmatter::get),
+    (
+        "phase.tdd-applicable",
+        Scope::Planning,
+        tdd_applicable::tdd_applicable,
+    ),
+    (
+        "inspect-dispatch-isolation",
+        Scope::Planning,
+        isolation::inspect,
     ),
     (
         "quick-batch.parse-args",
