@@ -529,6 +529,7 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
                 out.push(s(&["query", "phase.tdd-applicable", &file]));
             }
             if let Some(f) = field {
+                out.push(s(&["query", "summary-extract", &file]));
                 out.push(s(&["frontmatter", "get", &file, "--field", f, "--raw"]));
                 out.push(s(&["frontmatter", "get", &file, "--field", "wave"]));
             }
@@ -2589,5 +2590,65 @@ fn tdd_applicable_answers_as_gsd_tools() {
                 .map(|c| format!("{config}: {c}")),
         );
     }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// `summary-extract` against gsd-tools 1.14.0 on built summaries: the
+/// frontmatter's fields with their fallbacks (a one-liner from the first
+/// bold run under a Summary heading, `tech-stack.added`, both spellings of
+/// `requirements-completed`), decisions split at the first colon, empty and
+/// object-list values, `--fields` (known, unknown, repeated), a CRLF file, a
+/// missing file, no path.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn summary_extract_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning/phases/01-a")).unwrap();
+    let docs: &[(&str, &str)] = &[
+        (
+            "full.md",
+            "---\none-liner: Parser built\nkey-files:\n  created: [a.rs]\n  modified: [b.rs]\ntech-stack:\n  added: [serde]\n  patterns: [x]\npatterns-established:\n  - Typed errors\nkey-decisions:\n  - \"Use serde: it is standard\"\n  - No colon here\n  - {path: a, why: b}\nrequirements-completed: [R-1, R-2]\n---\n\n# Summary\n",
+        ),
+        (
+            "body.md",
+            "---\nphase: 01\ntech-stack: serde\nrequirements_completed: [R-3]\none-liner: ''\n---\n\n# Phase 1 Plan 1: Thing\n\n**Not this one**\n\n## Accomplishments\n\n**Outcome:** the loader reads every file\n",
+        ),
+        (
+            "crlf.md",
+            "---\r\nkey-decisions:\r\n  - \"A: b\"\r\nkey-files:\r\n---\r\n## Overview\r\n**Small fix**\r\n",
+        ),
+        ("none.md", "# Summary\n\n**Just a body**\n"),
+    ];
+    for (name, body) in docs {
+        std::fs::write(d.join(".planning/phases/01-a").join(name), body).unwrap();
+    }
+    let p = |n: &str| format!(".planning/phases/01-a/{n}");
+    let paths: Vec<String> = docs.iter().map(|(n, _)| p(n)).collect();
+    let mut calls: Vec<Vec<&str>> = paths
+        .iter()
+        .map(|f| vec!["query", "summary-extract", f.as_str()])
+        .collect();
+    let full = p("full.md");
+    calls.extend([
+        vec!["summary-extract", full.as_str(), "--fields", "one_liner"],
+        vec![
+            "summary-extract",
+            full.as_str(),
+            "--fields",
+            "decisions,nope,one_liner,decisions",
+        ],
+        vec!["summary-extract", full.as_str(), "--fields", "path"],
+        vec!["summary-extract", full.as_str(), "--raw"],
+        vec!["summary-extract", full.as_str(), "--pick", "one_liner"],
+        vec!["summary-extract", ".planning/phases/01-a/missing.md"],
+        vec!["summary-extract", "--json-errors"],
+    ]);
+    let differing = differing_calls(shims.path(), &real, d, &calls);
     assert!(differing.is_empty(), "{}", differing.join("\n"));
 }

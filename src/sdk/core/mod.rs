@@ -22,6 +22,7 @@ pub mod output;
 pub mod quick_batch;
 pub mod reads;
 pub mod resolve;
+pub mod summary_extract;
 pub mod tdd_applicable;
 pub mod test_command;
 pub mod timeout;
