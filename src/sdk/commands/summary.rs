@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::compat::fm_lines;
 use super::super::compat::roadmap_text::re;
+use super::super::compat::{fm_lines, js};
 use super::super::{Call, Reply, SdkError};
 
 fn as_list(v: Option<&Value>) -> Value {
@@ -16,7 +16,9 @@ fn as_list(v: Option<&Value>) -> Value {
     }
 }
 
-fn decisions(v: Option<&Value>) -> Value {
+/// `key-decisions` entries as `{summary, rationale}`, split at the first
+/// colon and trimmed as JavaScript trims (both dialects read them so).
+pub(crate) fn decisions(v: Option<&Value>) -> Value {
     let Some(Value::Array(items)) = v else {
         return json!([]);
     };
@@ -31,7 +33,7 @@ fn decisions(v: Option<&Value>) -> Value {
                 };
                 match s.find(':') {
                     Some(i) if i > 0 => {
-                        json!({"summary": s[..i].trim(), "rationale": s[i + 1..].trim()})
+                        json!({"summary": js::trim(&s[..i]), "rationale": js::trim(&s[i + 1..])})
                     }
                     _ => json!({"summary": s, "rationale": null}),
                 }

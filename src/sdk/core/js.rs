@@ -21,10 +21,8 @@ pub fn truthy(v: &serde_json::Value) -> bool {
     }
 }
 
-/// `text.trim()`.
-pub fn trim(text: &str) -> &str {
-    text.trim_matches(is_space)
-}
+/// `text.trim()` (one reading for both dialects).
+pub use super::super::compat::js::trim;
 
 /// `Number(text)`: NaN where JavaScript gives NaN.
 pub fn number(text: &str) -> f64 {

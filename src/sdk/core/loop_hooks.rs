@@ -357,6 +357,17 @@ fn render(point: &str, hooks: &[Value]) -> String {
             lines.push(format!("- {k}: {}", joined.join(", ")));
         }
     };
+    // A step's and a contribution's detail lines, in 1.14.0's order.
+    let details = |lines: &mut Vec<String>, h: &Value| {
+        list(lines, h, "produces");
+        list(lines, h, "consumes");
+        if let Some(w) = text(h, "when") {
+            lines.push(format!("- when: `{w}`"));
+        }
+        if let Some(e) = text(h, "onError") {
+            lines.push(format!("- onError: {e}"));
+        }
+    };
     for h in hooks {
         let cap = h["capId"].as_str().unwrap_or("");
         let frag = h.get("fragment");
@@ -375,14 +386,7 @@ fn render(point: &str, hooks: &[Value]) -> String {
                     _ => r.map_or_else(|| "{}".into(), Value::to_string),
                 };
                 lines.push(format!("### Step {step}: {ref_str} ({cap})"));
-                list(&mut lines, h, "produces");
-                list(&mut lines, h, "consumes");
-                if let Some(w) = text(h, "when") {
-                    lines.push(format!("- when: `{w}`"));
-                }
-                if let Some(e) = text(h, "onError") {
-                    lines.push(format!("- onError: {e}"));
-                }
+                details(&mut lines, h);
                 if let Some(i) = inline {
                     lines.push(String::new());
                     lines.push(i);
@@ -404,14 +408,7 @@ fn render(point: &str, hooks: &[Value]) -> String {
                         "_Contribution fragment path is declared but not rendered by loop-resolver: {p}_"
                     ));
                 }
-                list(&mut lines, h, "produces");
-                list(&mut lines, h, "consumes");
-                if let Some(w) = text(h, "when") {
-                    lines.push(format!("- when: `{w}`"));
-                }
-                if let Some(e) = text(h, "onError") {
-                    lines.push(format!("- onError: {e}"));
-                }
+                details(&mut lines, h);
                 lines.push("</contribution>".into());
                 lines.push(String::new());
             }

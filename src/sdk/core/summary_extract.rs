@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::{Map, Value, json};
 
+use super::super::commands::summary::decisions;
 use super::frontmatter;
 use super::js::{trim, truthy};
 use super::native::{CoreCall, Refusal, hand_on};
@@ -48,27 +49,6 @@ fn one_liner_from_body(content: &str) -> Option<String> {
         }
     }
     None
-}
-
-/// `key-decisions` entries as `{summary, rationale}`.
-fn decisions(list: Option<&Value>) -> Value {
-    let Some(Value::Array(items)) = list else {
-        return json!([]);
-    };
-    Value::Array(
-        items
-            .iter()
-            .map(|d| {
-                let d = d.as_str().unwrap_or_default();
-                match d.find(':') {
-                    Some(i) if i > 0 => {
-                        json!({"summary": trim(&d[..i]), "rationale": trim(&d[i + 1..])})
-                    }
-                    _ => json!({"summary": d, "rationale": null}),
-                }
-            })
-            .collect(),
-    )
 }
 
 pub fn summary_extract(call: &CoreCall) -> Result<Out, Refusal> {
@@ -162,8 +142,12 @@ mod tests {
     }
 
     #[test]
-    fn decisions_split_at_the_first_colon() {
-        let v = decisions(Some(&json!(["Use X: because Y: really", ":lead", "plain"])));
+    fn decisions_split_at_the_first_colon_and_trim_as_javascript() {
+        let v = decisions(Some(&json!([
+            "Use X:\u{feff} because Y: really",
+            ":lead",
+            "plain"
+        ])));
         assert_eq!(
             v,
             json!([
