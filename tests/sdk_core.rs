@@ -2652,3 +2652,99 @@ fn summary_extract_answers_as_gsd_tools() {
     let differing = differing_calls(shims.path(), &real, d, &calls);
     assert!(differing.is_empty(), "{}", differing.join("\n"));
 }
+
+/// `check predicate` against gsd-tools 1.14.0 for the kind GSD Core's ship:pre
+/// gates use (`artifact-frontmatter-equals`): a match (number against the
+/// frontmatter's string), a mismatch, an absent field, the artifact found
+/// directly, as `NN-ARTIFACT` and not at all, in `--phase-dir` or the
+/// project; each malformed predicate's refusal; `command-exit-zero` handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn check_predicate_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    let phase = d.join(".planning/phases/03-ship");
+    std::fs::create_dir_all(&phase).unwrap();
+    std::fs::write(d.join(".planning/config.json"), "{}").unwrap();
+    std::fs::write(
+        phase.join("03-SECURITY.md"),
+        "---\nthreats_open: 0\nlist: [a, b]\n---\n",
+    )
+    .unwrap();
+    std::fs::write(phase.join("WINDOWS.md"), "---\nopen_count: 2\n---\n").unwrap();
+    std::fs::write(d.join("UAT.md"), "---\nstatus: passed\n---\n").unwrap();
+    let pd = ".planning/phases/03-ship";
+    let pr = |json: &'static str, dir: Option<&'static str>| {
+        let mut v = vec!["check", "predicate", "--predicate", json];
+        if let Some(dir) = dir {
+            v.extend(["--phase-dir", dir]);
+        }
+        v
+    };
+    let afe = r#"{"kind":"artifact-frontmatter-equals","artifact":"SECURITY.md","field":"threats_open","equals":0}"#;
+    let calls: Vec<Vec<&str>> = vec![
+        pr(afe, Some(pd)),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"WINDOWS.md","field":"open_count","equals":0}"#,
+            Some(pd),
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"WINDOWS.md","field":"nope","equals":"x"}"#,
+            Some(pd),
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"SECURITY.md","field":"list","equals":["a","b"]}"#,
+            Some(pd),
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"UAT.md","field":"status","equals":"passed"}"#,
+            None,
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"UAT.md","field":"status","equals":true}"#,
+            Some(pd),
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"VERIFICATION.md","field":"status","equals":"passed"}"#,
+            Some(pd),
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"a/b.md","field":"x","equals":1}"#,
+            Some(pd),
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":" ","field":"x","equals":1}"#,
+            None,
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"UAT.md","field":"x"}"#,
+            None,
+        ),
+        pr(
+            r#"{"kind":"artifact-frontmatter-equals","artifact":"UAT.md","equals":1}"#,
+            None,
+        ),
+        pr(r#"{"kind":"nope"}"#, None),
+        pr(r#"{"kind":""}"#, None),
+        pr(r#"[1]"#, None),
+        vec!["check", "predicate"],
+        vec!["query", "check.predicate", "--predicate", "--raw"],
+        pr(afe, Some("./.planning/phases/03-ship/")),
+    ];
+    let differing = differing_calls(shims.path(), &real, d, &calls);
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let shell = pr(r#"{"kind":"command-exit-zero","command":"true"}"#, None);
+    let mut with = shell.clone();
+    with.push("--no-fallback");
+    let refused = as_named(shims.path(), "gsd_run", d, &with, &[]);
+    assert!(
+        text(&refused.stderr).contains("command-exit-zero"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

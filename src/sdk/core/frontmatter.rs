@@ -256,7 +256,7 @@ fn repair_ambiguous_colons(yaml: &str) -> String {
 
 /// Names every JavaScript object answers for, whatever it holds:
 /// `fm[field]` finds them where the frontmatter does not.
-const INHERITED: &[&str] = &[
+pub(super) const INHERITED: &[&str] = &[
     "constructor",
     "__proto__",
     "__defineGetter__",

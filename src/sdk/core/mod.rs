@@ -19,6 +19,7 @@ pub mod loop_hooks;
 pub mod models;
 pub mod native;
 pub mod output;
+pub mod predicate;
 pub mod quick_batch;
 pub mod reads;
 pub mod resolve;

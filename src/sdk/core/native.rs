@@ -16,8 +16,8 @@ use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    frontmatter, gitinfo, isolation, loop_hooks, models, quick_batch, reads, summary_extract,
-    tdd_applicable, test_command, tree_writes, user_story, writes,
+    frontmatter, gitinfo, isolation, loop_hooks, models, predicate, quick_batch, reads,
+    summary_extract, tdd_applicable, test_command, tree_writes, user_story, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -113,6 +113,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ),
     ("dispatch-isolation", Scope::Planning, isolation::dispatch),
     ("frontmatter.get", Scope::Planning, frontmatter::get),
+    ("check.predicate", Scope::Planning, predicate::predicate),
     (
         "summary-extract",
         Scope::Planning,
