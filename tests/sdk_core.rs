@@ -240,6 +240,20 @@ fn what_gsd_does_not_answer_is_refused_without_the_fallback() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("`gsd_run config-get` here"));
+    // From below the project root, the refusal says where gsd-tools would go.
+    let below = t.path().join(".planning/phases");
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        &below,
+        &["config-get", "model_profile", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&o.stderr).contains("from a folder below the project root"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 fn core_package() -> PathBuf {
@@ -2189,8 +2203,9 @@ fn loop_render_hooks_answer_as_gsd_tools() {
         let (ours, theirs) = run_both(t.path(), &point, true);
         assert_eq!(text(&ours.stdout), text(&theirs.stdout), "{what}");
         assert_eq!(ours.status.code(), theirs.status.code(), "{what}");
+        // The notice says why this call is handed on: the command is covered.
         assert!(
-            text(&ours.stderr).contains("handing it to"),
+            text(&ours.stderr).starts_with("gsd: `loop.render-hooks` is not answered by gsd "),
             "{what}: {}",
             text(&ours.stderr)
         );
@@ -2747,4 +2762,32 @@ fn check_predicate_answers_as_gsd_tools() {
         "{}",
         text(&refused.stderr)
     );
+}
+
+/// An answer leaves gsd in one write, as it leaves gsd-tools: a reader that
+/// takes the first bytes and closes the pipe (`gsd_run … | head -c 10`) gets
+/// them from a finished answer, and gsd exits 0 as gsd-tools does. (Through
+/// a line-buffered stdout the last line went in a second write, which met
+/// the closed pipe: exit 1, "Broken pipe".)
+#[test]
+fn an_answer_is_one_write_so_closing_the_pipe_after_it_is_no_failure() {
+    use std::io::Read;
+    let shims = shim_dir();
+    let t = project();
+    for _ in 0..20 {
+        let mut child = Command::new(shims.path().join("gsd_run"))
+            .args(["generate-slug", "A b"])
+            .current_dir(t.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 10];
+        out.read_exact(&mut first).unwrap();
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(&first, b"{\n  \"slug\"");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    }
 }

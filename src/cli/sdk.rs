@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
 
 use crate::sdk::{self, coverage, shim};
@@ -15,10 +16,15 @@ use super::output::Output;
 /// full disk, a closed stdout) is a failure, as it is for gsd-sdk and
 /// gsd-tools: a caller must not read an empty answer as a success.
 fn print(a: &sdk::Answer) -> i32 {
-    let mut out = std::io::stdout().lock();
-    let written = out
-        .write_all(a.stdout.as_bytes())
-        .and_then(|()| out.flush());
+    // One write, as Node's tools make it: through a line-buffered stdout the
+    // answer would leave in two writes (up to its last newline, then the
+    // rest), and a reader that closes the pipe after the first (`| head`)
+    // would turn a good answer into EPIPE.
+    let written = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|mut out| out.write_all(a.stdout.as_bytes()));
     for l in &a.stderr {
         errln!("{l}");
     }

@@ -54,15 +54,22 @@ pub fn hand_on(
     };
     let mut cmd = Command::new(&real);
     cmd.arg("query").args(argv).current_dir(project);
-    run_real(name, &real, cmd)
+    run_real(name, why, &real, cmd)
 }
 
 /// Run the real tool for a command gsd does not answer: its output as
-/// the answer, after a one-line notice that it was handed on. The tool runs
-/// with its own fallback off, so it never hands the call back to gsd.
-pub fn run_real(name: &str, real: &Path, mut cmd: Command) -> Answer {
+/// the answer, after a one-line notice that it was handed on — and why, where
+/// gsd covers the command but not this call (`why`, e.g. " on workstream
+/// `x` yet"). The tool runs with its own fallback off, so it never hands the
+/// call back to gsd.
+pub fn run_real(name: &str, why: &str, real: &Path, mut cmd: Command) -> Answer {
+    let what = if why.is_empty() {
+        "is not covered by gsd".to_string()
+    } else {
+        format!("is not answered by gsd{why}")
+    };
     let mut notice = vec![format!(
-        "gsd: `{name}` is not covered by gsd; handing it to {} (GSD_SDK_FALLBACK=off makes this an error)",
+        "gsd: `{name}` {what}; handing it to {} (GSD_SDK_FALLBACK=off makes this an error)",
         real.display()
     )];
     match cmd.env("GSD_SDK_FALLBACK", "off").output() {

@@ -77,5 +77,5 @@ pub fn hand_on(
     };
     let mut cmd = command_for(&real);
     cmd.args(argv).current_dir(cwd);
-    super::super::fallback::run_real(name, &real, cmd)
+    super::super::fallback::run_real(name, why, &real, cmd)
 }

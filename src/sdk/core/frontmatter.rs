@@ -43,7 +43,7 @@ pub fn extract(content: &str) -> Result<Map<String, Value>, Unread> {
     };
     let region = &content[header..end.max(header)];
     if region.contains('\0') || region.contains('\u{e000}') {
-        return Err(Unread("a NUL or U+E000 in the frontmatter"));
+        return Err(Unread("the frontmatter holds NUL or U+E000"));
     }
     // js-yaml reads some text saphyr refuses (a quoted scalar continued at
     // column 0), and the reverse is not known to happen: where saphyr fails
@@ -58,7 +58,7 @@ pub fn extract(content: &str) -> Result<Map<String, Value>, Unread> {
                 .flatten()
             {
                 Some(v) => v,
-                None => return Err(Unread("YAML gsd's parser does not read")),
+                None => return Err(Unread("the frontmatter is YAML gsd's parser does not read")),
             }
         }
     };
@@ -86,17 +86,17 @@ fn load(yaml: &str) -> Result<Option<Value>, Unread> {
             Event::DocumentStart(_) => {
                 docs += 1;
                 if docs > 1 {
-                    return Err(Unread("a second YAML document"));
+                    return Err(Unread("the frontmatter holds a second YAML document"));
                 }
                 continue;
             }
-            Event::Alias(_) => return Err(Unread("a YAML alias")),
+            Event::Alias(_) => return Err(Unread("the frontmatter holds a YAML alias")),
             Event::Scalar(text, style, anchor, tag) => {
                 if anchor != 0 {
-                    return Err(Unread("a YAML anchor"));
+                    return Err(Unread("the frontmatter holds a YAML anchor"));
                 }
                 if tag.is_some() {
-                    return Err(Unread("a YAML tag"));
+                    return Err(Unread("the frontmatter holds a YAML tag"));
                 }
                 if style == ScalarStyle::Plain && text.is_empty() {
                     Value::Null
@@ -106,10 +106,12 @@ fn load(yaml: &str) -> Result<Option<Value>, Unread> {
             }
             Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
                 if anchor != 0 || tag.is_some() {
-                    return Err(Unread("a YAML anchor or tag"));
+                    return Err(Unread("the frontmatter holds a YAML anchor or tag"));
                 }
                 if let Some(Frame::Map(_, None)) = stack.last() {
-                    return Err(Unread("a key that is not a plain scalar"));
+                    return Err(Unread(
+                        "the frontmatter holds a key that is not a plain scalar",
+                    ));
                 }
                 stack.push(if matches!(event, Event::SequenceStart(..)) {
                     Frame::Seq(Vec::new())
@@ -133,7 +135,11 @@ fn load(yaml: &str) -> Result<Option<Value>, Unread> {
                     Value::String(k) => *key = Some(k),
                     // js-yaml's key for an empty scalar is "null".
                     Value::Null => *key = Some("null".into()),
-                    _ => return Err(Unread("a key that is not a plain scalar")),
+                    _ => {
+                        return Err(Unread(
+                            "the frontmatter holds a key that is not a plain scalar",
+                        ));
+                    }
                 },
                 Some(k) => entries.push((k, value)),
             },
@@ -319,7 +325,7 @@ pub fn get(call: &CoreCall) -> Result<Out, Refusal> {
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(hand_on(" for a file that is not UTF-8"));
     };
-    let fm = extract(&text).map_err(|u| hand_on(format!(" with {} in it", u.0)))?;
+    let fm = extract(&text).map_err(|u| hand_on(u.0))?;
     match field {
         None => Ok(Out::json(&Value::Object(fm))),
         Some(f) => match fm.get(f) {

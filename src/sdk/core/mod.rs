@@ -239,7 +239,16 @@ fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
             ));
         }
         if !req.project_explicit && !is_dir(&req.project.join(".planning")) {
-            return Some(" outside a project root (gsd-tools walks up to one)".into());
+            let below = req
+                .project
+                .ancestors()
+                .skip(1)
+                .any(|a| is_dir(&a.join(".planning")));
+            return Some(if below {
+                " from a folder below the project root (gsd-tools walks up to it)".into()
+            } else {
+                " outside a project (no .planning/ here or above)".into()
+            });
         }
     }
     None

@@ -142,8 +142,7 @@ pub fn predicate(call: &CoreCall) -> Result<Out, Refusal> {
     if frontmatter::INHERITED.contains(&field) {
         return Err(hand_on(" for a field every JavaScript object has"));
     }
-    let fm = frontmatter::extract(&content)
-        .map_err(|u| hand_on(format!(" with {} in the artifact", u.0)))?;
+    let fm = frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
     let actual = fm.get(field);
     let (Some(expected_str), Some(actual_str)) = (js_text(Some(expected)), js_text(actual)) else {
         return Err(hand_on(" for a number JavaScript prints its own way"));

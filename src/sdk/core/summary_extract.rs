@@ -80,8 +80,7 @@ pub fn summary_extract(call: &CoreCall) -> Result<Out, Refusal> {
         }
         Err(_) => return Err(hand_on(" for a summary gsd cannot read")),
     };
-    let fm = frontmatter::extract(&content)
-        .map_err(|u| hand_on(format!(" with {} in the summary", u.0)))?;
+    let fm = frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
     let or =
         |v: Option<&Value>, default: Value| v.filter(|v| truthy(v)).cloned().unwrap_or(default);
     let one_liner = or(

@@ -62,8 +62,7 @@ pub fn tdd_applicable(call: &CoreCall) -> Result<Out, Refusal> {
         return Err(hand_on(" for a plan that is not UTF-8"));
     };
     let cli_flag = call.args.iter().any(|a| a == "--cli-flag");
-    let fm = frontmatter::extract(&content)
-        .map_err(|u| hand_on(format!(" with {} in the plan", u.0)))?;
+    let fm = frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
     let plan_type = fm.get("type").map(js_string);
     let config = config_object(call)?;
     let config_tdd = config
