@@ -299,6 +299,16 @@ fn uncovered_calls_go_to_the_real_gsd_tools_with_one_notice() {
         "{err}"
     );
     assert!(text(&o.stdout).contains("\"phases\""));
+    // GSD_CORE_REAL may name the package folder instead of its tool.
+    let by_folder = as_named(
+        shims.path(),
+        "gsd_run",
+        t.path(),
+        &["roadmap", "analyze"],
+        &[("GSD_CORE_REAL", core_package().to_str().unwrap())],
+    );
+    assert_eq!(text(&by_folder.stdout), text(&peer.stdout));
+    assert_eq!(by_folder.status.code(), peer.status.code());
 }
 
 #[test]

@@ -10,14 +10,28 @@ use std::process::Command;
 use super::super::{Answer, FallbackPolicy};
 use super::output::Failure;
 
-/// The real GSD Core tool: `GSD_CORE_REAL` (a `gsd-tools.cjs`, or the npm
-/// `gsd_run`/`gsd-tools` bin) if set, else the first `gsd_run` on PATH that
+/// The real GSD Core tool: `GSD_CORE_REAL` (a `gsd-tools.cjs`, the npm
+/// `gsd_run`/`gsd-tools` bin, or the package folder) if set, else the first `gsd_run` on PATH that
 /// is not this binary (the shim `gsd sdk install-shim` puts first), else a
 /// `gsd-tools` that is GSD Core's `gsd-tools.cjs` — get-shit-done-cc
 /// publishes a `gsd-tools` bin too, which speaks the other dialect.
 pub fn real_gsd_tools() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("GSD_CORE_REAL").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
+        let p = PathBuf::from(p);
+        // A folder is taken as the package (or its `gsd-core/bin`): the tool
+        // inside it, not a "Permission denied" from running the folder.
+        if p.is_dir() {
+            return [
+                "gsd-core/bin/gsd-tools.cjs",
+                "bin/gsd-tools.cjs",
+                "gsd-tools.cjs",
+            ]
+            .iter()
+            .map(|rel| p.join(rel))
+            .find(|c| c.is_file())
+            .or(Some(p));
+        }
+        return Some(p);
     }
     let me = std::env::current_exe()
         .ok()
