@@ -50,6 +50,10 @@ const ALLOWED: &[(&str, &str)] = &[
     ),
     ("sdk/shim.rs", "the gsd-sdk link in a bin folder on PATH"),
     (
+        "sdk/core/isolation.rs",
+        "dispatch-isolation's .gsd/dispatch-isolation-sentinel.json, GSD Core's guard hooks' input",
+    ),
+    (
         "ralph/run/worktree.rs",
         "a failed plan worktree's empty folder and git's stale record of it",
     ),

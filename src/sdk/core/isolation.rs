@@ -134,9 +134,9 @@ pub fn inspect(call: &CoreCall) -> Result<Out, Refusal> {
     Ok(declared(call)?.out(call.args))
 }
 
-/// Write the sentinel whole (a temporary file renamed over it, so a hook
-/// never reads half of one). Best effort, as in 1.14.0: a failed record
-/// never fails the wave.
+/// Write the sentinel whole (the store's atomic replace: a temporary file
+/// renamed over it, so a hook never reads half of one). Best effort, as in
+/// 1.14.0: a failed record never fails the wave.
 fn record(project: &Path, d: &Decision, phase: Option<String>, plan: Option<String>) {
     let written_at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -148,18 +148,7 @@ fn record(project: &Path, d: &Decision, phase: Option<String>, plan: Option<Stri
         "plan": plan,
         "written_at": written_at,
     });
-    let path = project.join(SENTINEL);
-    let Some(dir) = path.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let tmp = dir.join(format!(
-        "dispatch-isolation-sentinel.json.tmp-{}-{written_at}",
-        std::process::id()
-    ));
-    if std::fs::write(&tmp, payload.to_string()).is_ok() && std::fs::rename(&tmp, &path).is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
+    let _ = crate::store::atomic::write(&project.join(SENTINEL), payload.to_string().as_bytes());
 }
 
 #[cfg(test)]
