@@ -1539,19 +1539,23 @@ fn find_phase_answers_with_counts_and_hands_on_what_it_cannot_match() {
     refused(&["find-phase", "1"], "plans/");
 }
 
+/// What a parity test compares of a run: stdout, stderr and exit code, less
+/// 1.14.0's config warnings (unknown keys), which gsd does not repeat
+/// (PARITY.md G6).
+fn compared(o: &Output) -> (String, String, Option<i32>) {
+    let err: String = text(&o.stderr)
+        .lines()
+        .filter(|l| !l.starts_with("gsd-tools: warning:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (text(&o.stdout), err, o.status.code())
+}
+
 /// Each call run by gsd (`gsd_run … --no-fallback`, so a call handed on
 /// fails) and by gsd-tools in `dir`: the calls whose stdout, stderr or exit
 /// code differ.
 fn differing_calls(shims: &Path, real: &Path, dir: &Path, calls: &[Vec<&str>]) -> Vec<String> {
-    // 1.14.0's config warnings (unknown keys) are not repeated (PARITY.md G6).
-    let show = |o: &Output| {
-        let err: String = text(&o.stderr)
-            .lines()
-            .filter(|l| !l.starts_with("gsd-tools: warning:"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        (text(&o.stdout), err, o.status.code())
-    };
+    let show = compared;
     calls
         .iter()
         .filter_map(|argv| {
@@ -2072,15 +2076,7 @@ fn loop_render_hooks_answer_as_gsd_tools() {
             .unwrap();
         (ours, theirs)
     };
-    // 1.14.0's config warnings (unknown keys) are not repeated (PARITY.md).
-    let show = |o: &Output| {
-        let err: String = text(&o.stderr)
-            .lines()
-            .filter(|l| !l.starts_with("gsd-tools: warning:"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        (text(&o.stdout), err, o.status.code())
-    };
+    let show = compared;
     let points = [
         "discuss:pre",
         "discuss:post",
