@@ -2441,10 +2441,15 @@ fn frontmatter_get_reads_as_gsd_tools_reads() {
     for (name, body) in docs {
         std::fs::write(d.join(name), body).unwrap();
     }
+    // A project below the caller's folder: under `--cwd sub` a relative
+    // file is read from that project, not from where the caller stands.
+    std::fs::create_dir_all(d.join("sub/.planning")).unwrap();
+    std::fs::write(d.join("sub/plan.md"), "---\nwave: 7\n---\n").unwrap();
     let mut calls: Vec<Vec<&str>> = Vec::new();
     for (name, _) in docs.iter().filter(|(n, _)| *n != "backtick.md") {
         calls.push(vec!["frontmatter", "get", name]);
     }
+    calls.push(vec!["--cwd", "sub", "frontmatter", "get", "plan.md"]);
     calls.extend([
         vec![
             "query",
@@ -2597,6 +2602,9 @@ fn tdd_applicable_answers_as_gsd_tools() {
                 "--json-errors",
             ]);
             calls.push(vec!["phase", "tdd-applicable"]);
+            std::fs::create_dir_all(d.join("sub/.planning")).unwrap();
+            std::fs::write(d.join("sub/tdd.md"), "---\ntype: execute\n---\n").unwrap();
+            calls.push(vec!["--cwd", "sub", "phase", "tdd-applicable", "tdd.md"]);
             calls.push(vec![
                 "phase",
                 "tdd-applicable",
@@ -2669,7 +2677,10 @@ fn summary_extract_answers_as_gsd_tools() {
         vec!["summary-extract", full.as_str(), "--pick", "one_liner"],
         vec!["summary-extract", ".planning/phases/01-a/missing.md"],
         vec!["summary-extract", "--json-errors"],
+        vec!["--cwd", "sub", "summary-extract", "s.md"],
     ]);
+    std::fs::create_dir_all(d.join("sub/.planning")).unwrap();
+    std::fs::write(d.join("sub/s.md"), "---\none-liner: Below\n---\n").unwrap();
     let differing = differing_calls(shims.path(), &real, d, &calls);
     assert!(differing.is_empty(), "{}", differing.join("\n"));
 }

@@ -313,7 +313,7 @@ pub fn get(call: &CoreCall) -> Result<Out, Refusal> {
     if field.is_some_and(|f| INHERITED.contains(&f)) {
         return Err(hand_on(" for a field every JavaScript object has"));
     }
-    let path = call.cwd.join(file);
+    let path = call.project.join(file);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),

@@ -36,7 +36,10 @@ pub enum Refusal {
 /// One call as a native handler sees it.
 #[derive(Debug)]
 pub struct CoreCall<'a> {
+    /// gsd-tools' `cwd` for every handler (after `--cwd`, `--project-dir`
+    /// and its walk to the root): a relative file argument resolves here.
     pub project: &'a Path,
+    /// The process's own working directory.
     pub cwd: &'a Path,
     pub args: &'a [String],
     /// `--default VALUE` (gsd-tools takes it off the argv for every command).

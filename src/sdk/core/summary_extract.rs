@@ -72,7 +72,7 @@ pub fn summary_extract(call: &CoreCall) -> Result<Out, Refusal> {
             None => return Err(hand_on(" with --fields and no value")),
         },
     };
-    let path = call.cwd.join(rel);
+    let path = call.project.join(rel);
     let content = match std::fs::read(&path) {
         Ok(b) => String::from_utf8(b).map_err(|_| hand_on(" for a summary that is not UTF-8"))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -47,7 +47,7 @@ pub fn tdd_applicable(call: &CoreCall) -> Result<Out, Refusal> {
             "Usage: phase.tdd-applicable <plan-file> [--cli-flag]",
         )));
     };
-    let path = call.cwd.join(plan);
+    let path = call.project.join(plan);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
