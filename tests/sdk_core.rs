@@ -419,6 +419,24 @@ fn phase_numbers(tree: &Path) -> Vec<String> {
     }
 }
 
+/// The first and last phase folders (by name), relative to the tree, as
+/// GSD Core's workflows pass `$PHASE_DIR`.
+fn phase_dirs(tree: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(tree.join(".planning/phases"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .filter_map(|e| Some(format!(".planning/phases/{}", e.file_name().to_str()?)))
+        .collect();
+    v.sort();
+    match (v.first(), v.last()) {
+        (Some(a), Some(b)) if a != b => vec![a.clone(), b.clone()],
+        (Some(a), _) => vec![a.clone()],
+        _ => vec![".planning/phases/01-missing".into()],
+    }
+}
+
 /// The first file (by path) under `.planning/phases/*/` whose name ends in
 /// `suffix`, relative to the tree.
 fn first_phase_file(tree: &Path, suffix: &str) -> Option<String> {
@@ -448,6 +466,12 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
             s(&["query", "skills-root", "claude", "--raw"]),
             s(&["query", "skills-root", "claude"]),
             s(&["query", "generate-slug", "Add user login (v2)!", "--raw"]),
+            s(&["generate-slug", "Привет мир: Щука і ґанок", "--raw"]),
+            s(&[
+                "generate-slug",
+                "Ship the onboarding flow for every new workspace owner today",
+            ]),
+            s(&["generate-slug"]),
             s(&["query", "classify-confidence", "--provider", "context7"]),
             s(&[
                 "query",
@@ -478,6 +502,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
                 "--pick",
                 "confidence",
             ]),
+            s(&["review-lane", "flags"]),
+            s(&["review-lane", "sections", "--selected", "codex,gemini"]),
         ]);
     }
     out.extend([
@@ -559,6 +585,13 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
             }
         }
     }
+    out.push(s(&["graphify", "status"]));
+    out.push(s(&["query", "graphify.query", "auth", "--raw"]));
+    for dir in phase_dirs(tree) {
+        out.push(s(&["query", "verification.status", &dir]));
+        out.push(s(&["verification", "status", &dir, "--pick", "status"]));
+        out.push(s(&["query", "verification.resolve-file", &dir, "--raw"]));
+    }
     for n in phase_numbers(tree) {
         out.push(s(&["query", "phase.next-decimal", &n]));
         out.push(s(&["query", "phase", "next-decimal", &n, "--raw"]));
@@ -600,7 +633,25 @@ fn sample_trees() -> Vec<PathBuf> {
 /// A copy of `tree` in a git repository, as a user's project is.
 fn copy(tree: &Path, to: &Path) {
     copy_dir(tree, to);
+    same_times(to);
     common::git(to, &["init", "-q"]);
+}
+
+/// Every file's mtime set to one instant: 1.14.0's staleness checks
+/// compare mtimes, and a copy's are the order the copy happened to write
+/// them in, which would differ between gsd's copy, the peer's and the
+/// recording.
+fn same_times(dir: &Path) {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_767_225_600);
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if e.file_type().unwrap().is_dir() {
+            same_times(&p);
+        } else {
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(t).unwrap();
+        }
+    }
 }
 
 /// What one tree's reads gave: one row per call.
@@ -2807,4 +2858,466 @@ fn an_answer_is_one_write_so_closing_the_pipe_after_it_is_no_failure() {
         assert_eq!(&first, b"{\n  \"slug\"");
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     }
+}
+
+/// `verification status|resolve-file|fingerprint` against gsd-tools 1.14.0
+/// on a built repository: each status and its route (`passed`,
+/// `gaps_found`, `human_needed`, an unknown word, none), the phase's own
+/// report chosen over a worksheet and a stray, a bare `VERIFICATION.md`,
+/// CRLF; staleness from commit times (a SUMMARY committed after the report),
+/// from a dirty file's mtime, and not from an unchanged tree; a report that
+/// declares a fingerprint (matching, changed since, a plan it does not
+/// cover, malformed); nested `plans/`; the fingerprint command itself and
+/// its refusals; absolute and relative folders, `--pick`, `--raw`,
+/// `--json-errors`. Another runtime is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn verification_reads_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    let p = |rel: &str| d.join(".planning/phases").join(rel);
+    let write = |rel: &str, body: &str| {
+        let path = p(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    };
+    let commit = |date: &str| {
+        let run = |args: &[&str]| {
+            let o = Command::new("git")
+                .args(args)
+                .current_dir(d)
+                .env("GIT_AUTHOR_DATE", date)
+                .env("GIT_COMMITTER_DATE", date)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+        };
+        run(&["add", "-A"]);
+        run(&[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@e.x",
+            "commit",
+            "-qm",
+            date,
+        ]);
+    };
+    common::git(d, &["init", "-q"]);
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    std::fs::write(d.join(".planning/config.json"), "{}").unwrap();
+    let status = |s: &str| format!("---\nstatus: {s}\nscore: 3/3\n---\n\n# Report\n");
+    write("01-done/01-VERIFICATION.md", &status("passed"));
+    write("01-done/01-01-SUMMARY.md", "done\n");
+    write("02-gaps/02-VERIFICATION.md", &status("gaps_found"));
+    write("03-human/03-VERIFICATION.md", &status("human_needed"));
+    write("03-human/03-CORRECTION-VERIFICATION.md", "no status\n");
+    write("04-odd/04-VERIFICATION.md", &status("superseded"));
+    write("05-bare/VERIFICATION.md", &status("passed"));
+    write("06-stray/07-VERIFICATION.md", &status("passed"));
+    write("08-none/08-01-PLAN.md", "plan\n");
+    write(
+        "09-crlf/09-VERIFICATION.md",
+        "---\r\nstatus:  passed \r\n---\r\n",
+    );
+    write("10-empty/10-VERIFICATION.md", "---\nstatus:\n---\n");
+    write("11-late/11-VERIFICATION.md", &status("passed"));
+    write("12-dirty/12-VERIFICATION.md", &status("human_needed"));
+    write("12-dirty/12-01-SUMMARY.md", "v1\n");
+    write("13-nested/13-VERIFICATION.md", &status("passed"));
+    write("13-nested/plans/PLAN-01.md", "plan\n");
+    write("13-nested/plans/SUMMARY-01.md", "sum\n");
+    write("CK-14-coded/14-VERIFICATION.md", &status("passed"));
+    write("notes/VERIFICATION.md", &status("passed"));
+    commit("2026-01-01T10:00:00Z");
+    write("11-late/11-01-SUMMARY.md", "after\n");
+    commit("2026-01-02T10:00:00Z");
+    // A dirty summary: its mtime (now) is after the report's commit.
+    write("12-dirty/12-01-SUMMARY.md", "v2\n");
+    // Reports that declare a fingerprint: one that matches the files now,
+    // one whose plan changed since, one missing a summary, one malformed.
+    let fp_files = [
+        ".planning/phases/15-fp/15-01-PLAN.md",
+        ".planning/phases/15-fp/15-01-SUMMARY.md",
+    ];
+    write("15-fp/15-01-PLAN.md", "plan\n");
+    write("15-fp/15-01-SUMMARY.md", "sum\n");
+    let mut argv = vec!["verification.fingerprint", ".planning/phases/15-fp"];
+    argv.extend(fp_files);
+    argv.push("--raw");
+    let digest = text(&run_real(&real, &argv, d).stdout);
+    assert!(digest.starts_with("v1:sha256:"), "{digest}");
+    let declared = |files: &[&str], digest: &str| {
+        let list: String = files.iter().map(|f| format!("  - {f}\n")).collect();
+        format!("---\nstatus: passed\ncovered_files:\n{list}covered_digest: \"{digest}\"\n---\n")
+    };
+    write("15-fp/15-VERIFICATION.md", &declared(&fp_files, &digest));
+    for n in ["16-changed", "17-uncovered"] {
+        let files: Vec<String> = fp_files
+            .iter()
+            .map(|f| {
+                f.replace("15-fp", n)
+                    .replace("/15-", &format!("/{}-", &n[..2]))
+            })
+            .collect();
+        for f in &files {
+            std::fs::create_dir_all(d.join(f).parent().unwrap()).unwrap();
+            std::fs::write(d.join(f), "plan\n").unwrap();
+        }
+        let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+        let mut argv = vec!["verification.fingerprint"];
+        let dir = format!(".planning/phases/{n}");
+        argv.push(&dir);
+        argv.extend(&refs);
+        argv.push("--raw");
+        let digest = text(&run_real(&real, &argv, d).stdout);
+        write(
+            &format!("{n}/{}-VERIFICATION.md", &n[..2]),
+            &declared(&refs, &digest),
+        );
+    }
+    std::fs::write(p("16-changed/16-01-PLAN.md"), "plan, edited\n").unwrap();
+    write("17-uncovered/17-02-SUMMARY.md", "new\n");
+    write(
+        "18-malformed/18-VERIFICATION.md",
+        "---\nstatus: passed\ncovered_digest: v1:sha256:00\n---\n",
+    );
+    let abs = p("01-done").to_string_lossy().into_owned();
+    let dirs = [
+        "01-done",
+        "02-gaps",
+        "03-human",
+        "04-odd",
+        "05-bare",
+        "06-stray",
+        "08-none",
+        "09-crlf",
+        "10-empty",
+        "11-late",
+        "12-dirty",
+        "13-nested",
+        "CK-14-coded",
+        "notes",
+        "15-fp",
+        "16-changed",
+        "17-uncovered",
+        "18-malformed",
+        "99-absent",
+    ];
+    let rels: Vec<String> = dirs
+        .iter()
+        .map(|n| format!(".planning/phases/{n}"))
+        .collect();
+    let mut calls: Vec<Vec<&str>> = Vec::new();
+    for r in &rels {
+        calls.push(vec!["query", "verification.status", r]);
+        calls.push(vec!["verification", "resolve-file", r, "--raw"]);
+    }
+    let fp = rels[14].as_str();
+    calls.extend([
+        vec![
+            "verification.status",
+            abs.as_str(),
+            "--pick",
+            "next_command",
+        ],
+        vec!["verification.status", "./.planning/phases/x/../02-gaps/"],
+        vec!["verification", "resolve-file", abs.as_str()],
+        vec!["verification.status"],
+        vec!["verification.resolve-file", "--json-errors"],
+        vec![
+            "verification.fingerprint",
+            fp,
+            ".planning/phases/15-fp/15-01-SUMMARY.md",
+            "./.planning//phases/15-fp/15-01-PLAN.md",
+            ".planning/phases/15-fp/15-01-SUMMARY.md",
+        ],
+        vec!["verification.fingerprint", fp, "nope.md"],
+        vec![
+            "verification.fingerprint",
+            fp,
+            "../outside.md",
+            "--json-errors",
+        ],
+        vec!["verification.fingerprint", fp, ".planning/phases"],
+        vec!["verification.fingerprint", fp],
+    ]);
+    let differing = differing_calls(shims.path(), &real, d, &calls);
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    // The routes themselves, so the comparison cannot pass on two empty answers.
+    let pick = |dir: &str| {
+        let o = as_named(
+            shims.path(),
+            "gsd_run",
+            d,
+            &[
+                "verification.status",
+                dir,
+                "--pick",
+                "status",
+                "--no-fallback",
+            ],
+            &[],
+        );
+        text(&o.stdout)
+    };
+    for (dir, want) in [
+        (&rels[0], "passed"),
+        (&rels[1], "gaps_found"),
+        (&rels[3], "unknown"),
+        (&rels[5], "missing"),
+        (&rels[9], "stale"),
+        (&rels[10], "stale"),
+        (&rels[14], "passed"),
+        (&rels[15], "stale"),
+        (&rels[16], "stale"),
+    ] {
+        assert_eq!(pick(dir), want, "{dir}");
+    }
+    let codex = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["verification.status", &rels[0], "--no-fallback"],
+        &[("GSD_RUNTIME", "codex")],
+    );
+    assert!(
+        text(&codex.stderr).contains("for a runtime other than Claude Code"),
+        "{}",
+        text(&codex.stderr)
+    );
+}
+
+/// `review-lane flags|sections|explicit-from-argv` against gsd-tools 1.14.0:
+/// the roster in its order (and gsd's table equal to the installed
+/// package's `REVIEWER_LANES`), `--selected` with unknown, repeated and
+/// empty slugs, the argv after `--`; an installed capability overlay (which
+/// could add a lane) hands the call on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn review_lane_roster_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let lib = real
+        .parent()
+        .unwrap()
+        .join("lib/review-lane-descriptor.cjs");
+    let dumped = Command::new("node")
+        .arg("-e")
+        .arg(format!(
+            "const {{REVIEWER_LANES}} = require({:?}); console.log(JSON.stringify(REVIEWER_LANES.map(l => [l.slug, l.flags, l.reviewsSection])))",
+            lib.to_str().unwrap()
+        ))
+        .output()
+        .unwrap();
+    let theirs: serde_json::Value = serde_json::from_slice(&dumped.stdout).unwrap();
+    let ours: Vec<serde_json::Value> = gsd::sdk::core::review_lane::LANES
+        .iter()
+        .map(|l| serde_json::json!([l.slug, l.flags, l.section]))
+        .collect();
+    assert_eq!(theirs, serde_json::Value::Array(ours));
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["review-lane", "flags"],
+        vec!["query", "review-lane.flags", "--raw"],
+        vec![
+            "review-lane",
+            "flags",
+            "--selected",
+            "codex,antigravity,nope,codex",
+        ],
+        vec!["review-lane", "flags", "--selected", " , "],
+        vec!["review-lane", "flags", "--selected", "--all"],
+        vec!["review-lane", "sections"],
+        vec!["review-lane", "sections", "--selected", "nope"],
+        vec![
+            "query",
+            "review-lane",
+            "sections",
+            "--selected",
+            "lm_studio,claude",
+        ],
+        vec![
+            "review-lane",
+            "explicit-from-argv",
+            "--",
+            "--agy",
+            "--codex",
+            "--antigravity",
+            "--x",
+        ],
+        vec!["review-lane", "explicit-from-argv", "--codex"],
+    ];
+    let differing = differing_calls(shims.path(), &real, d, &calls);
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let flags = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["review-lane", "flags", "--no-fallback"],
+        &[],
+    );
+    assert_eq!(text(&flags.stdout).lines().count(), 13);
+    std::fs::create_dir_all(d.join(".gsd/capabilities")).unwrap();
+    let overlaid = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["review-lane", "flags", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&overlaid.stderr).contains("with capability overlays in"),
+        "{}",
+        text(&overlaid.stderr)
+    );
+}
+
+/// `windows status` against gsd-tools 1.14.0 where the project has no
+/// ledger: the same empty ledger (its `last_updated` stamped now by each),
+/// under `--raw` and `--pick` too; a ledger that exists is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn windows_status_without_a_ledger_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let stamp =
+        regex::Regex::new(r#""last_updated": "(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)""#).unwrap();
+    for argv in [
+        vec!["windows", "status"],
+        vec!["query", "windows.status", "--raw"],
+    ] {
+        let mut with = argv.clone();
+        with.push("--no-fallback");
+        let ours = compared(&as_named(shims.path(), "gsd_run", d, &with, &[]));
+        let theirs = compared(&run_real(&real, &argv, d));
+        let masked = |s: &str| stamp.replace_all(s, r#""last_updated": "T""#).into_owned();
+        assert_eq!(
+            (masked(&ours.0), ours.1.clone(), ours.2),
+            (masked(&theirs.0), theirs.1, theirs.2),
+            "{argv:?}"
+        );
+        if let Some(c) = stamp.captures(&ours.0) {
+            let at: jiff::Timestamp = c[1].parse().unwrap();
+            let age = jiff::Timestamp::now().duration_since(at);
+            assert!(age.as_secs() < 60, "stamped {at}");
+        }
+    }
+    // `--pick` on this direct write: what gsd-tools picks with stdout a
+    // file (PARITY G7).
+    let picked = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &[
+            "windows",
+            "status",
+            "--pick",
+            "ledger.open_count",
+            "--no-fallback",
+        ],
+        &[],
+    );
+    assert_eq!(text(&picked.stdout), "0");
+    std::fs::write(
+        d.join(".planning/WINDOWS.md"),
+        "---\nschema_version: 1\n---\n",
+    )
+    .unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["windows", "status", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&o.stderr).contains("where a WINDOWS.md ledger exists"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// `graphify status|query` against gsd-tools 1.14.0: off (no key, false,
+/// a value of the wrong type), on without a graph (default and configured
+/// locations), the query's usage refusals (no term, `--budget` without a
+/// number) which come before the capability check; a built graph and an
+/// unreadable config.json are handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn graphify_status_and_query_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["graphify", "status"],
+        vec!["query", "graphify.status", "--raw"],
+        vec!["graphify", "query", "auth"],
+        vec!["graphify", "query", "auth", "--budget", "12abc"],
+        vec!["graphify", "query", "--budget", "5"],
+        vec!["graphify", "query"],
+        vec!["graphify", "query", "auth", "--budget"],
+        vec![
+            "graphify",
+            "query",
+            "auth",
+            "--budget",
+            "many",
+            "--json-errors",
+        ],
+    ];
+    let mut differing = Vec::new();
+    for config in [
+        "{}",
+        r#"{"graphify":{"enabled":false}}"#,
+        r#"{"graphify":{"enabled":"yes"}}"#,
+        r#"{"graphify":{"enabled":true}}"#,
+        r#"{"graphify":{"enabled":true,"graph_path":"graphs/custom.json"}}"#,
+        r#"{"graphify":{"enabled":true,"graph_path":"  "}}"#,
+    ] {
+        std::fs::write(d.join(".planning/config.json"), config).unwrap();
+        differing.extend(
+            differing_calls(shims.path(), &real, d, &calls)
+                .into_iter()
+                .map(|c| format!("{config}: {c}")),
+        );
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let ours = |argv: &[&str]| {
+        let mut with = argv.to_vec();
+        with.push("--no-fallback");
+        as_named(shims.path(), "gsd_run", d, &with, &[])
+    };
+    assert!(text(&ours(&["graphify", "status"]).stdout).contains("\"exists\": false"));
+    std::fs::create_dir_all(d.join("graphs")).unwrap();
+    std::fs::write(d.join("graphs/custom.json"), r#"{"nodes":[]}"#).unwrap();
+    std::fs::write(
+        d.join(".planning/config.json"),
+        r#"{"graphify":{"enabled":true,"graph_path":"graphs/custom.json"}}"#,
+    )
+    .unwrap();
+    assert!(text(&ours(&["graphify", "status"]).stderr).contains("where a graph has been built"));
+    std::fs::write(d.join(".planning/config.json"), "{ not json").unwrap();
+    assert!(text(&ours(&["graphify", "status"]).stderr).contains("gsd does not answer"));
 }

@@ -87,6 +87,17 @@ pub fn render_hooks(call: &CoreCall) -> Result<Out, Refusal> {
     Ok(out)
 }
 
+/// Whether capability `cap` is active for the project as 1.14.0's
+/// `isCapabilityActive` decides (its activation key in config.json, else
+/// its default); handed on where the capability state could differ.
+pub(super) fn capability_active_in(call: &CoreCall, cap: &str) -> Result<bool, Refusal> {
+    guard(call)?;
+    let config = Config {
+        user: config_object(call)?,
+    };
+    capability_active(cap, &config)
+}
+
 fn fail(message: String) -> Refusal {
     Refusal::Fail(Failure::new("unknown", message))
 }
@@ -123,9 +134,7 @@ fn guard(call: &CoreCall) -> Result<(), Refusal> {
     if !claude_runtime(call) {
         return Err(hand_on(" for a runtime other than Claude Code"));
     }
-    if std::env::var_os("GSD_HOME").is_some_and(|h| !h.is_empty()) {
-        return Err(hand_on(" with GSD_HOME set"));
-    }
+    no_capability_overlays(call)?;
     let runtime_dir = claude_config_dir();
     for marker in [".gsd-profile", ".gsd-surface.json"] {
         if runtime_dir.join(marker).exists() {
@@ -134,6 +143,16 @@ fn guard(call: &CoreCall) -> Result<(), Refusal> {
                 runtime_dir.join(marker).display()
             )));
         }
+    }
+    Ok(())
+}
+
+/// Hand on where 1.14.0's registry could hold third-party capabilities
+/// (`loadRegistry({includeInstalled: true})`): an overlay folder under the
+/// home (or `GSD_HOME`), the project or the working directory.
+pub(super) fn no_capability_overlays(call: &CoreCall) -> Result<(), Refusal> {
+    if std::env::var_os("GSD_HOME").is_some_and(|h| !h.is_empty()) {
+        return Err(hand_on(" with GSD_HOME set"));
     }
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let overlays: Vec<PathBuf> = [home.as_deref(), Some(call.project), Some(call.cwd)]

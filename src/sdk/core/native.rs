@@ -16,8 +16,9 @@ use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    frontmatter, gitinfo, isolation, loop_hooks, models, predicate, quick_batch, reads,
-    summary_extract, tdd_applicable, test_command, tree_writes, user_story, writes,
+    frontmatter, gitinfo, graphify, isolation, loop_hooks, models, predicate, quick_batch, reads,
+    review_lane, summary_extract, tdd_applicable, test_command, tree_writes, user_story,
+    verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -126,6 +127,31 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "phase.tdd-applicable",
         Scope::Planning,
         tdd_applicable::tdd_applicable,
+    ),
+    ("verification.status", Scope::Planning, verification::status),
+    ("review-lane.flags", Scope::Planning, review_lane::flags),
+    ("windows.status", Scope::Planning, windows::status),
+    ("graphify.status", Scope::Planning, graphify::status),
+    ("graphify.query", Scope::Planning, graphify::query),
+    (
+        "review-lane.sections",
+        Scope::Planning,
+        review_lane::sections,
+    ),
+    (
+        "review-lane.explicit-from-argv",
+        Scope::Planning,
+        review_lane::explicit_from_argv,
+    ),
+    (
+        "verification.resolve-file",
+        Scope::Planning,
+        verification::resolve_file,
+    ),
+    (
+        "verification.fingerprint",
+        Scope::Planning,
+        verification::fingerprint,
     ),
     (
         "inspect-dispatch-isolation",
@@ -310,8 +336,14 @@ fn field_raw(v: &Value, field: &str) -> String {
 
 /// `generate-slug TEXT`.
 fn generate_slug(call: &CoreCall) -> Result<Out, Refusal> {
-    let v = engine(text::generate_slug, call, call.args)?;
-    Ok(Out::with_raw(&v, field_raw(&v, "slug")))
+    let text = call.args.first().map(String::as_str).unwrap_or_default();
+    let Some(slug) = super::slug::slug(text, Some(60)) else {
+        return Err(Refusal::Fail(Failure::new(
+            "unknown",
+            "text required for slug generation",
+        )));
+    };
+    Ok(Out::with_raw(&json!({ "slug": slug }), slug))
 }
 
 /// `current-timestamp [full|date|filename]`.
