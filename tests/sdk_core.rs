@@ -600,6 +600,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["query", "roadmap.get-phase", &n, "--pick", "goal"]));
         out.push(s(&["query", "find-phase", &n]));
         out.push(s(&["find-phase", &n, "--raw"]));
+        out.push(s(&["query", "init.phase-op", &n]));
+        out.push(s(&["init", "phase-op", &n, "--pick", "context_path"]));
     }
     out
 }
@@ -682,6 +684,12 @@ struct PeerCounts {
     ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
 )]
 fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
+    // init answers report where the runtime's agents are installed: one
+    // folder that holds none, for gsd, gsd-tools and the recordings alike,
+    // whatever this machine's ~/.claude holds.
+    // SAFETY: set before this test starts any thread; nextest runs each
+    // test in a process of its own.
+    unsafe { std::env::set_var("GSD_AGENTS_DIR", "/nonexistent/gsd-agents") };
     let trees = common::corpus_trees().expect("GSD_CORPUS");
     let real = gsd_tools_cjs();
     let shims = shim_dir();
@@ -3320,4 +3328,182 @@ fn graphify_status_and_query_answer_as_gsd_tools() {
     assert!(text(&ours(&["graphify", "status"]).stderr).contains("where a graph has been built"));
     std::fs::write(d.join(".planning/config.json"), "{ not json").unwrap();
     assert!(text(&ours(&["graphify", "status"]).stderr).contains("gsd does not answer"));
+}
+
+/// Each call run by gsd (`gsd_run … --no-fallback`) and by gsd-tools in
+/// `dir`, both with `env` added: the calls whose stdout, stderr or exit
+/// code differ.
+fn differing_calls_with(
+    shims: &Path,
+    real: &Path,
+    dir: &Path,
+    calls: &[Vec<&str>],
+    env: &[(&str, &str)],
+) -> Vec<String> {
+    calls
+        .iter()
+        .filter_map(|argv| {
+            let mut with = argv.clone();
+            with.push("--no-fallback");
+            let mut ours_env = env.to_vec();
+            ours_env.push(("GSD_CORE_REAL", real.to_str().unwrap()));
+            let ours = compared(&as_named(shims, "gsd_run", dir, &with, &ours_env));
+            let mut c = Command::new("node");
+            c.arg(real)
+                .args(argv)
+                .current_dir(dir)
+                .env_remove("GSD_WORKSTREAM")
+                .env_remove("GSD_RUNTIME")
+                .env_remove("GSD_PROJECT")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .env_remove("GSD_AGENTS_DIR");
+            for (k, v) in env {
+                c.env(k, v);
+            }
+            let theirs = compared(&c.output().unwrap());
+            (ours != theirs)
+                .then(|| format!("{argv:?} {env:?}\n gsd: {ours:?}\n gsd-tools: {theirs:?}"))
+        })
+        .collect()
+}
+
+/// `init.phase-op` against gsd-tools 1.14.0 on a built project: the
+/// phase's artifacts (CONTEXT, RESEARCH, VERIFICATION — the phase's own
+/// over a worksheet —, UAT over a stray of another phase, REVIEWS) as
+/// absolute paths, a phase with plans only, STATE/REQUIREMENTS absent as
+/// `null`, PROJECT.md's title, `response_language`; the agents envelope
+/// with the agents folder missing, partly and fully installed, and an
+/// install manifest naming a file that is gone; Claude Code's own
+/// `agents/` (under a home of the test's) for an npm install. Another
+/// runtime, a project code and a phase known only from the roadmap are
+/// handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn init_phase_op_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("project");
+    let p = d.join(".planning");
+    let write = |rel: &str, body: &str| {
+        let path = p.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    };
+    write("PROJECT.md", "Intro\n\n#   Shop Floor  \n\n# Second\n");
+    write(
+        "ROADMAP.md",
+        "# Roadmap\n\n### Phase 1: Ingest\n**Goal**: read\n\n### Phase 2: Report\n**Goal**: show\n\n### Phase 3: Later\n**Goal**: wait\n",
+    );
+    write(
+        "config.json",
+        r#"{"response_language":"de","brave_search":true}"#,
+    );
+    write("phases/01-ingest/01-CONTEXT.md", "c\n");
+    write("phases/01-ingest/01-RESEARCH.md", "r\n");
+    write("phases/01-ingest/01-CORRECTION-VERIFICATION.md", "w\n");
+    write(
+        "phases/01-ingest/01-VERIFICATION.md",
+        "---\nstatus: passed\n---\n",
+    );
+    write("phases/01-ingest/02-UAT.md", "stray\n");
+    write("phases/01-ingest/UAT.md", "u\n");
+    write("phases/01-ingest/01-REVIEWS.md", "v\n");
+    write("phases/01-ingest/01-01-PLAN.md", "---\nwave: 1\n---\n");
+    write("phases/01-ingest/01-01-SUMMARY.md", "s\n");
+    write("phases/02-report/02-01-PLAN.md", "---\nwave: 1\n---\n");
+    write("phases/02-report/02-02-PLAN.md", "---\nwave: 2\n---\n");
+    common::git(&d, &["init", "-q"]);
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["init.phase-op", "1"],
+        vec!["query", "init.phase-op", "02"],
+        vec!["init", "phase-op", "1", "--pick", "uat_path"],
+        vec!["init", "phase-op", "2", "--raw"],
+    ];
+    let agents = t.path().join("agents");
+    let agents_s = agents.to_str().unwrap();
+    let mut differing = differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls,
+        &[("GSD_AGENTS_DIR", agents_s)],
+    );
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::write(agents.join("gsd-planner.md"), "a\n").unwrap();
+    std::fs::write(agents.join("gsd-executor.toml"), "a\n").unwrap();
+    differing.extend(differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls[..1],
+        &[("GSD_AGENTS_DIR", agents_s)],
+    ));
+    for agent in gsd::sdk::core::models::roster() {
+        std::fs::write(agents.join(format!("{agent}.md")), "a\n").unwrap();
+    }
+    differing.extend(differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls[..1],
+        &[("GSD_AGENTS_DIR", agents_s)],
+    ));
+    std::fs::write(
+        t.path().join("gsd-file-manifest.json"),
+        r#"{"files":{"agents/gsd-planner.md":"x","agents/gsd-planner.extra.md":"y"}}"#,
+    )
+    .unwrap();
+    differing.extend(differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls[..1],
+        &[("GSD_AGENTS_DIR", agents_s)],
+    ));
+    // An npm install: Claude Code's agents folder under the home.
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join(".claude/agents")).unwrap();
+    std::fs::write(home.join(".claude/agents/gsd-verifier.md"), "a\n").unwrap();
+    differing.extend(differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls[..1],
+        &[("HOME", home.to_str().unwrap())],
+    ));
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let ours = |argv: &[&str], env: &[(&str, &str)]| {
+        let mut with = argv.to_vec();
+        with.push("--no-fallback");
+        let mut env = env.to_vec();
+        env.push(("GSD_CORE_REAL", real.to_str().unwrap()));
+        env.push(("GSD_AGENTS_DIR", agents_s));
+        as_named(shims.path(), "gsd_run", &d, &with, &env)
+    };
+    let one = text(&ours(&["init.phase-op", "1"], &[]).stdout);
+    assert!(one.contains("\"project_title\": \"Shop Floor\""), "{one}");
+    assert!(one.contains("/01-ingest/UAT.md\""), "{one}");
+    for (argv, env, why) in [
+        (
+            vec!["init.phase-op", "1"],
+            vec![("GSD_RUNTIME", "codex")],
+            "GSD_RUNTIME",
+        ),
+        (vec!["init.phase-op", "3"], vec![], "not found"),
+        (vec!["init.phase-op"], vec![], "exactly one phase"),
+    ] {
+        let o = ours(&argv, &env);
+        assert!(
+            text(&o.stderr).contains(why),
+            "{argv:?}: {}",
+            text(&o.stderr)
+        );
+    }
+    write("config.json", r#"{"project_code":"SF"}"#);
+    let coded = ours(&["init.phase-op", "1"], &[]);
+    assert!(text(&coded.stderr).contains("with a project code"));
 }

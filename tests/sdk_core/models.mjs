@@ -1,7 +1,8 @@
 // Prints the tables GSD Core's `resolve-model` reads, one row a line, for
 // gsd's native answer (src/sdk/core/models.rs): per agent its phase type, its
 // tier under each model profile and the effort its default tier gives
-// (`agent\tAGENT\tPHASE\tquality\tbalanced\tbudget\tadaptive\tEFFORT`); the
+// (`agent\tAGENT\tPHASE\tquality\tbalanced\tbudget\tadaptive\tEFFORT`, in
+// MODEL_PROFILES' order: the roster init answers check installed agents by); the
 // full model id of each tier alias (`id\tALIAS\tID`); the Claude Agent-tool
 // aliases (`alias\tALIAS`); the tiers `models.<phase>` may name
 // (`tier\tTIER`); the effort of an agent without a default tier
@@ -18,7 +19,7 @@ const catalog = require(join(bin, 'lib', 'model-catalog.cjs'));
 const { CONFIG_DEFAULTS } = require(join(bin, 'lib', 'configuration.cjs'));
 const effort = CONFIG_DEFAULTS.effort;
 const out = [];
-for (const agent of Object.keys(profiles.MODEL_PROFILES).sort()) {
+for (const agent of Object.keys(profiles.MODEL_PROFILES)) {
   const p = profiles.MODEL_PROFILES[agent];
   const tier = profiles.AGENT_DEFAULT_TIERS[agent];
   const e = effort.agent_overrides[agent] ?? (tier && effort.routing_tier_defaults[tier]) ?? effort.default;

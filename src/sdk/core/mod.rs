@@ -14,6 +14,8 @@ pub mod fallback;
 pub mod frontmatter;
 pub mod gitinfo;
 pub mod graphify;
+pub mod init_envelope;
+pub mod init_phase_op;
 pub mod isolation;
 pub mod js;
 pub mod loop_hooks;

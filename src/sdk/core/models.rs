@@ -35,6 +35,8 @@ struct AgentRow {
 
 struct Tables {
     agents: HashMap<&'static str, AgentRow>,
+    /// The agents in `MODEL_PROFILES`' order.
+    roster: Vec<&'static str>,
     /// Tier alias → full model id (`resolve_model_ids: true`).
     ids: Vec<(&'static str, &'static str)>,
     /// The aliases Claude Code's Agent tool takes.
@@ -50,6 +52,7 @@ fn tables() -> &'static Tables {
     T.get_or_init(|| {
         let mut t = Tables {
             agents: HashMap::new(),
+            roster: Vec::new(),
             ids: Vec::new(),
             aliases: Vec::new(),
             tiers: Vec::new(),
@@ -68,6 +71,7 @@ fn tables() -> &'static Tables {
                     adaptive,
                     effort,
                 ] => {
+                    t.roster.push(agent);
                     t.agents.insert(
                         agent,
                         AgentRow {
@@ -89,6 +93,12 @@ fn tables() -> &'static Tables {
         }
         t
     })
+}
+
+/// The agents GSD Core 1.14.0 ships (`Object.keys(MODEL_PROFILES)`), in
+/// its order: the roster its init answers check for installed agent files.
+pub fn roster() -> &'static [&'static str] {
+    &tables().roster
 }
 
 /// Names JavaScript objects inherit: 1.14.0 looks some tables up without an

@@ -16,9 +16,9 @@ use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    frontmatter, gitinfo, graphify, isolation, loop_hooks, models, predicate, quick_batch, reads,
-    review_lane, summary_extract, tdd_applicable, test_command, tree_writes, user_story,
-    verification, windows, writes,
+    frontmatter, gitinfo, graphify, init_phase_op, isolation, loop_hooks, models, predicate,
+    quick_batch, reads, review_lane, summary_extract, tdd_applicable, test_command, tree_writes,
+    user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -133,6 +133,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("windows.status", Scope::Planning, windows::status),
     ("graphify.status", Scope::Planning, graphify::status),
     ("graphify.query", Scope::Planning, graphify::query),
+    ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
     (
         "review-lane.sections",
         Scope::Planning,

@@ -67,8 +67,9 @@ pub struct Scan {
 #[derive(Debug)]
 pub struct Unlisted;
 
-/// A folder's names in the order the OS lists them, `Ok(None)` where it
-/// cannot be listed.
+/// A folder's names as Node's `readdirSync` gives them (libuv sorts them
+/// by byte), `Ok(None)` where it cannot be listed: 1.14.0 takes the first
+/// match of a `find` over this order.
 pub fn list(dir: &Path) -> Result<Option<Vec<String>>, Unlisted> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(None);
@@ -78,6 +79,7 @@ pub fn list(dir: &Path) -> Result<Option<Vec<String>>, Unlisted> {
         let Ok(e) = e else { return Ok(None) };
         names.push(e.file_name().into_string().map_err(|_| Unlisted)?);
     }
+    names.sort_unstable();
     Ok(Some(names))
 }
 

@@ -188,11 +188,20 @@ fn split_before_numbered(text: &str) -> Vec<String> {
 /// those). Not-found answers (1.14.0 also falls back to bare leading
 /// numbers and lists the folders it searched) go on to gsd-tools.
 pub fn find_phase(call: &CoreCall) -> Result<Out, Refusal> {
-    use super::super::commands::phase_find;
-    use super::super::compat::roadmap_text as rt;
     let Some(phase) = call.args.first().filter(|p| !p.is_empty()) else {
         return Err(hand_on(" without a phase"));
     };
+    let v = found_phase(call, phase)?;
+    let directory = v["directory"].as_str().unwrap_or_default().to_owned();
+    Ok(Out::with_raw(&v, directory))
+}
+
+/// `findPhaseInternal(cwd, phase)` where it has found the phase, in
+/// `find-phase`'s shape; handed on wherever the two searches could differ
+/// (see [`find_phase`]).
+pub(super) fn found_phase(call: &CoreCall, phase: &str) -> Result<Value, Refusal> {
+    use super::super::commands::phase_find;
+    use super::super::compat::roadmap_text as rt;
     let found = phase_find::find(call.project, phase);
     if found.get("found") != Some(&json!(true)) {
         return Err(hand_on(" where the phase is not found"));
@@ -291,5 +300,5 @@ pub fn find_phase(call: &CoreCall) -> Result<Out, Refusal> {
         // No plan is superseded here: every canonical plan is a live one.
         "plan_count_all": plans.len(),
     });
-    Ok(Out::with_raw(&v, directory))
+    Ok(v)
 }

@@ -1,0 +1,191 @@
+//! `init.phase-op N`: the context bundle GSD Core 1.14.0's phase workflows
+//! (discuss, research, UI, verify…) start from — the phase's folder and
+//! artifacts as absolute paths, what exists, the config switches they
+//! branch on, and the envelope every init answer carries.
+//!
+//! Answered where the phase is found under `phases/` by the search
+//! `find-phase` answers (see `reads::found_phase`), the config is one gsd
+//! reads as 1.14.0 does (no project code, no sub-repositories to re-detect), and
+//! the folder can be listed. A phase known only from the roadmap, an
+//! archived one, or an ambiguous one is handed on.
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use super::super::commands::init;
+use super::init_envelope::with_project_root;
+use super::native::{CoreCall, Refusal, config_object, engine, hand_on, legacy_keys};
+use super::output::Out;
+use super::phase_id::{extract_phase_token, normalize_phase_name, scope_to_phase};
+use super::plan_scan;
+use super::reads::found_phase;
+use super::slug::slug;
+use super::verification::resolve_artifact;
+
+fn path_text(p: &Path) -> Result<String, Refusal> {
+    p.to_str()
+        .map(str::to_owned)
+        .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
+}
+
+/// `findContextMdIn(files)`: `CONTEXT.md`, else the first `*-CONTEXT.md`.
+fn context_file(files: &[&String]) -> Option<String> {
+    if files.iter().any(|f| *f == "CONTEXT.md") {
+        return Some("CONTEXT.md".into());
+    }
+    files
+        .iter()
+        .find(|f| f.ends_with("-CONTEXT.md"))
+        .map(|f| (*f).clone())
+}
+
+/// The first scoped file named `-NAME` or `NAME`.
+fn named(files: &[&String], name: &str) -> Option<String> {
+    let dashed = format!("-{name}");
+    files
+        .iter()
+        .find(|f| f.ends_with(&dashed) || **f == name)
+        .map(|f| (*f).clone())
+}
+
+/// `init.phase-op PHASE`.
+pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
+    let [phase] = call.args else {
+        return Err(hand_on(" without exactly one phase argument"));
+    };
+    if phase.is_empty() || phase.starts_with('-') {
+        return Err(hand_on(" without a phase"));
+    }
+    let config = config_object(call)?;
+    if let Some(c) = &config {
+        // Of the legacy keys 1.14.0 migrates on disk first (PARITY G2), only
+        // sub-repositories change this answer (commit_docs).
+        if legacy_keys(c)
+            && (c.contains_key("sub_repos")
+                || c.contains_key("multiRepo")
+                || c.get("planning").and_then(|p| p.get("sub_repos")).is_some())
+        {
+            return Err(hand_on(
+                " where 1.14.0 would re-detect sub-repositories first",
+            ));
+        }
+        if c.get("project_code")
+            .is_some_and(super::super::compat::js::truthy)
+        {
+            return Err(hand_on(" with a project code"));
+        }
+    }
+    let info = found_phase(call, phase)?;
+    let directory = info["directory"].as_str().unwrap_or_default().to_owned();
+    if !directory.starts_with(".planning/phases/") {
+        return Err(hand_on(" for an archived phase"));
+    }
+    // The four config switches, as the engine's reading of config.json
+    // gives them (1.14.0 reads them alike: same keys, defaults, masking).
+    let engine_answer = engine(init::phase_op, call, call.args)?;
+    let planning = call.project.join(".planning");
+    let dir = call.project.join(&directory);
+    let Some(files) =
+        plan_scan::list(&dir).map_err(|_| hand_on(" for a name that is not UTF-8"))?
+    else {
+        return Err(hand_on(" where the phase folder cannot be listed"));
+    };
+    let dir_name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let scoped = scope_to_phase(&files, &dir_name);
+    let context = context_file(&scoped);
+    let research = named(&scoped, "RESEARCH.md");
+    let has_verification = named(&scoped, "VERIFICATION.md").is_some();
+    let reviews = named(&scoped, "REVIEWS.md");
+    let number = info["phase_number"].clone();
+    let name = info["phase_name"]
+        .as_str()
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned);
+    let plan_count = info["plan_count"].as_u64().unwrap_or(0);
+    let existing = |p: &Path| -> Result<Value, Refusal> {
+        Ok(if p.exists() {
+            json!(path_text(p)?)
+        } else {
+            Value::Null
+        })
+    };
+    let mut r = Map::new();
+    for k in ["commit_docs", "brave_search", "firecrawl", "exa_search"] {
+        r.insert(
+            k.into(),
+            engine_answer.get(k).cloned().unwrap_or(Value::Null),
+        );
+    }
+    r.insert("phase_found".into(), json!(true));
+    r.insert("phase_dir".into(), json!(path_text(&dir)?));
+    r.insert("expected_phase_dir".into(), Value::Null);
+    r.insert("phase_number".into(), number.clone());
+    r.insert("phase_name".into(), json!(name));
+    r.insert(
+        "phase_slug".into(),
+        json!(
+            name.as_deref()
+                .and_then(|n| slug(n, None))
+                .filter(|s| !s.is_empty())
+        ),
+    );
+    r.insert(
+        "padded_phase".into(),
+        json!(
+            number
+                .as_str()
+                .filter(|n| !n.is_empty())
+                .map(normalize_phase_name)
+        ),
+    );
+    r.insert("has_research".into(), json!(research.is_some()));
+    r.insert("has_context".into(), json!(context.is_some()));
+    r.insert("context_scope".into(), json!("complete"));
+    r.insert("has_plans".into(), json!(plan_count > 0));
+    r.insert("has_verification".into(), json!(has_verification));
+    r.insert("has_reviews".into(), json!(reviews.is_some()));
+    r.insert("plan_count".into(), json!(plan_count));
+    r.insert(
+        "roadmap_exists".into(),
+        json!(planning.join("ROADMAP.md").exists()),
+    );
+    r.insert("planning_exists".into(), json!(planning.exists()));
+    r.insert("state_path".into(), existing(&planning.join("STATE.md"))?);
+    r.insert(
+        "roadmap_path".into(),
+        existing(&planning.join("ROADMAP.md"))?,
+    );
+    r.insert(
+        "requirements_path".into(),
+        existing(&planning.join("REQUIREMENTS.md"))?,
+    );
+    let token = extract_phase_token(&dir_name);
+    let found = [
+        ("context_path", context),
+        ("research_path", research),
+        (
+            "verification_path",
+            resolve_artifact(&files, "VERIFICATION.md", &token, &dir_name),
+        ),
+        (
+            "uat_path",
+            resolve_artifact(&files, "UAT.md", &token, &dir_name),
+        ),
+        ("reviews_path", reviews),
+    ];
+    for (key, file) in found {
+        if let Some(f) = file {
+            r.insert(key.into(), json!(path_text(&dir.join(f))?));
+        }
+    }
+    Ok(Out::json(&Value::Object(with_project_root(
+        call,
+        config.as_ref(),
+        r,
+    )?)))
+}
