@@ -3507,3 +3507,174 @@ fn init_phase_op_answers_as_gsd_tools() {
     let coded = ours(&["init.phase-op", "1"], &[]);
     assert!(text(&coded.stderr).contains("with a project code"));
 }
+
+/// `agent classify-failure`, `eval score`, `dispatch-capacity` and
+/// `project-instruction-file` against gsd-tools 1.14.0: each quota sentinel
+/// class (and which sentinel wins), `retry-after` between word boundaries
+/// and not, the hand-off bug, an empty body; the eval bands, rounding and
+/// a zero total; the live concurrency override, a zero one, `--json`; the
+/// instruction file by flag, `=` form and positional. Malformed eval input
+/// and another runtime are handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn small_runtime_reads_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec![
+            "agent",
+            "classify-failure",
+            "--",
+            "Error 429 Too Many Requests",
+            "Retry-After: 30",
+        ],
+        vec![
+            "query",
+            "agent.classify-failure",
+            "--",
+            "You exceeded your quota; rate limit",
+        ],
+        vec![
+            "agent",
+            "classify-failure",
+            "RESOURCE_EXHAUSTED",
+            "retry_after 12abc",
+            "--raw",
+        ],
+        vec![
+            "agent",
+            "classify-failure",
+            "--",
+            "xretry-after: 5 usage limit",
+        ],
+        vec![
+            "agent",
+            "classify-failure",
+            "--",
+            "ReferenceError: classifyHandoffIfNeeded is not defined",
+        ],
+        vec!["agent", "classify-failure", "--", "   "],
+        vec!["agent", "classify-failure"],
+        vec![
+            "agent",
+            "classify-failure",
+            "--",
+            "it crashed",
+            "--pick",
+            "class",
+        ],
+        vec![
+            "eval",
+            "score",
+            "--covered",
+            "4",
+            "--total",
+            "6",
+            "--infra",
+            "ok,partial,missing,ok, OK ",
+        ],
+        vec![
+            "query",
+            "eval.score",
+            "--covered",
+            "0",
+            "--total",
+            "0",
+            "--infra",
+            "ok,ok,ok,ok,ok",
+            "--raw",
+        ],
+        vec![
+            "eval",
+            "score",
+            "--covered",
+            "2",
+            "--total",
+            "3",
+            "--infra",
+            "partial,partial,partial,missing,ok",
+        ],
+        vec![
+            "eval",
+            "score",
+            "--covered",
+            "1",
+            "--total",
+            "7",
+            "--infra",
+            "missing,missing,missing,missing,missing",
+        ],
+        vec!["dispatch-capacity"],
+        vec!["query", "dispatch-capacity", "--json"],
+        vec!["project-instruction-file", "--runtime", "claude"],
+        vec!["project-instruction-file"],
+        vec!["query", "project-instruction-file", "--runtime=Claude"],
+        vec!["project-instruction-file", "claude"],
+    ];
+    let mut differing = differing_calls(shims.path(), &real, d, &calls);
+    for live in ["3", "0", " 12 "] {
+        differing.extend(differing_calls_with(
+            shims.path(),
+            &real,
+            d,
+            &[
+                vec!["dispatch-capacity", "--json"],
+                vec!["dispatch-capacity"],
+            ],
+            &[("GSD_DISPATCH_MAX_CONCURRENCY", live)],
+        ));
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let ours = |argv: &[&str], env: &[(&str, &str)]| {
+        let mut with = argv.to_vec();
+        with.push("--no-fallback");
+        as_named(shims.path(), "gsd_run", d, &with, env)
+    };
+    assert_eq!(text(&ours(&["dispatch-capacity"], &[]).stdout), "20");
+    for (argv, env) in [
+        (
+            vec![
+                "eval",
+                "score",
+                "--covered",
+                "4",
+                "--total",
+                "3",
+                "--infra",
+                "ok,ok,ok,ok,ok",
+            ],
+            vec![],
+        ),
+        (
+            vec![
+                "eval",
+                "score",
+                "--covered",
+                "1",
+                "--total",
+                "3",
+                "--infra",
+                "ok,ok",
+            ],
+            vec![],
+        ),
+        (vec!["dispatch-capacity"], vec![("GSD_RUNTIME", "codex")]),
+        (
+            vec!["project-instruction-file", "--runtime", "codex"],
+            vec![],
+        ),
+    ] {
+        let o = ours(&argv, &env);
+        assert!(
+            text(&o.stderr).contains("gsd does not answer"),
+            "{argv:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -10,6 +10,8 @@
 //! the real gsd-tools ([`fallback`]). The next upstream release is a new
 //! module like this one, not a rewrite of the engine.
 
+pub mod agent_failure;
+pub mod eval_score;
 pub mod fallback;
 pub mod frontmatter;
 pub mod gitinfo;
@@ -29,6 +31,7 @@ pub mod quick_batch;
 pub mod reads;
 pub mod resolve;
 pub mod review_lane;
+pub mod runtime_facts;
 pub mod slug;
 pub mod summary_extract;
 pub mod tdd_applicable;

@@ -16,9 +16,9 @@ use super::super::commands::{config, phase_find, phases, text};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    frontmatter, gitinfo, graphify, init_phase_op, isolation, loop_hooks, models, predicate,
-    quick_batch, reads, review_lane, summary_extract, tdd_applicable, test_command, tree_writes,
-    user_story, verification, windows, writes,
+    agent_failure, eval_score, frontmatter, gitinfo, graphify, init_phase_op, isolation,
+    loop_hooks, models, predicate, quick_batch, reads, review_lane, runtime_facts, summary_extract,
+    tdd_applicable, test_command, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -134,6 +134,22 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("graphify.status", Scope::Planning, graphify::status),
     ("graphify.query", Scope::Planning, graphify::query),
     ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
+    (
+        "agent.classify-failure",
+        Scope::Free,
+        agent_failure::classify_failure,
+    ),
+    ("eval.score", Scope::Free, eval_score::score),
+    (
+        "dispatch-capacity",
+        Scope::Planning,
+        runtime_facts::dispatch_capacity,
+    ),
+    (
+        "project-instruction-file",
+        Scope::Free,
+        runtime_facts::project_instruction_file,
+    ),
     (
         "review-lane.sections",
         Scope::Planning,
