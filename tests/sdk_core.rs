@@ -3678,3 +3678,84 @@ fn small_runtime_reads_answer_as_gsd_tools() {
         );
     }
 }
+
+/// `task is-behavior-adding` against gsd-tools 1.14.0: a behaviour-adding
+/// task, each of the three checks failing (tdd not set or glued to a word,
+/// an empty `<behavior>`, `<files>` holding only docs, JSON, tests, config
+/// and `.env` files), tags in another case, `--task-content`, the file
+/// absolute, below `--cwd`, outside the project, missing and empty, no
+/// argument at all.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn task_is_behavior_adding_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("p");
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    std::fs::create_dir_all(d.join("sub/.planning")).unwrap();
+    let files: &[(&str, &str)] = &[
+        (
+            "ok.md",
+            "<task tdd=\"true\">\n<behavior>\n adds x\n</behavior>\n<files>\n- src/a.ts\n* tests/a.test.ts\n</files>\n</task>\n",
+        ),
+        (
+            "no.md",
+            "<task tdd='true'><behavior> \n </behavior><files>README.md, config.json, .env.local, app.spec.js, ci.yml, test/x.rs</files></task>",
+        ),
+        (
+            "glued.md",
+            "xtdd=\"true\" <BEHAVIOR>y</BEHAVIOR><Files>lib/x.rs</Files>",
+        ),
+        (
+            "spaced.md",
+            "tdd = \"TRUE\"\n<behavior>b</behavior>\n<files>\n\n</files>",
+        ),
+        ("empty.md", ""),
+        (
+            "sub/inner.md",
+            "tdd=\"true\"<behavior>b</behavior><files>a.go</files>",
+        ),
+    ];
+    for (name, body) in files {
+        std::fs::write(d.join(name), body).unwrap();
+    }
+    let abs = d.join("ok.md").to_string_lossy().into_owned();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["task", "is-behavior-adding", "ok.md"],
+        vec!["query", "task.is-behavior-adding", "no.md"],
+        vec!["task", "is-behavior-adding", "glued.md"],
+        vec!["task", "is-behavior-adding", "spaced.md", "--raw"],
+        vec!["task", "is-behavior-adding", abs.as_str()],
+        vec!["task", "is-behavior-adding", "empty.md"],
+        vec!["task", "is-behavior-adding", "missing.md"],
+        vec![
+            "task",
+            "is-behavior-adding",
+            "../outside.md",
+            "--json-errors",
+        ],
+        vec!["task", "is-behavior-adding"],
+        vec!["task", "is-behavior-adding", "--task-content"],
+        vec![
+            "task",
+            "is-behavior-adding",
+            "--task-content",
+            "<task tdd='true'><behavior>a</behavior><files>a.py</files></task>",
+        ],
+        vec!["--cwd", "sub", "task", "is-behavior-adding", "inner.md"],
+    ];
+    let differing = differing_calls(shims.path(), &real, &d, &calls);
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        &d,
+        &["task", "is-behavior-adding", "ok.md", "--no-fallback"],
+        &[],
+    );
+    assert!(text(&o.stdout).contains("\"is_behavior_adding\": true"));
+}

@@ -34,6 +34,7 @@ pub mod review_lane;
 pub mod runtime_facts;
 pub mod slug;
 pub mod summary_extract;
+pub mod task_behavior;
 pub mod tdd_applicable;
 pub mod test_command;
 pub mod timeout;

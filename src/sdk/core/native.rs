@@ -18,7 +18,8 @@ use super::output::{Failure, Out, js_string};
 use super::{
     agent_failure, eval_score, frontmatter, gitinfo, graphify, init_phase_op, isolation,
     loop_hooks, models, predicate, quick_batch, reads, review_lane, runtime_facts, summary_extract,
-    tdd_applicable, test_command, tree_writes, user_story, verification, windows, writes,
+    task_behavior, tdd_applicable, test_command, tree_writes, user_story, verification, windows,
+    writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -140,6 +141,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         agent_failure::classify_failure,
     ),
     ("eval.score", Scope::Free, eval_score::score),
+    (
+        "task.is-behavior-adding",
+        Scope::Planning,
+        task_behavior::is_behavior_adding,
+    ),
     (
         "dispatch-capacity",
         Scope::Planning,
