@@ -601,6 +601,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["query", "find-phase", &n]));
         out.push(s(&["find-phase", &n, "--raw"]));
         out.push(s(&["query", "init.phase-op", &n]));
+        out.push(s(&["query", "todo.match-phase", &n]));
+        out.push(s(&["query", "phase.mvp-mode", &n]));
         out.push(s(&["init", "phase-op", &n, "--pick", "context_path"]));
     }
     out
@@ -3758,4 +3760,182 @@ fn task_is_behavior_adding_answers_as_gsd_tools() {
         &[],
     );
     assert!(text(&o.stdout).contains("\"is_behavior_adding\": true"));
+}
+
+/// `todo match-phase` against gsd-tools 1.14.0 with no pending todos (no
+/// folder, an empty one, one holding only non-markdown files) and without
+/// a phase; pending todos are handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn todo_match_phase_without_todos_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["todo", "match-phase", "3"],
+        vec!["query", "todo.match-phase", "03", "--raw"],
+        vec!["todo", "match-phase"],
+        vec!["todo", "match-phase", "--json-errors"],
+    ];
+    let mut differing = differing_calls(shims.path(), &real, d, &calls);
+    std::fs::create_dir_all(d.join(".planning/todos/pending")).unwrap();
+    differing.extend(differing_calls(shims.path(), &real, d, &calls[..2]));
+    std::fs::write(d.join(".planning/todos/pending/notes.txt"), "x\n").unwrap();
+    differing.extend(differing_calls(shims.path(), &real, d, &calls[..2]));
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    std::fs::write(d.join(".planning/todos/pending/a.md"), "title: Fix\n").unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["todo", "match-phase", "1", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&o.stderr).contains("where todos are pending"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// `phase mvp-mode` against gsd-tools 1.14.0 on a roadmap stating no mode:
+/// config.json's `mvp_mode` at the top level, under `workflow`, a top-level
+/// `null` that hides the nested one, truthy non-booleans, `--cli-flag`,
+/// no roadmap, no phase; a roadmap that states a mode is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn phase_mvp_mode_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    std::fs::write(
+        d.join(".planning/ROADMAP.md"),
+        "# Roadmap\n\n### Phase 1: Core\n**Goal:** x\n",
+    )
+    .unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["phase", "mvp-mode", "1"],
+        vec!["query", "phase.mvp-mode", "1", "--cli-flag"],
+        vec!["phase", "mvp-mode", "7", "--raw"],
+        vec!["phase", "mvp-mode"],
+        vec!["phase", "mvp-mode", "--json-errors"],
+    ];
+    let mut differing = Vec::new();
+    for config in [
+        None,
+        Some("{}"),
+        Some(r#"{"mvp_mode":true}"#),
+        Some(r#"{"workflow":{"mvp_mode":1}}"#),
+        Some(r#"{"mvp_mode":null,"workflow":{"mvp_mode":true}}"#),
+        Some(r#"{"mvp_mode":"false"}"#),
+        Some(r#"{"workflow":[]}"#),
+    ] {
+        match config {
+            Some(c) => std::fs::write(d.join(".planning/config.json"), c).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(d.join(".planning/config.json"));
+            }
+        }
+        differing.extend(
+            differing_calls(shims.path(), &real, d, &calls)
+                .into_iter()
+                .map(|c| format!("{config:?}: {c}")),
+        );
+    }
+    std::fs::remove_file(d.join(".planning/ROADMAP.md")).unwrap();
+    differing.extend(differing_calls(shims.path(), &real, d, &calls[..1]));
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    std::fs::write(
+        d.join(".planning/ROADMAP.md"),
+        "### Phase 1: Core\n**Mode:** mvp\n",
+    )
+    .unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["phase", "mvp-mode", "1", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&o.stderr).contains("states a phase mode"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// `resolve-agent` against gsd-tools 1.14.0: a hint installed as `.md`,
+/// `.toml` or `.agent.md` (in the agents folder, or in Claude Code's own
+/// under the home), one that is not, padded with spaces, climbing, a flag
+/// where the name should be, no name; bare and `--json`. Another runtime
+/// is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn resolve_agent_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("p");
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    let agents = t.path().join("agents");
+    let home = t.path().join("home");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::create_dir_all(home.join(".claude/agents")).unwrap();
+    std::fs::write(agents.join("flutter-dev.md"), "a\n").unwrap();
+    std::fs::write(agents.join("rust-dev.toml"), "a\n").unwrap();
+    std::fs::write(home.join(".claude/agents/ios-dev.agent.md"), "a\n").unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["resolve-agent", "--name", "flutter-dev"],
+        vec!["resolve-agent", "--name", "rust-dev", "--json"],
+        vec!["query", "resolve-agent", "--name", " ios-dev ", "--raw"],
+        vec!["resolve-agent", "--name", "ios-dev", "--json"],
+        vec!["resolve-agent", "--name", "gsd-nope", "--json"],
+        vec!["resolve-agent", "--name", "../agents/flutter-dev"],
+        vec!["resolve-agent", "--name", "--json"],
+        vec!["resolve-agent", "--name"],
+        vec!["resolve-agent", "--json"],
+    ];
+    let differing = differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls,
+        &[
+            ("GSD_AGENTS_DIR", agents.to_str().unwrap()),
+            ("HOME", home.to_str().unwrap()),
+        ],
+    );
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        &d,
+        &["resolve-agent", "--name", "flutter-dev", "--no-fallback"],
+        &[
+            ("GSD_AGENTS_DIR", agents.to_str().unwrap()),
+            ("GSD_CORE_REAL", real.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(text(&o.stdout), "flutter-dev");
+    let codex = as_named(
+        shims.path(),
+        "gsd_run",
+        &d,
+        &["resolve-agent", "--name", "flutter-dev", "--no-fallback"],
+        &[("GSD_RUNTIME", "codex")],
+    );
+    assert!(text(&codex.stderr).contains("other than Claude Code"));
 }

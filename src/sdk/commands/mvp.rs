@@ -99,9 +99,10 @@ pub fn is_behavior_adding(call: &Call) -> Result<Reply, SdkError> {
     let Some(content) = content.filter(|c| !c.is_empty()) else {
         return Err(usage());
     };
-    let tdd = re(r#"(?i)\btdd\s*=\s*["']true["']"#)
-        .is_match(&content)
-        .unwrap_or(false);
+    let tdd = re(r#"(?i)tdd\s*=\s*["']true["']"#)
+        .find_iter(&content)
+        .flatten()
+        .any(|m| !super::triage::js_word_char(content[..m.start()].chars().next_back()));
     let inner = |tag: &str| {
         re(&format!(r"(?i)<{tag}>([\s\S]*?)</{tag}>"))
             .captures(content.as_str())

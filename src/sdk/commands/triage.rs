@@ -38,13 +38,7 @@ pub fn classify_failure(call: &Call) -> Result<Reply, SdkError> {
     }
     if let Some(s) = QUOTA_SENTINELS.iter().find(|s| lower.contains(*s)) {
         let mut out = json!({"class": "quota-exceeded", "sentinel": s});
-        if let Some(c) = re(r"(?i)\bretry[-_ ]after[:\s]+(\d+)\b")
-            .captures(body.as_str())
-            .ok()
-            .flatten()
-            && let Ok(n) = rt::group(&c, 1).parse::<f64>()
-            && n.is_finite()
-        {
+        if let Some(n) = retry_after(&body) {
             out["retryAfterSeconds"] = js::number(n);
         }
         return Ok(Reply::Json(out));
@@ -55,6 +49,31 @@ pub fn classify_failure(call: &Call) -> Result<Reply, SdkError> {
         ));
     }
     Ok(Reply::Json(json!({"class": "unknown-failure"})))
+}
+
+/// Whether the character is a word character for JavaScript's `\b`
+/// (ASCII letters, digits, `_`; Rust's `\b` is Unicode-wide).
+pub fn js_word_char(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `/\bretry[-_ ]after[:\s]+(\d+)\b/i`: the seconds of the first hint
+/// standing between JavaScript word boundaries, where finite.
+fn retry_after(body: &str) -> Option<f64> {
+    for c in re(r"(?i)retry[-_ ]after[:\s]+([0-9]+)").captures_iter(body) {
+        let Ok(c) = c else { break };
+        let whole = c.get(0)?;
+        if js_word_char(body[..whole.start()].chars().next_back())
+            || js_word_char(body[whole.end()..].chars().next())
+        {
+            continue;
+        }
+        return rt::group(&c, 1)
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite());
+    }
+    None
 }
 
 /// One pending todo as todo.match-phase reads it.
@@ -254,4 +273,19 @@ pub fn match_phase(call: &Call) -> Result<Reply, SdkError> {
     Ok(Reply::Json(
         json!({"phase": phase, "matches": matches, "todo_count": todos.len()}),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::retry_after;
+
+    #[test]
+    fn retry_after_stands_between_javascript_word_boundaries() {
+        assert_eq!(retry_after("429: Retry-After: 30 s"), Some(30.0));
+        assert_eq!(retry_after("retry_after 12abc, retry after 7"), Some(7.0));
+        assert_eq!(retry_after("xretry-after: 5"), None);
+        // An accented letter is no word character to JavaScript's `\b`.
+        assert_eq!(retry_after("éretry-after: 5"), Some(5.0));
+        assert_eq!(retry_after("no hint"), None);
+    }
 }

@@ -11,14 +11,14 @@
 //! lists for it present. Another runtime (chosen by `GSD_RUNTIME`,
 //! config.json or a Codex session) is handed on.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
 use super::super::compat::js::JS_DOT;
 use super::super::compat::roadmap_text::re;
-use super::models::roster;
-use super::native::{CoreCall, Refusal, claude_config_dir, hand_on};
+use super::agents::agents;
+use super::native::{CoreCall, Refusal, hand_on};
 
 /// Hand on unless 1.14.0's reported runtime (`resolveReportedRuntime`)
 /// is Claude Code.
@@ -44,72 +44,6 @@ fn reported_runtime_is_claude(config: Option<&Map<String, Value>>) -> Result<(),
         return Err(hand_on(" in a Codex session"));
     }
     Ok(())
-}
-
-/// `getAgentsDir('claude')`.
-fn agents_dir(call: &CoreCall) -> Result<PathBuf, Refusal> {
-    if let Some(d) = std::env::var_os("GSD_AGENTS_DIR").filter(|d| !d.is_empty()) {
-        return Ok(PathBuf::from(d));
-    }
-    let real = call
-        .real
-        .and_then(|r| r.canonicalize().ok())
-        .ok_or_else(|| hand_on(" with no real gsd-tools to say where agents are installed"))?;
-    // gsd-tools.cjs is PACKAGE/gsd-core/bin/; 1.14.0 looks in PACKAGE/agents.
-    let bin = real.parent().filter(|b| b.ends_with("gsd-core/bin"));
-    let package = bin
-        .and_then(Path::parent)
-        .and_then(Path::parent)
-        .ok_or_else(|| hand_on(" for a gsd-tools outside a GSD Core install"))?;
-    if package
-        .components()
-        .any(|c| c.as_os_str() == "node_modules")
-    {
-        return Ok(claude_config_dir().join("agents"));
-    }
-    Ok(package.join("agents"))
-}
-
-/// `checkAgentsInstalled('claude', root)`: installed, missing, folder.
-fn agents(call: &CoreCall) -> Result<(bool, Vec<&'static str>, PathBuf), Refusal> {
-    let dir = agents_dir(call)?;
-    let expected = roster();
-    if !dir.exists() {
-        return Ok((false, expected.to_vec(), dir));
-    }
-    let has = |name: &str| {
-        ["md", "agent.md", "toml"]
-            .iter()
-            .any(|ext| dir.join(format!("{name}.{ext}")).exists())
-    };
-    let missing: Vec<&'static str> = expected.iter().copied().filter(|a| !has(a)).collect();
-    let manifest = dir
-        .parent()
-        .map(|p| p.join("gsd-file-manifest.json"))
-        .and_then(|m| std::fs::read_to_string(m).ok())
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok());
-    let files = manifest
-        .as_ref()
-        .and_then(|m| m.get("files"))
-        .and_then(Value::as_object);
-    let incomplete = files.is_some_and(|files| {
-        expected.iter().any(|agent| {
-            let prefix = format!("agents/{agent}.");
-            let keys: Vec<&String> = files
-                .keys()
-                .filter(|k| {
-                    k.strip_prefix(&prefix)
-                        .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
-                })
-                .collect();
-            !keys.is_empty()
-                && !keys
-                    .iter()
-                    .all(|k| dir.join(&k["agents/".len()..]).exists())
-        })
-    });
-    let installed = missing.len() < expected.len() && missing.is_empty() && !incomplete;
-    Ok((installed, missing, dir))
 }
 
 fn text(p: &Path) -> Result<String, Refusal> {

@@ -10,7 +10,7 @@
 //! the real gsd-tools ([`fallback`]). The next upstream release is a new
 //! module like this one, not a rewrite of the engine.
 
-pub mod agent_failure;
+pub mod agents;
 pub mod eval_score;
 pub mod fallback;
 pub mod frontmatter;
@@ -22,6 +22,7 @@ pub mod isolation;
 pub mod js;
 pub mod loop_hooks;
 pub mod models;
+pub mod mvp_mode;
 pub mod native;
 pub mod output;
 pub mod phase_id;
@@ -34,10 +35,10 @@ pub mod review_lane;
 pub mod runtime_facts;
 pub mod slug;
 pub mod summary_extract;
-pub mod task_behavior;
 pub mod tdd_applicable;
 pub mod test_command;
 pub mod timeout;
+pub mod todos;
 pub mod tree_writes;
 pub mod user_story;
 pub mod verification;

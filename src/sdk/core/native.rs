@@ -12,14 +12,13 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::super::commands::{config, phase_find, phases, text};
+use super::super::commands::{config, mvp, phase_find, phases, text, triage};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    agent_failure, eval_score, frontmatter, gitinfo, graphify, init_phase_op, isolation,
-    loop_hooks, models, predicate, quick_batch, reads, review_lane, runtime_facts, summary_extract,
-    task_behavior, tdd_applicable, test_command, tree_writes, user_story, verification, windows,
-    writes,
+    agents, eval_score, frontmatter, gitinfo, graphify, init_phase_op, isolation, loop_hooks,
+    models, mvp_mode, predicate, quick_batch, reads, review_lane, runtime_facts, summary_extract,
+    tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -135,16 +134,15 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("graphify.status", Scope::Planning, graphify::status),
     ("graphify.query", Scope::Planning, graphify::query),
     ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
-    (
-        "agent.classify-failure",
-        Scope::Free,
-        agent_failure::classify_failure,
-    ),
+    ("agent.classify-failure", Scope::Free, classify_failure),
     ("eval.score", Scope::Free, eval_score::score),
+    ("resolve-agent", Scope::Planning, agents::resolve_agent),
+    ("todo.match-phase", Scope::Planning, todos::match_phase),
+    ("phase.mvp-mode", Scope::Planning, mvp_mode::mvp_mode),
     (
         "task.is-behavior-adding",
         Scope::Planning,
-        task_behavior::is_behavior_adding,
+        is_behavior_adding,
     ),
     (
         "dispatch-capacity",
@@ -355,6 +353,32 @@ fn config_get(call: &CoreCall) -> Result<Out, Refusal> {
 
 fn field_raw(v: &Value, field: &str) -> String {
     js_string(v.get(field).unwrap_or(&Value::Null))
+}
+
+/// `agent classify-failure [--] BODY…`: the engine's classifier over the
+/// words after the subcommand, every `--` dropped as 1.14.0 drops them.
+fn classify_failure(call: &CoreCall) -> Result<Out, Refusal> {
+    let body: Vec<String> = call.args.iter().filter(|a| *a != "--").cloned().collect();
+    Ok(Out::json(&engine(triage::classify_failure, call, &body)?))
+}
+
+/// `task is-behavior-adding PLAN | --task-content XML`: the engine's check;
+/// its refusals (no content, a file outside the project or missing) are
+/// 1.14.0's usage errors, word for word.
+fn is_behavior_adding(call: &CoreCall) -> Result<Out, Refusal> {
+    let engine_call = Call {
+        project: call.project,
+        args: call.args,
+        cwd: call.cwd,
+    };
+    match mvp::is_behavior_adding(&engine_call) {
+        Ok(Reply::Json(v)) => Ok(Out::json(&v)),
+        Ok(Reply::Text(_)) => Err(hand_on("its answer here is text")),
+        Err(e) if e.class == super::super::ErrorClass::Validation => {
+            Err(Refusal::Fail(Failure::new("usage", e.message)))
+        }
+        Err(e) => Err(hand_on(format!("it fails here ({})", e.message))),
+    }
 }
 
 /// `generate-slug TEXT`.
