@@ -605,6 +605,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["query", "phase.mvp-mode", &n]));
         out.push(s(&["init", "phase-op", &n, "--pick", "context_path"]));
     }
+    // Last: where config.json is missing, gsd-tools creates it.
+    out.push(s(&["query", "config-ensure-section", "--raw"]));
     out
 }
 
@@ -3376,9 +3378,10 @@ fn differing_calls_with(
 /// `null`, PROJECT.md's title, `response_language`; the agents envelope
 /// with the agents folder missing, partly and fully installed, and an
 /// install manifest naming a file that is gone; Claude Code's own
-/// `agents/` (under a home of the test's) for an npm install. Another
-/// runtime, a project code and a phase known only from the roadmap are
-/// handed on.
+/// `agents/` (under a home of the test's) for an npm install; a phase only
+/// the roadmap's heading knows (the folder it would get, its Cyrillic name
+/// transliterated). Another runtime, a project code, a phase the roadmap
+/// only lists, and one a folder may hold by its bare number are handed on.
 #[test]
 #[cfg_attr(
     not(gsd_core),
@@ -3398,7 +3401,7 @@ fn init_phase_op_answers_as_gsd_tools() {
     write("PROJECT.md", "Intro\n\n#   Shop Floor  \n\n# Second\n");
     write(
         "ROADMAP.md",
-        "# Roadmap\n\n### Phase 1: Ingest\n**Goal**: read\n\n### Phase 2: Report\n**Goal**: show\n\n### Phase 3: Later\n**Goal**: wait\n",
+        "# Roadmap\n\n### Phase 1: Ingest\n**Goal**: read\n\n### Phase 2: Report\n**Goal**: show\n\n### Phase 3: Later: Привет мир (v2)!\n**Goal**: wait\n\n- [ ] **Phase 4: Listed only**\n\n### Phase 5: Unpadded\n",
     );
     write(
         "config.json",
@@ -3418,12 +3421,15 @@ fn init_phase_op_answers_as_gsd_tools() {
     write("phases/01-ingest/01-01-SUMMARY.md", "s\n");
     write("phases/02-report/02-01-PLAN.md", "---\nwave: 1\n---\n");
     write("phases/02-report/02-02-PLAN.md", "---\nwave: 2\n---\n");
+    write("phases/5/notes.md", "a folder named by the bare number\n");
     common::git(&d, &["init", "-q"]);
     let calls: Vec<Vec<&str>> = vec![
         vec!["init.phase-op", "1"],
         vec!["query", "init.phase-op", "02"],
         vec!["init", "phase-op", "1", "--pick", "uat_path"],
         vec!["init", "phase-op", "2", "--raw"],
+        vec!["init.phase-op", "3"],
+        vec!["init.phase-op", "03", "--pick", "expected_phase_dir"],
     ];
     let agents = t.path().join("agents");
     let agents_s = agents.to_str().unwrap();
@@ -3495,7 +3501,8 @@ fn init_phase_op_answers_as_gsd_tools() {
             vec![("GSD_RUNTIME", "codex")],
             "GSD_RUNTIME",
         ),
-        (vec!["init.phase-op", "3"], vec![], "not found"),
+        (vec!["init.phase-op", "4"], vec![], "no heading"),
+        (vec!["init.phase-op", "5"], vec![], "bare number"),
         (vec!["init.phase-op"], vec![], "exactly one phase"),
     ] {
         let o = ours(&argv, &env);
@@ -3938,4 +3945,46 @@ fn resolve_agent_answers_as_gsd_tools() {
         &[("GSD_RUNTIME", "codex")],
     );
     assert!(text(&codex.stderr).contains("other than Claude Code"));
+}
+
+/// `config-ensure-section` against gsd-tools 1.14.0 where config.json
+/// exists (also `--raw`, `--pick`), and handed on, writing nothing, where
+/// it would be created.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn config_ensure_section_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning")).unwrap();
+    std::fs::write(d.join(".planning/config.json"), "{\"a\": 1}\n").unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["config-ensure-section"],
+        vec!["query", "config-ensure-section", "--raw"],
+        vec!["config-ensure-section", "--pick", "reason"],
+    ];
+    let differing = differing_calls(shims.path(), &real, d, &calls);
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    assert_eq!(
+        std::fs::read_to_string(d.join(".planning/config.json")).unwrap(),
+        "{\"a\": 1}\n"
+    );
+    std::fs::remove_file(d.join(".planning/config.json")).unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &["config-ensure-section", "--no-fallback"],
+        &[],
+    );
+    assert!(
+        text(&o.stderr).contains("would be created"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!d.join(".planning/config.json").exists());
 }

@@ -49,6 +49,135 @@ fn named(files: &[&String], name: &str) -> Option<String> {
         .map(|f| (*f).clone())
 }
 
+/// Whether a folder of `phases/` or of an archive starts with the phase's
+/// whole number (after a project code): 1.14.0's bare-number fallback
+/// could find it where the engine's search did not.
+fn numbered_folder(project: &Path, phase: &str) -> bool {
+    let digits: String = phase.chars().take_while(char::is_ascii_digit).collect();
+    let want = digits.trim_start_matches('0');
+    let planning = project.join(".planning");
+    let mut places = vec![planning.join("phases")];
+    if let Ok(entries) = std::fs::read_dir(planning.join("milestones")) {
+        places.extend(entries.flatten().map(|e| e.path()));
+    }
+    places.iter().any(|place| {
+        std::fs::read_dir(place)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let name = crate::model::ids::split_project_code(&name)
+                    .map_or(name.clone(), |(_, r)| r.to_string());
+                let lead: String = name.chars().take_while(char::is_ascii_digit).collect();
+                !lead.is_empty() && lead.trim_start_matches('0') == want
+            })
+    })
+}
+
+/// The answer for a phase no folder holds: from its roadmap heading where
+/// `roadmap get-phase` finds one (the folder it would get), or "not
+/// found" where there is no roadmap.
+fn not_on_disk(
+    call: &CoreCall,
+    config: Option<&Map<String, Value>>,
+    phase: &str,
+) -> Result<Out, Refusal> {
+    if numbered_folder(call.project, phase) {
+        return Err(hand_on(
+            " where a folder may hold the phase by its bare number",
+        ));
+    }
+    let lookup = [phase.to_string()];
+    let roadmap_call = CoreCall {
+        args: &lookup,
+        ..*call
+    };
+    let out = super::reads::roadmap_get_phase(&roadmap_call)?;
+    let found: Value = serde_json::from_str(&out.text)
+        .map_err(|_| hand_on(" where the roadmap answer is not JSON"))?;
+    let name = match (&found["found"], &found["error"]) {
+        (Value::Bool(true), _) => found["phase_name"].as_str().map(str::to_owned),
+        (_, Value::String(e)) if e == "ROADMAP.md not found" => None,
+        _ => {
+            return Err(hand_on(
+                " where the roadmap does not give the phase a heading",
+            ));
+        }
+    };
+    let engine_answer = engine(init::phase_op, call, call.args)?;
+    let planning = call.project.join(".planning");
+    let mut r = Map::new();
+    for k in ["commit_docs", "brave_search", "firecrawl", "exa_search"] {
+        r.insert(
+            k.into(),
+            engine_answer.get(k).cloned().unwrap_or(Value::Null),
+        );
+    }
+    let in_roadmap = found["found"] == json!(true);
+    let name = name.filter(|n| !n.is_empty());
+    let number = in_roadmap.then(|| phase.to_string());
+    let expected = match (&number, &name) {
+        (Some(n), Some(nm)) => match slug(nm, Some(60)).filter(|s| !s.is_empty()) {
+            Some(s) => json!(path_text(
+                &planning
+                    .join("phases")
+                    .join(format!("{}-{s}", normalize_phase_name(n)))
+            )?),
+            None => Value::Null,
+        },
+        _ => Value::Null,
+    };
+    r.insert("phase_found".into(), json!(in_roadmap));
+    r.insert("phase_dir".into(), Value::Null);
+    r.insert("expected_phase_dir".into(), expected);
+    r.insert("phase_number".into(), json!(number));
+    r.insert("phase_name".into(), json!(name));
+    r.insert(
+        "phase_slug".into(),
+        json!(
+            name.as_deref()
+                .and_then(|n| slug(n, None))
+                .filter(|s| !s.is_empty())
+        ),
+    );
+    r.insert(
+        "padded_phase".into(),
+        json!(number.as_deref().map(normalize_phase_name)),
+    );
+    for k in ["has_research", "has_context"] {
+        r.insert(k.into(), json!(false));
+    }
+    r.insert("context_scope".into(), json!("complete"));
+    for k in ["has_plans", "has_verification", "has_reviews"] {
+        r.insert(k.into(), json!(false));
+    }
+    r.insert("plan_count".into(), json!(0));
+    r.insert(
+        "roadmap_exists".into(),
+        json!(planning.join("ROADMAP.md").exists()),
+    );
+    r.insert("planning_exists".into(), json!(planning.exists()));
+    for (k, f) in [
+        ("state_path", "STATE.md"),
+        ("roadmap_path", "ROADMAP.md"),
+        ("requirements_path", "REQUIREMENTS.md"),
+    ] {
+        let p = planning.join(f);
+        r.insert(
+            k.into(),
+            if p.exists() {
+                json!(path_text(&p)?)
+            } else {
+                Value::Null
+            },
+        );
+    }
+    Ok(Out::json(&Value::Object(with_project_root(
+        call, config, r,
+    )?)))
+}
+
 /// `init.phase-op PHASE`.
 pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
     let [phase] = call.args else {
@@ -75,6 +204,10 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
         {
             return Err(hand_on(" with a project code"));
         }
+    }
+    let on_disk = super::super::commands::phase_find::find(call.project, phase);
+    if on_disk.get("found") != Some(&json!(true)) {
+        return not_on_disk(call, config.as_ref(), phase);
     }
     let info = found_phase(call, phase)?;
     let directory = info["directory"].as_str().unwrap_or_default().to_owned();

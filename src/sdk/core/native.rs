@@ -136,6 +136,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
     ("agent.classify-failure", Scope::Free, classify_failure),
     ("eval.score", Scope::Free, eval_score::score),
+    (
+        "config-ensure-section",
+        Scope::Planning,
+        config_ensure_section,
+    ),
     ("resolve-agent", Scope::Planning, agents::resolve_agent),
     ("todo.match-phase", Scope::Planning, todos::match_phase),
     ("phase.mvp-mode", Scope::Planning, mvp_mode::mvp_mode),
@@ -353,6 +358,19 @@ fn config_get(call: &CoreCall) -> Result<Out, Refusal> {
 
 fn field_raw(v: &Value, field: &str) -> String {
     js_string(v.get(field).unwrap_or(&Value::Null))
+}
+
+/// `config-ensure-section`: where config.json exists, 1.14.0's "already
+/// exists" answer; creating one (1.14.0's whole new-project config) is
+/// handed on.
+fn config_ensure_section(call: &CoreCall) -> Result<Out, Refusal> {
+    if !call.project.join(".planning/config.json").exists() {
+        return Err(hand_on(" where config.json would be created"));
+    }
+    Ok(Out::with_raw(
+        &json!({"created": false, "reason": "already_exists"}),
+        "exists",
+    ))
 }
 
 /// `agent classify-failure [--] BODY…`: the engine's classifier over the
