@@ -144,6 +144,20 @@ pub fn with_project_root(
     }
 }
 
+/// The search switches and commit_docs every init answer opens with, from
+/// the loaded config (a string key masked where it is a secret).
+pub fn config_switches(config: &Map<String, Value>) -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "commit_docs",
+            config.get("commit_docs").cloned().unwrap_or(Value::Null),
+        ),
+        ("brave_search", secret_flag(config, "brave_search")),
+        ("firecrawl", secret_flag(config, "firecrawl")),
+        ("exa_search", secret_flag(config, "exa_search")),
+    ]
+}
+
 fn secret_flag(config: &Map<String, Value>, key: &str) -> Value {
     match config.get(key) {
         Some(Value::String(s)) => cfg::mask_if_secret(key, json!(s)),

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::commands::init;
 use super::init_envelope::with_project_root;
-use super::native::{CoreCall, Refusal, config_object, engine, hand_on, legacy_keys};
+use super::native::{CoreCall, Refusal, config_object, hand_on, legacy_keys};
 use super::output::Out;
 use super::phase_id::{extract_phase_token, normalize_phase_name, scope_to_phase};
 use super::plan_scan;
@@ -27,6 +27,15 @@ fn path_text(p: &Path) -> Result<String, Refusal> {
     p.to_str()
         .map(str::to_owned)
         .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
+}
+
+/// commit_docs and the search switches, as the engine's reading of
+/// config.json gives them (1.14.0 reads them alike: same keys, defaults,
+/// masking, a gitignored `.planning/` turning commit_docs off).
+fn switches(call: &CoreCall) -> Result<Vec<(&'static str, Value)>, Refusal> {
+    let config = super::super::compat::config::load(call.project)
+        .map_err(|e| hand_on(format!(" where config.json does not load ({e})")))?;
+    Ok(init::config_switches(&config))
 }
 
 /// `findContextMdIn(files)`: `CONTEXT.md`, else the first `*-CONTEXT.md`.
@@ -105,14 +114,11 @@ fn not_on_disk(
             ));
         }
     };
-    let engine_answer = engine(init::phase_op, call, call.args)?;
+    let switches = switches(call)?;
     let planning = call.project.join(".planning");
     let mut r = Map::new();
-    for k in ["commit_docs", "brave_search", "firecrawl", "exa_search"] {
-        r.insert(
-            k.into(),
-            engine_answer.get(k).cloned().unwrap_or(Value::Null),
-        );
+    for (k, v) in switches {
+        r.insert(k.into(), v);
     }
     let in_roadmap = found["found"] == json!(true);
     let name = name.filter(|n| !n.is_empty());
@@ -214,9 +220,7 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
     if !directory.starts_with(".planning/phases/") {
         return Err(hand_on(" for an archived phase"));
     }
-    // The four config switches, as the engine's reading of config.json
-    // gives them (1.14.0 reads them alike: same keys, defaults, masking).
-    let engine_answer = engine(init::phase_op, call, call.args)?;
+    let switches = switches(call)?;
     let planning = call.project.join(".planning");
     let dir = call.project.join(&directory);
     let Some(files) =
@@ -248,11 +252,8 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
         })
     };
     let mut r = Map::new();
-    for k in ["commit_docs", "brave_search", "firecrawl", "exa_search"] {
-        r.insert(
-            k.into(),
-            engine_answer.get(k).cloned().unwrap_or(Value::Null),
-        );
+    for (k, v) in switches {
+        r.insert(k.into(), v);
     }
     r.insert("phase_found".into(), json!(true));
     r.insert("phase_dir".into(), json!(path_text(&dir)?));
