@@ -410,16 +410,24 @@ pub fn fingerprint(call: &CoreCall) -> Result<Out, Refusal> {
     }
 }
 
-/// git as gsd-tools runs it: no prompt, stdout as text; `None` where it
-/// does not start or fails.
-fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let o = Command::new("git")
+/// git started as gsd-tools starts it (no prompt), its stdout collected by
+/// [`finished`].
+fn git(dir: &Path, args: &[&str]) -> Option<std::process::Child> {
+    Command::new("git")
         .args(args)
         .current_dir(dir)
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GCM_INTERACTIVE", "never")
-        .output()
-        .ok()?;
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()
+}
+
+/// A started git's stdout as text; `None` where it did not start or failed.
+fn finished(child: Option<std::process::Child>) -> Option<String> {
+    let o = child?.wait_with_output().ok()?;
     o.status
         .success()
         .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
@@ -440,7 +448,15 @@ fn clean_commit_times(dir: &Path, files: &[String]) -> HashMap<String, f64> {
     let mut out = HashMap::new();
     let mut args = vec!["log", "--first-parent", "--format=%ct", "--name-only", "--"];
     args.extend(files.iter().map(String::as_str));
-    let Some(log) = git(dir, &args).filter(|s| !s.is_empty()) else {
+    let mut diff = vec!["diff", "--name-only", "HEAD", "--"];
+    diff.extend(files.iter().map(String::as_str));
+    // 1.14.0 runs the diff after the log, and only where the log found a
+    // commit; both only read, so gsd starts them together (the diff's
+    // answer is ignored where 1.14.0 would not have asked).
+    let (log, dirty) = (git(dir, &args), git(dir, &diff));
+    let log = finished(log);
+    let dirty = finished(dirty);
+    let Some(log) = log.filter(|s| !s.is_empty()) else {
         return out;
     };
     let mut current: Option<f64> = None;
@@ -457,9 +473,7 @@ fn clean_commit_times(dir: &Path, files: &[String]) -> HashMap<String, f64> {
     if out.is_empty() {
         return out;
     }
-    let mut diff = vec!["diff", "--name-only", "HEAD", "--"];
-    diff.extend(files.iter().map(String::as_str));
-    let Some(dirty) = git(dir, &diff) else {
+    let Some(dirty) = dirty else {
         return HashMap::new();
     };
     for line in dirty.split('\n').filter(|l| !l.is_empty()) {
