@@ -3181,17 +3181,12 @@ fn review_lane_roster_answers_as_gsd_tools() {
     );
     assert_eq!(text(&flags.stdout).lines().count(), 13);
     std::fs::create_dir_all(d.join(".gsd/capabilities")).unwrap();
-    let overlaid = as_named(
+    assert_handed_on(
         shims.path(),
-        "gsd_run",
         d,
-        &["review-lane", "flags", "--no-fallback"],
+        &["review-lane", "flags"],
         &[],
-    );
-    assert!(
-        text(&overlaid.stderr).contains("with capability overlays in"),
-        "{}",
-        text(&overlaid.stderr)
+        "with capability overlays in",
     );
 }
 
@@ -3252,17 +3247,12 @@ fn windows_status_without_a_ledger_answers_as_gsd_tools() {
         "---\nschema_version: 1\n---\n",
     )
     .unwrap();
-    let o = as_named(
+    assert_handed_on(
         shims.path(),
-        "gsd_run",
         d,
-        &["windows", "status", "--no-fallback"],
+        &["windows", "status"],
         &[],
-    );
-    assert!(
-        text(&o.stderr).contains("where a WINDOWS.md ledger exists"),
-        "{}",
-        text(&o.stderr)
+        "where a WINDOWS.md ledger exists",
     );
 }
 
@@ -3796,17 +3786,12 @@ fn todo_match_phase_without_todos_answers_as_gsd_tools() {
     differing.extend(differing_calls(shims.path(), &real, d, &calls[..2]));
     assert!(differing.is_empty(), "{}", differing.join("\n"));
     std::fs::write(d.join(".planning/todos/pending/a.md"), "title: Fix\n").unwrap();
-    let o = as_named(
+    assert_handed_on(
         shims.path(),
-        "gsd_run",
         d,
-        &["todo", "match-phase", "1", "--no-fallback"],
+        &["todo", "match-phase", "1"],
         &[],
-    );
-    assert!(
-        text(&o.stderr).contains("where todos are pending"),
-        "{}",
-        text(&o.stderr)
+        "where todos are pending",
     );
 }
 
@@ -3867,17 +3852,12 @@ fn phase_mvp_mode_answers_as_gsd_tools() {
         "### Phase 1: Core\n**Mode:** mvp\n",
     )
     .unwrap();
-    let o = as_named(
+    assert_handed_on(
         shims.path(),
-        "gsd_run",
         d,
-        &["phase", "mvp-mode", "1", "--no-fallback"],
+        &["phase", "mvp-mode", "1"],
         &[],
-    );
-    assert!(
-        text(&o.stderr).contains("states a phase mode"),
-        "{}",
-        text(&o.stderr)
+        "states a phase mode",
     );
 }
 
@@ -3974,17 +3954,25 @@ fn config_ensure_section_answers_as_gsd_tools() {
         "{\"a\": 1}\n"
     );
     std::fs::remove_file(d.join(".planning/config.json")).unwrap();
-    let o = as_named(
+    assert_handed_on(
         shims.path(),
-        "gsd_run",
         d,
-        &["config-ensure-section", "--no-fallback"],
+        &["config-ensure-section"],
         &[],
-    );
-    assert!(
-        text(&o.stderr).contains("would be created"),
-        "{}",
-        text(&o.stderr)
+        "would be created",
     );
     assert!(!d.join(".planning/config.json").exists());
+}
+
+/// gsd hands `argv` on in `dir` (`--no-fallback` makes that a failure)
+/// and says why.
+fn assert_handed_on(shims: &Path, dir: &Path, argv: &[&str], env: &[(&str, &str)], why: &str) {
+    let mut with = argv.to_vec();
+    with.push("--no-fallback");
+    let o = as_named(shims, "gsd_run", dir, &with, env);
+    let err = text(&o.stderr);
+    assert!(
+        o.status.code() == Some(1) && err.contains("gsd does not answer") && err.contains(why),
+        "{argv:?}: {err}"
+    );
 }

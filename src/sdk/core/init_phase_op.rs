@@ -9,7 +9,7 @@
 //! the folder can be listed. A phase known only from the roadmap, an
 //! archived one, or an ambiguous one is handed on.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
@@ -114,74 +114,29 @@ fn not_on_disk(
             ));
         }
     };
-    let switches = switches(call)?;
-    let planning = call.project.join(".planning");
-    let mut r = Map::new();
-    for (k, v) in switches {
-        r.insert(k.into(), v);
-    }
     let in_roadmap = found["found"] == json!(true);
     let name = name.filter(|n| !n.is_empty());
     let number = in_roadmap.then(|| phase.to_string());
     let expected = match (&number, &name) {
-        (Some(n), Some(nm)) => match slug(nm, Some(60)).filter(|s| !s.is_empty()) {
-            Some(s) => json!(path_text(
-                &planning
-                    .join("phases")
-                    .join(format!("{}-{s}", normalize_phase_name(n)))
-            )?),
-            None => Value::Null,
-        },
-        _ => Value::Null,
+        (Some(n), Some(nm)) => slug(nm, Some(60)).filter(|s| !s.is_empty()).map(|s| {
+            call.project
+                .join(".planning/phases")
+                .join(format!("{}-{s}", normalize_phase_name(n)))
+        }),
+        _ => None,
     };
-    r.insert("phase_found".into(), json!(in_roadmap));
-    r.insert("phase_dir".into(), Value::Null);
-    r.insert("expected_phase_dir".into(), expected);
-    r.insert("phase_number".into(), json!(number));
-    r.insert("phase_name".into(), json!(name));
-    r.insert(
-        "phase_slug".into(),
-        json!(
-            name.as_deref()
-                .and_then(|n| slug(n, None))
-                .filter(|s| !s.is_empty())
-        ),
-    );
-    r.insert(
-        "padded_phase".into(),
-        json!(number.as_deref().map(normalize_phase_name)),
-    );
-    for k in ["has_research", "has_context"] {
-        r.insert(k.into(), json!(false));
-    }
-    r.insert("context_scope".into(), json!("complete"));
-    for k in ["has_plans", "has_verification", "has_reviews"] {
-        r.insert(k.into(), json!(false));
-    }
-    r.insert("plan_count".into(), json!(0));
-    r.insert(
-        "roadmap_exists".into(),
-        json!(planning.join("ROADMAP.md").exists()),
-    );
-    r.insert("planning_exists".into(), json!(planning.exists()));
-    for (k, f) in [
-        ("state_path", "STATE.md"),
-        ("roadmap_path", "ROADMAP.md"),
-        ("requirements_path", "REQUIREMENTS.md"),
-    ] {
-        let p = planning.join(f);
-        r.insert(
-            k.into(),
-            if p.exists() {
-                json!(path_text(&p)?)
-            } else {
-                Value::Null
-            },
-        );
-    }
-    Ok(Out::json(&Value::Object(with_project_root(
-        call, config, r,
-    )?)))
+    render(
+        call,
+        config,
+        View {
+            found: in_roadmap,
+            dir: None,
+            expected,
+            number: json!(number),
+            name,
+            ..View::default()
+        },
+    )
 }
 
 /// `init.phase-op PHASE`.
@@ -220,8 +175,6 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
     if !directory.starts_with(".planning/phases/") {
         return Err(hand_on(" for an archived phase"));
     }
-    let switches = switches(call)?;
-    let planning = call.project.join(".planning");
     let dir = call.project.join(&directory);
     let Some(files) =
         plan_scan::list(&dir).map_err(|_| hand_on(" for a name that is not UTF-8"))?
@@ -234,36 +187,77 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
         .unwrap_or_default()
         .to_owned();
     let scoped = scope_to_phase(&files, &dir_name);
-    let context = context_file(&scoped);
-    let research = named(&scoped, "RESEARCH.md");
-    let has_verification = named(&scoped, "VERIFICATION.md").is_some();
-    let reviews = named(&scoped, "REVIEWS.md");
-    let number = info["phase_number"].clone();
-    let name = info["phase_name"]
-        .as_str()
-        .filter(|n| !n.is_empty())
-        .map(str::to_owned);
-    let plan_count = info["plan_count"].as_u64().unwrap_or(0);
-    let existing = |p: &Path| -> Result<Value, Refusal> {
-        Ok(if p.exists() {
-            json!(path_text(p)?)
-        } else {
-            Value::Null
+    let token = extract_phase_token(&dir_name);
+    let view = View {
+        found: true,
+        number: info["phase_number"].clone(),
+        name: info["phase_name"]
+            .as_str()
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned),
+        plan_count: info["plan_count"].as_u64().unwrap_or(0),
+        has_verification: named(&scoped, "VERIFICATION.md").is_some(),
+        context: context_file(&scoped),
+        research: named(&scoped, "RESEARCH.md"),
+        verification: resolve_artifact(&files, "VERIFICATION.md", &token, &dir_name),
+        uat: resolve_artifact(&files, "UAT.md", &token, &dir_name),
+        reviews: named(&scoped, "REVIEWS.md"),
+        dir: Some(dir),
+        expected: None,
+    };
+    render(call, config.as_ref(), view)
+}
+
+/// What init.phase-op reports of a phase, wherever it was found.
+#[derive(Default)]
+struct View {
+    found: bool,
+    /// The phase's folder, where one holds it.
+    dir: Option<PathBuf>,
+    /// The folder 1.14.0 would create, for a phase only the roadmap knows.
+    expected: Option<PathBuf>,
+    number: Value,
+    name: Option<String>,
+    plan_count: u64,
+    has_verification: bool,
+    /// The folder's artifacts (file names in it).
+    context: Option<String>,
+    research: Option<String>,
+    verification: Option<String>,
+    uat: Option<String>,
+    reviews: Option<String>,
+}
+
+/// The answer in 1.14.0's key order, with the init envelope.
+fn render(call: &CoreCall, config: Option<&Map<String, Value>>, v: View) -> Result<Out, Refusal> {
+    let planning = call.project.join(".planning");
+    let path_or_null = |p: Option<&Path>| -> Result<Value, Refusal> {
+        Ok(match p {
+            Some(p) => json!(path_text(p)?),
+            None => Value::Null,
         })
     };
+    let existing = |f: &str| {
+        let p = planning.join(f);
+        path_or_null(p.exists().then_some(p.as_path()))
+    };
     let mut r = Map::new();
-    for (k, v) in switches {
-        r.insert(k.into(), v);
+    for (k, value) in switches(call)? {
+        r.insert(k.into(), value);
     }
-    r.insert("phase_found".into(), json!(true));
-    r.insert("phase_dir".into(), json!(path_text(&dir)?));
-    r.insert("expected_phase_dir".into(), Value::Null);
-    r.insert("phase_number".into(), number.clone());
-    r.insert("phase_name".into(), json!(name));
+    r.insert("phase_found".into(), json!(v.found));
+    r.insert("phase_dir".into(), path_or_null(v.dir.as_deref())?);
+    r.insert(
+        "expected_phase_dir".into(),
+        path_or_null(v.expected.as_deref())?,
+    );
+    r.insert("phase_number".into(), v.number.clone());
+    r.insert("phase_name".into(), json!(v.name));
     r.insert(
         "phase_slug".into(),
         json!(
-            name.as_deref()
+            v.name
+                .as_deref()
                 .and_then(|n| slug(n, None))
                 .filter(|s| !s.is_empty())
         ),
@@ -271,55 +265,41 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
     r.insert(
         "padded_phase".into(),
         json!(
-            number
+            v.number
                 .as_str()
                 .filter(|n| !n.is_empty())
                 .map(normalize_phase_name)
         ),
     );
-    r.insert("has_research".into(), json!(research.is_some()));
-    r.insert("has_context".into(), json!(context.is_some()));
+    r.insert("has_research".into(), json!(v.research.is_some()));
+    r.insert("has_context".into(), json!(v.context.is_some()));
     r.insert("context_scope".into(), json!("complete"));
-    r.insert("has_plans".into(), json!(plan_count > 0));
-    r.insert("has_verification".into(), json!(has_verification));
-    r.insert("has_reviews".into(), json!(reviews.is_some()));
-    r.insert("plan_count".into(), json!(plan_count));
+    r.insert("has_plans".into(), json!(v.plan_count > 0));
+    r.insert("has_verification".into(), json!(v.has_verification));
+    r.insert("has_reviews".into(), json!(v.reviews.is_some()));
+    r.insert("plan_count".into(), json!(v.plan_count));
     r.insert(
         "roadmap_exists".into(),
         json!(planning.join("ROADMAP.md").exists()),
     );
     r.insert("planning_exists".into(), json!(planning.exists()));
-    r.insert("state_path".into(), existing(&planning.join("STATE.md"))?);
-    r.insert(
-        "roadmap_path".into(),
-        existing(&planning.join("ROADMAP.md"))?,
-    );
-    r.insert(
-        "requirements_path".into(),
-        existing(&planning.join("REQUIREMENTS.md"))?,
-    );
-    let token = extract_phase_token(&dir_name);
-    let found = [
-        ("context_path", context),
-        ("research_path", research),
-        (
-            "verification_path",
-            resolve_artifact(&files, "VERIFICATION.md", &token, &dir_name),
-        ),
-        (
-            "uat_path",
-            resolve_artifact(&files, "UAT.md", &token, &dir_name),
-        ),
-        ("reviews_path", reviews),
-    ];
-    for (key, file) in found {
-        if let Some(f) = file {
-            r.insert(key.into(), json!(path_text(&dir.join(f))?));
+    r.insert("state_path".into(), existing("STATE.md")?);
+    r.insert("roadmap_path".into(), existing("ROADMAP.md")?);
+    r.insert("requirements_path".into(), existing("REQUIREMENTS.md")?);
+    if let Some(dir) = &v.dir {
+        for (key, file) in [
+            ("context_path", &v.context),
+            ("research_path", &v.research),
+            ("verification_path", &v.verification),
+            ("uat_path", &v.uat),
+            ("reviews_path", &v.reviews),
+        ] {
+            if let Some(f) = file {
+                r.insert(key.into(), json!(path_text(&dir.join(f))?));
+            }
         }
     }
     Ok(Out::json(&Value::Object(with_project_root(
-        call,
-        config.as_ref(),
-        r,
+        call, config, r,
     )?)))
 }
