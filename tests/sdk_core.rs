@@ -2999,6 +2999,22 @@ fn verification_reads_as_gsd_tools() {
         "18-malformed/18-VERIFICATION.md",
         "---\nstatus: passed\ncovered_digest: v1:sha256:00\n---\n",
     );
+    // Uncommitted, so their mtimes decide: a report dated before 1970
+    // (Node's mtimeMs is negative there) with a summary after it; and a
+    // status ending in U+0085, which JavaScript's trim keeps.
+    write("19-old/19-VERIFICATION.md", &status("passed"));
+    write("19-old/19-01-SUMMARY.md", "s\n");
+    let before_1970 = std::time::UNIX_EPOCH - std::time::Duration::from_millis(5_500);
+    std::fs::File::options()
+        .write(true)
+        .open(p("19-old/19-VERIFICATION.md"))
+        .unwrap()
+        .set_modified(before_1970)
+        .unwrap();
+    write(
+        "20-nel/20-VERIFICATION.md",
+        "---\nstatus: \"passed\\N\"\n---\n",
+    );
     let abs = p("01-done").to_string_lossy().into_owned();
     let dirs = [
         "01-done",
@@ -3019,6 +3035,8 @@ fn verification_reads_as_gsd_tools() {
         "16-changed",
         "17-uncovered",
         "18-malformed",
+        "19-old",
+        "20-nel",
         "99-absent",
     ];
     let rels: Vec<String> = dirs
@@ -3088,6 +3106,8 @@ fn verification_reads_as_gsd_tools() {
         (&rels[14], "passed"),
         (&rels[15], "stale"),
         (&rels[16], "stale"),
+        (&rels[18], "stale"),
+        (&rels[19], "unknown"),
     ] {
         assert_eq!(pick(dir), want, "{dir}");
     }
@@ -3462,6 +3482,37 @@ fn init_phase_op_answers_as_gsd_tools() {
         &calls[..1],
         &[("GSD_AGENTS_DIR", agents_s)],
     ));
+    // commit_docs and the search switches as gsd-tools' flat config reads
+    // them: `planning.commit_docs` (any value), `null` search keys, and a
+    // `.planning/` that git ignores.
+    for config in [
+        r#"{"planning":{"commit_docs":false}}"#,
+        r#"{"planning":{"commit_docs":"false"},"commit_docs":null}"#,
+        r#"{"brave_search":null,"firecrawl":null,"exa_search":"key-abc"}"#,
+        "{}",
+    ] {
+        write("config.json", config);
+        differing.extend(differing_calls_with(
+            shims.path(),
+            &real,
+            &d,
+            &calls[..1],
+            &[("GSD_AGENTS_DIR", agents_s)],
+        ));
+    }
+    std::fs::write(d.join(".gitignore"), ".planning/\n").unwrap();
+    differing.extend(differing_calls_with(
+        shims.path(),
+        &real,
+        &d,
+        &calls[..1],
+        &[("GSD_AGENTS_DIR", agents_s)],
+    ));
+    std::fs::remove_file(d.join(".gitignore")).unwrap();
+    write(
+        "config.json",
+        r#"{"response_language":"de","brave_search":true}"#,
+    );
     // An npm install: Claude Code's agents folder under the home.
     let home = t.path().join("home");
     std::fs::create_dir_all(home.join(".claude/agents")).unwrap();
@@ -3559,6 +3610,20 @@ fn small_runtime_reads_answer_as_gsd_tools() {
             "ReferenceError: classifyHandoffIfNeeded is not defined",
         ],
         vec!["agent", "classify-failure", "--", "   "],
+        vec![
+            "agent",
+            "classify-failure",
+            "--",
+            "quota",
+            "retry-after:\u{feff}5",
+        ],
+        vec![
+            "agent",
+            "classify-failure",
+            "--",
+            "quota",
+            "retry-after:\u{85}5",
+        ],
         vec!["agent", "classify-failure"],
         vec![
             "agent",
@@ -3636,6 +3701,60 @@ fn small_runtime_reads_answer_as_gsd_tools() {
         as_named(shims.path(), "gsd_run", d, &with, env)
     };
     assert_eq!(text(&ours(&["dispatch-capacity"], &[]).stdout), "20");
+    // JavaScript's trim keeps U+0085: these are not the plain values they
+    // look like to Rust's trim, and go on.
+    for (argv, env) in [
+        (
+            vec![
+                "eval",
+                "score",
+                "--covered",
+                "3\u{85}",
+                "--total",
+                "3",
+                "--infra",
+                "ok,ok,ok,ok,ok",
+            ],
+            vec![],
+        ),
+        (
+            vec!["project-instruction-file", "--runtime", "claude\u{85}"],
+            vec![],
+        ),
+        (
+            vec!["dispatch-capacity"],
+            vec![("GSD_DISPATCH_MAX_CONCURRENCY", "3\u{85}")],
+        ),
+    ] {
+        assert_handed_on(shims.path(), d, &argv, &env, "");
+    }
+    // An argument that is not UTF-8 is read with replacement characters,
+    // as Node reads it, by `gsd core` as by `gsd_run`.
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = std::ffi::OsStr::from_bytes(b"Caf\xe9 menu");
+    let ours_slug = Command::new(gsd_bin())
+        .args(["core", "generate-slug"])
+        .arg(bytes)
+        .arg("--no-fallback")
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let theirs_slug = Command::new("node")
+        .arg(&real)
+        .arg("generate-slug")
+        .arg(bytes)
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        (text(&ours_slug.stdout), ours_slug.status.code()),
+        (text(&theirs_slug.stdout), theirs_slug.status.code())
+    );
+    assert!(
+        text(&ours_slug.stdout).contains("caf-menu"),
+        "{}",
+        text(&ours_slug.stdout)
+    );
     for (argv, env) in [
         (
             vec![

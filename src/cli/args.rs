@@ -561,7 +561,9 @@ pub enum Command {
             allow_hyphen_values = true,
             value_name = "COMMAND"
         )]
-        argv: Vec<String>,
+        // Bytes, not text: gsd-tools (Node) reads an argument that is not
+        // UTF-8 with replacement characters, and so does gsd.
+        argv: Vec<std::ffi::OsString>,
     },
     /// Print a shell completion script (e.g. `source <(gsd completions bash)`).
     Completions {

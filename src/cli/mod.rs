@@ -158,7 +158,11 @@ fn run_command(cli: Cli, cwd: &std::path::Path, style: style::Style) -> i32 {
     }
     let result = match cli.command {
         Command::Sdk { command } => sdk::run(command),
-        Command::Core { mut argv } => {
+        Command::Core { argv } => {
+            let mut argv: Vec<String> = argv
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
             // gsd-tools reads `--ws` itself, wherever it stands.
             if let Some(w) = &cli.ws {
                 argv.splice(0..0, ["--ws".to_owned(), w.clone()]);

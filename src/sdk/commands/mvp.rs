@@ -99,7 +99,8 @@ pub fn is_behavior_adding(call: &Call) -> Result<Reply, SdkError> {
     let Some(content) = content.filter(|c| !c.is_empty()) else {
         return Err(usage());
     };
-    let tdd = re(r#"(?i)tdd\s*=\s*["']true["']"#)
+    let sp = js::JS_SPACE;
+    let tdd = re(&format!(r#"(?i)tdd{sp}*={sp}*["']true["']"#))
         .find_iter(&content)
         .flatten()
         .any(|m| !super::triage::js_word_char(content[..m.start()].chars().next_back()));
@@ -112,7 +113,7 @@ pub fn is_behavior_adding(call: &Call) -> Result<Reply, SdkError> {
     };
     let behavior = inner("behavior").is_some_and(|b| !js::trim(&b).is_empty());
     let sources = inner("files").is_some_and(|body| {
-        let bullet = re(r"^[-*]\s*");
+        let bullet = re(&format!(r"^[-*]{sp}*"));
         body.split(['\n', ','])
             .map(|l| bullet.replace(js::trim(l), "").into_owned())
             .filter(|l| !l.is_empty())

@@ -60,7 +60,9 @@ pub fn js_word_char(c: Option<char>) -> bool {
 /// `/\bretry[-_ ]after[:\s]+(\d+)\b/i`: the seconds of the first hint
 /// standing between JavaScript word boundaries, where finite.
 fn retry_after(body: &str) -> Option<f64> {
-    for c in re(r"(?i)retry[-_ ]after[:\s]+([0-9]+)").captures_iter(body) {
+    let space = js::JS_SPACE.trim_start_matches('[').trim_end_matches(']');
+    let pattern = format!(r"(?i)retry[-_ ]after[:{space}]+([0-9]+)");
+    for c in re(&pattern).captures_iter(body) {
         let Ok(c) = c else { break };
         let whole = c.get(0)?;
         if js_word_char(body[..whole.start()].chars().next_back())
@@ -287,5 +289,8 @@ mod tests {
         // An accented letter is no word character to JavaScript's `\b`.
         assert_eq!(retry_after("éretry-after: 5"), Some(5.0));
         assert_eq!(retry_after("no hint"), None);
+        // JavaScript's `\s` takes in U+FEFF and leaves out U+0085.
+        assert_eq!(retry_after("retry-after:\u{feff}5"), Some(5.0));
+        assert_eq!(retry_after("retry-after:\u{85}5"), None);
     }
 }

@@ -29,9 +29,20 @@ pub fn string(v: &Value) -> String {
     }
 }
 
-/// JavaScript's `trim` (which also drops a byte-order mark).
+/// JavaScript's `\s` as a character class: its white space (which takes
+/// in the byte-order mark) and line terminators. Rust's `\s` differs by
+/// two characters: it matches U+0085 (NEL) and not U+FEFF.
+pub const JS_SPACE: &str = r"[\t\n\x0B\x0C\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}]";
+
+/// Whether `c` is white space to JavaScript (`trim`, `\s`).
+pub fn is_js_space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{FEFF}'
+}
+
+/// JavaScript's `trim`: its white space, not Rust's (a byte-order mark is
+/// trimmed, U+0085 is not).
 pub fn trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
+    s.trim_matches(is_js_space)
 }
 
 /// `parseInt(s, 10)`: leading whitespace, a sign, digits; None for NaN.

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::super::compat::js::JS_DOT;
+use super::super::compat::js::{JS_DOT, JS_SPACE};
 use super::super::compat::roadmap_text::re;
 use super::agents::agents;
 use super::native::{CoreCall, Refusal, hand_on};
@@ -55,7 +55,7 @@ fn text(p: &Path) -> Result<String, Refusal> {
 /// The project's title: PROJECT.md's first `# ` heading.
 fn project_title(project: &Path) -> Option<String> {
     let content = std::fs::read_to_string(project.join(".planning/PROJECT.md")).ok()?;
-    let pattern = format!(r"(?m)^#\s+({JS_DOT}+)$");
+    let pattern = format!(r"(?m)^#{JS_SPACE}+({JS_DOT}+)$");
     let c = re(&pattern).captures(content.as_str()).ok().flatten()?;
     Some(super::js::trim(&c[1]).to_string())
 }

@@ -29,13 +29,14 @@ fn path_text(p: &Path) -> Result<String, Refusal> {
         .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
 }
 
-/// commit_docs and the search switches, as the engine's reading of
-/// config.json gives them (1.14.0 reads them alike: same keys, defaults,
-/// masking, a gitignored `.planning/` turning commit_docs off).
+/// commit_docs and the search switches from gsd-tools' flat config
+/// (`loadConfig`: the top-level key, else `planning.commit_docs`, else off
+/// where git ignores `.planning/`; a `null` search key is its default),
+/// a secret string masked.
 fn switches(call: &CoreCall) -> Result<Vec<(&'static str, Value)>, Refusal> {
-    let config = super::super::compat::config::load(call.project)
-        .map_err(|e| hand_on(format!(" where config.json does not load ({e})")))?;
-    Ok(init::config_switches(&config))
+    Ok(init::config_switches(
+        &super::super::compat::config::legacy(call.project),
+    ))
 }
 
 /// `findContextMdIn(files)`: `CONTEXT.md`, else the first `*-CONTEXT.md`.

@@ -265,15 +265,15 @@ fn runtime_identity(_: &CoreCall) -> Result<Out, Refusal> {
 /// `GSD_RUNTIME`, else config.json's `runtime`, else the install marker of
 /// the real package, else Claude Code.
 pub(super) fn claude_runtime(call: &CoreCall) -> bool {
-    if std::env::var("GSD_RUNTIME").is_ok_and(|r| !r.trim().is_empty()) {
-        return std::env::var("GSD_RUNTIME").is_ok_and(|r| r.trim() == "claude");
+    if std::env::var("GSD_RUNTIME").is_ok_and(|r| !super::js::trim(&r).is_empty()) {
+        return std::env::var("GSD_RUNTIME").is_ok_and(|r| super::js::trim(&r) == "claude");
     }
     let config = call.project.join(".planning").join("config.json");
     if let Ok(text) = std::fs::read_to_string(&config)
         && let Ok(Value::Object(m)) = serde_json::from_str::<Value>(&text)
         && let Some(r) = m.get("runtime")
     {
-        return r.as_str().is_some_and(|r| r.trim() == "claude");
+        return r.as_str().is_some_and(|r| super::js::trim(r) == "claude");
     }
     let marker = call
         .real
@@ -285,7 +285,7 @@ pub(super) fn claude_runtime(call: &CoreCall) -> bool {
                 .map(|p| p.join(".gsd-runtime"))
         })
         .and_then(|m| std::fs::read_to_string(m).ok())
-        .map(|m| m.trim().to_string())
+        .map(|m| super::js::trim(&m).to_string())
         .filter(|m| !m.is_empty());
     marker.is_none_or(|m| m == "claude")
 }

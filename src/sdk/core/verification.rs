@@ -484,11 +484,14 @@ fn clean_commit_times(dir: &Path, files: &[String]) -> HashMap<String, f64> {
     out
 }
 
-/// Node's `stat.mtimeMs`.
+/// Node's `stat.mtimeMs` (negative before 1970).
 fn mtime_ms(p: &Path) -> Option<f64> {
     let t = std::fs::metadata(p).ok()?.modified().ok()?;
-    let d = t.duration_since(std::time::UNIX_EPOCH).ok()?;
-    Some(d.as_secs() as f64 * 1e3 + f64::from(d.subsec_nanos()) / 1e6)
+    let ms = |d: std::time::Duration| d.as_secs() as f64 * 1e3 + f64::from(d.subsec_nanos()) / 1e6;
+    Some(match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => ms(after),
+        Err(before) => -ms(before.duration()),
+    })
 }
 
 /// `findStaleVerificationSummary`: `Some(stale)`, or `None` where a time
