@@ -585,6 +585,10 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
             }
         }
     }
+    out.push(s(&["roadmap", "analyze"]));
+    out.push(s(&["query", "roadmap.analyze", "--pick", "current_phase"]));
+    out.push(s(&["query", "init.manager"]));
+    out.push(s(&["init", "manager", "--pick", "recommended_actions"]));
     out.push(s(&["graphify", "status"]));
     out.push(s(&["query", "graphify.query", "auth", "--raw"]));
     for dir in phase_dirs(tree) {
@@ -601,6 +605,7 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["query", "find-phase", &n]));
         out.push(s(&["find-phase", &n, "--raw"]));
         out.push(s(&["query", "init.phase-op", &n]));
+        out.push(s(&["query", "init.plan-phase", &n]));
         out.push(s(&["query", "todo.match-phase", &n]));
         out.push(s(&["query", "phase.mvp-mode", &n]));
         out.push(s(&["init", "phase-op", &n, "--pick", "context_path"]));
@@ -1182,7 +1187,7 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
     .unwrap();
     std::fs::write(
         pkg.path().join("skills/x/SKILL.md"),
-        "gsd-tools query roadmap analyze --pick phases\n",
+        "gsd-tools query phase complete 3 --raw\n",
     )
     .unwrap();
     let o = Command::new(gsd_bin())
@@ -1204,7 +1209,7 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
         ("runtime-identity", true),
         ("config-get", true),
         ("state.load", false),
-        ("roadmap.analyze", false),
+        ("phase.complete", false),
     ] {
         assert!(
             rows.iter()
@@ -3440,6 +3445,10 @@ fn init_phase_op_answers_as_gsd_tools() {
         vec!["init", "phase-op", "2", "--raw"],
         vec!["init.phase-op", "3"],
         vec!["init.phase-op", "03", "--pick", "expected_phase_dir"],
+        // Named by a checklist bullet only, and by nothing at all.
+        vec!["init.phase-op", "4"],
+        vec!["init.phase-op", "04", "--pick", "expected_phase_dir"],
+        vec!["init.phase-op", "6"],
     ];
     let agents = t.path().join("agents");
     let agents_s = agents.to_str().unwrap();
@@ -3542,7 +3551,6 @@ fn init_phase_op_answers_as_gsd_tools() {
             vec![("GSD_RUNTIME", "codex")],
             "GSD_RUNTIME",
         ),
-        (vec!["init.phase-op", "4"], vec![], "no heading"),
         (vec!["init.phase-op", "5"], vec![], "bare number"),
         (vec!["init.phase-op"], vec![], "exactly one phase"),
     ] {
@@ -4094,4 +4102,336 @@ fn assert_handed_on(shims: &Path, dir: &Path, argv: &[&str], env: &[(&str, &str)
         o.status.code() == Some(1) && err.contains("gsd does not answer") && err.contains(why),
         "{argv:?}: {err}"
     );
+}
+
+/// A project tree for a `roadmap analyze` case: files by path under
+/// `.planning/`, in a git repository (verification staleness reads git).
+fn analyze_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    common::git(t.path(), &["init", "-q"]);
+    for (rel, body) in files {
+        let path = t.path().join(".planning").join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    t
+}
+
+/// `gsd_run roadmap analyze` and `init manager` against gsd-tools 1.14.0's,
+/// tree by tree:
+/// versioned milestones with shipped and closed `<details>`, a Phase
+/// Details section, disk-strict completion (a passing report, not a
+/// ticked box), superseded plans and blocked summaries, nested `plans/`,
+/// sentinel and coded folders, table-row and bullet-only phases, fenced
+/// example headings, a window that only the fallback fills, CRLF, a quoted
+/// STATE milestone, no roadmap or STATE at all; the manager's dependency
+/// chains, flags, executed phases and recent activity. The bracket
+/// convention, a plan 1.14.0 would warn about, a waiting signal, flags it
+/// warns about and other runtimes are handed on.
+#[test]
+fn roadmap_analyze_and_init_manager_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let passed = "---\nstatus: passed\n---\n";
+    let versioned = "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** — shipped\n- 🚧 **v2.0 Growth** — in progress\n\n<details>\n<summary>✅ v1.0 MVP (Phases 1-4) — SHIPPED</summary>\n\n### Phase 1: Old\n**Goal**: old\n</details>\n\n## v2.0 Growth (In Progress)\n\n- [x] **Phase 5: Auth** - login\n- [ ] **Phase 6: Billing** - pay\n- [ ] **Phase 7: Reports**\n- [ ] **Phase 12: Ghost**\n- [ ] **Phase 999: Someday**\n\n<details>\n<summary>v0.9 Beta — ARCHIVED</summary>\n\n### Phase 40: Archived inside\n</details>\n\n### Phase 5: Auth\n**Goal:** log in\n**Mode:** MVP\n**Depends on**: Phase 4\n\n### Phase 6: Billing (INSERTED)\n**Goal**: take money\n\n### Phase 7: Reports\n\n### Phase 8: Research only\n\n### Phase 9: Context only\n\n### Phase 10: Not started\n\n### Phase 999.1: Backlog\n\n| Phase | Name | Status |\n|---|---|---|\n| 11 | From the table | Planned |\n| 5 | Auth | Done |\n\n## v3.0 Later\n\n### Phase 20: Future\n";
+    let versioned_files: Vec<(&str, &str)> = vec![
+        ("STATE.md", "---\nmilestone: v2.0\n---\n# State\n"),
+        ("ROADMAP.md", versioned),
+        ("phases/01-old/01-01-PLAN.md", "p\n"),
+        ("phases/05-auth/05-01-PLAN.md", "p\n"),
+        ("phases/05-auth/05-01-SUMMARY.md", "s\n"),
+        ("phases/05-auth/05-VERIFICATION.md", passed),
+        ("phases/06-billing/06-01-PLAN.md", "p\n"),
+        (
+            "phases/06-billing/06-02-PLAN.md",
+            "---\nstatus: Superseded\n---\n",
+        ),
+        ("phases/06-billing/06-03-PLAN.md", "p\n"),
+        ("phases/06-billing/06-01-SUMMARY.md", "s\n"),
+        (
+            "phases/06-billing/06-03-SUMMARY.md",
+            "---\nstatus: blocked # api down\n---\n",
+        ),
+        ("phases/06-billing/06-FIX-SUMMARY.md", "s\n"),
+        ("phases/07-reports/plans/PLAN-01.md", "p\n"),
+        ("phases/08-research/08-RESEARCH.md", "r\n"),
+        ("phases/09-context/CONTEXT.md", "c\n"),
+        ("phases/09-context/10-RESEARCH.md", "stray\n"),
+        ("phases/11-table/11-01-PLAN.md", "p\n"),
+        ("phases/11-table/CONTEXT.md", "c\n"),
+        ("phases/00-setup/00-01-PLAN.md", "p\n"),
+        ("phases/999-backlog/x.md", "b\n"),
+    ];
+    let crlf = versioned.replace('\n', "\r\n");
+    let mut crlf_files = versioned_files.clone();
+    crlf_files[1] = ("ROADMAP.md", &crlf);
+    let unversioned = "# Roadmap\n\n🚧 **v1.1 Polish** underway\n\n```md\n### Phase 99: Example in a fence\n```\n\n## Phases\n\n- [x] **Phase 1: Setup** - base\n- [ ] **Phase 2: Build**\n\n### Phase 1: Setup\n**Goal**: base\n\n### Phase 2: Build\n\n### Phase 3: Ship\n";
+    let fallback = "# Roadmap\n\n## v3.0 Current\n\nWork continues below.\n\n## v2.0 Done ✅ SHIPPED\n\nNotes.\n\n### Phase 30: Current work\n**Goal**: g\n\n### Phase 31: More\n";
+    let table_only = "# Roadmap\n\n| Phase # | Phase Name | Status |\n|:---|:---:|---|\n| 1 | One | done |\n| 2 |  | todo |\n| 999 | Later | |\n";
+    let manager_roadmap = "# Roadmap\n\n- [x] **Phase 0: Shipped long ago**\n\n## v1.1 Ledger\n\n- [x] **Phase 1: Base**\n- [x] **Phase 5: Ticked but never verified**\n\n### Phase 1: Base\n**Goal**: ground\n**Depends on**: None\n\n### Phase 2: API\n**Depends on**: Phase 1\n\n### Phase 3: User interface for every account (INSERTED)\n**Depends on**: Phase 2\n\n### Phase 4: Docs\n**Depends on**: Phases 1, 0\n\n### Phase 5: Ticked but never verified\n\n### Phase 6: Search\n**Depends on**: Phase 5\n\n### Phase 7: Later\n**Depends on**: Phase 3\n\n### Phase 999: Backlog\n";
+    let details_only = "# Roadmap\n\nIntro\n\n### Phase 2: Stray preamble phase\n\n<details open>\n<summary>v1.2 Current</summary>\n\n### Phase 3: Inside\n</details>\n\n<details>\n<summary>v1.2 Current work</summary>\n\n### Phase 4: Collapsed\n</details>\n";
+    let cases: Vec<(&str, Vec<(&str, &str)>)> = vec![
+        ("versioned", versioned_files),
+        ("crlf", crlf_files),
+        (
+            "unversioned",
+            vec![
+                ("ROADMAP.md", unversioned),
+                ("phases/01-setup/01-01-PLAN.md", "p\n"),
+                ("phases/01-setup/01-01-SUMMARY.md", "s\n"),
+                ("phases/CK-02-build/CK-02-01-PLAN.md", "p\n"),
+                ("phases/3-ship/notes.md", "n\n"),
+                (
+                    "phases/3-ship/03-VERIFICATION.md",
+                    "---\nstatus: gaps_found\n---\n",
+                ),
+            ],
+        ),
+        (
+            "fallback",
+            vec![
+                ("STATE.md", "---\nmilestone: v3.0\n---\n"),
+                ("ROADMAP.md", fallback),
+                ("phases/30-current/30-01-PLAN.md", "p\n"),
+            ],
+        ),
+        (
+            "table-only",
+            vec![
+                ("ROADMAP.md", table_only),
+                ("phases/01-one/01-01-PLAN.md", "p\n"),
+                ("phases/01-one/01-01-SUMMARY.md", "s\n"),
+            ],
+        ),
+        (
+            "details-summary",
+            vec![
+                ("STATE.md", "milestone: \"v1.2\"\n"),
+                ("ROADMAP.md", details_only),
+                ("phases/03-inside/03-01-PLAN.md", "p\n"),
+            ],
+        ),
+        (
+            "quoted-state",
+            vec![
+                ("STATE.md", "---\nmilestone: 'v2.0'\n---\n"),
+                ("ROADMAP.md", versioned),
+            ],
+        ),
+        ("no-roadmap", vec![("STATE.md", "# State\n")]),
+        ("no-phases-folder", vec![("ROADMAP.md", unversioned)]),
+        (
+            "manager",
+            vec![
+                ("STATE.md", "---\nmilestone: v1.1\n---\n"),
+                ("PROJECT.md", "# Ledger\n"),
+                (
+                    "config.json",
+                    r#"{"manager":{"flags":{"discuss":"--auto","plan":"--skip-research  fast","execute":7}}}"#,
+                ),
+                ("ROADMAP.md", manager_roadmap),
+                ("phases/01-base/01-01-PLAN.md", "p\n"),
+                ("phases/01-base/01-01-SUMMARY.md", "s\n"),
+                ("phases/01-base/01-VERIFICATION.md", passed),
+                ("phases/02-api/02-01-PLAN.md", "p\n"),
+                ("phases/02-api/02-01-SUMMARY.md", "s\n"),
+                (
+                    "phases/02-api/02-VERIFICATION.md",
+                    "---\nstatus: human_needed\n---\n",
+                ),
+                ("phases/03-ui/03-01-PLAN.md", "p\n"),
+                ("phases/04-docs/04-CONTEXT.md", "c\n"),
+                ("phases/06-search/06-01-PLAN.md", "p\n"),
+                ("phases/06-search/06-01-SUMMARY.md", "s\n"),
+                ("phases/06-search/06-02-PLAN.md", "p\n"),
+            ],
+        ),
+    ];
+    let mut differing = Vec::new();
+    for (name, files) in &cases {
+        let t = analyze_tree(files);
+        let calls = [vec!["roadmap", "analyze"], vec!["init", "manager"]];
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+
+    let bracket = analyze_tree(&[
+        ("ROADMAP.md", versioned),
+        ("config.json", r#"{"phase_id_convention":"bracket"}"#),
+    ]);
+    let argv = ["roadmap", "analyze"];
+    assert_handed_on(
+        shims.path(),
+        bracket.path(),
+        &argv,
+        &[],
+        "bracket phase-id convention",
+    );
+    let warned = analyze_tree(&[
+        ("ROADMAP.md", unversioned),
+        ("phases/01-setup/01-01-PLAN.md", "---\nwave: 1\nstatus: x\n"),
+    ]);
+    assert_handed_on(shims.path(), warned.path(), &argv, &[], "unterminated");
+    let manager = ["init", "manager"];
+    let waiting = analyze_tree(&[
+        ("ROADMAP.md", unversioned),
+        ("STATE.md", "# State\n"),
+        ("WAITING.json", "{\"reason\": \"review\"}"),
+    ]);
+    assert_handed_on(
+        shims.path(),
+        waiting.path(),
+        &manager,
+        &[],
+        "waiting signal",
+    );
+    let odd_flags = analyze_tree(&[
+        ("ROADMAP.md", unversioned),
+        ("STATE.md", "# State\n"),
+        (
+            "config.json",
+            r#"{"manager":{"flags":{"plan":"--x; rm -rf /"}}}"#,
+        ),
+    ]);
+    assert_handed_on(
+        shims.path(),
+        odd_flags.path(),
+        &manager,
+        &[],
+        "manager flags",
+    );
+    let codex = analyze_tree(&[
+        ("ROADMAP.md", unversioned),
+        ("STATE.md", "# State\n"),
+        ("config.json", r#"{"runtime":"codex"}"#),
+    ]);
+    assert_handed_on(
+        shims.path(),
+        codex.path(),
+        &manager,
+        &[],
+        "runtime other than Claude Code",
+    );
+}
+
+/// `gsd_run init plan-phase` (and `init phase-op`) against gsd-tools
+/// 1.14.0's: every phase status (pending, planned, in progress, executed,
+/// needs review, complete), requirement ids in their spellings, a phase
+/// only the roadmap names (heading, bullet, table row, inside an open
+/// `<details>`), one nobody names, the flags and config switches the
+/// workflow passes, chunked mode from config, granularity precedence,
+/// the verify commands earlier phases ran, and a patterns file. An
+/// invalid granularity fails as gsd-tools fails; `--validate` and flags
+/// 1.14.0 refuses are handed on.
+#[test]
+fn init_plan_phase_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let roadmap = "# Roadmap\n\n- [ ] **Phase 8: Bullet phase**\n\n## v1.0 Core\n\n### Phase 1: Setup\n**Goal:** base\n**Requirements:** [SET-01, SET-02]\n\n### Phase 2: Build\n**Requirements**: TBD\n\n### Phase 3: Wire\n**Requirements:** WIRE-1,, WIRE-2\n\n### Phase 4: Check\n\n### Phase 5: Review\n\n### Phase 6: Ship it\n**Requirements:**\n\n<details open>\n<summary>More</summary>\n\n### Phase 7: Inside details\n**Requirements:** DET-7\n</details>\n\n| Phase | Name |\n|---|---|\n| 9 | Tabled |\n";
+    let pass = |s: &str| format!("---\nstatus: {s}\n---\n");
+    let (passed, human, gaps) = (pass("passed"), pass("human_needed"), pass("gaps_found"));
+    let plan = "<task type=\"auto\">\n<name>Task 1: Build it</name>\n<verify><automated>cargo test --all</automated></verify>\n</task>\n<automated>make lint</automated>\n";
+    let files: Vec<(&str, &str)> = vec![
+        ("STATE.md", "---\nmilestone: v1.0\n---\n"),
+        ("PROJECT.md", "# Widget\n"),
+        ("REQUIREMENTS.md", "# R\n"),
+        ("ROADMAP.md", roadmap),
+        (
+            "config.json",
+            r#"{"mode":"yolo","granularity":"coarse","workflow":{"plan_chunked":true,"text_mode":true,"research":false,"tdd_mode":true},"auto_advance":1}"#,
+        ),
+        ("phases/01-setup/01-01-PLAN.md", plan),
+        ("phases/01-setup/01-01-SUMMARY.md", "s\n"),
+        ("phases/01-setup/01-VERIFICATION.md", &passed),
+        ("phases/01-setup/01-PATTERNS.md", "p\n"),
+        ("phases/02-build/02-01-PLAN.md", plan),
+        (
+            "phases/02-build/02-02-PLAN.md",
+            "<automated>npm test</automated>\n",
+        ),
+        ("phases/02-build/02-01-SUMMARY.md", "s\n"),
+        ("phases/03-wire/03-01-PLAN.md", "p\n"),
+        ("phases/03-wire/03-CONTEXT.md", "c\n"),
+        ("phases/04-check/04-01-PLAN.md", "p\n"),
+        ("phases/04-check/04-01-SUMMARY.md", "s\n"),
+        ("phases/04-check/04-VERIFICATION.md", &gaps),
+        ("phases/05-review/05-01-PLAN.md", "p\n"),
+        ("phases/05-review/05-01-SUMMARY.md", "s\n"),
+        ("phases/05-review/05-VERIFICATION.md", &human),
+        ("phases/05-review/05-RESEARCH.md", "r\n"),
+        ("phases/05-review/05-REVIEWS.md", "v\n"),
+        ("phases/06-ship-it/06-01-PLAN.md", "p\n"),
+        ("phases/06-ship-it/06-01-SUMMARY.md", "s\n"),
+    ];
+    let t = analyze_tree(&files);
+    let mut calls: Vec<Vec<&str>> = Vec::new();
+    for n in ["1", "02", "3", "4", "5", "6", "7", "8", "9", "10"] {
+        calls.push(vec!["init", "plan-phase", n]);
+        calls.push(vec!["init", "phase-op", n]);
+    }
+    calls.extend([
+        vec![
+            "query",
+            "init.plan-phase",
+            "3",
+            "--tdd",
+            "--reviews",
+            "--chunked",
+        ],
+        vec![
+            "query",
+            "init.plan-phase",
+            "4",
+            "--prd",
+            "spec.md",
+            "--granularity",
+            "fine",
+        ],
+        vec![
+            "query",
+            "init.plan-phase",
+            "6",
+            "--research-phase",
+            "6",
+            "--ingest",
+            "adr.md",
+        ],
+        vec!["query", "init.plan-phase", "2", "--pick", "phase_req_ids"],
+        vec!["init", "plan-phase", "3", "--granularity", "huge"],
+    ]);
+    let differing = differing_calls_with(shims.path(), &real, t.path(), &calls, &[]);
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+
+    // No config: every switch its default; granularity from nothing.
+    let bare = analyze_tree(&[
+        ("ROADMAP.md", roadmap),
+        ("phases/03-wire/03-01-PLAN.md", plan),
+    ]);
+    let calls = [
+        vec!["init", "plan-phase", "3"],
+        vec!["init", "plan-phase", "4"],
+    ];
+    let differing = differing_calls_with(shims.path(), &real, bare.path(), &calls, &[]);
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+
+    for (argv, why) in [
+        (vec!["init", "plan-phase", "3", "--validate"], "--validate"),
+        (
+            vec!["init", "plan-phase", "--phase", "3"],
+            "without a phase",
+        ),
+        (vec!["init", "plan-phase", "3", "--bogus"], "--bogus"),
+    ] {
+        assert_handed_on(shims.path(), t.path(), &argv, &[], why);
+    }
 }

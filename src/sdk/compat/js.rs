@@ -32,6 +32,11 @@ pub fn string(v: &Value) -> String {
 /// JavaScript's `\s` as a character class: its white space (which takes
 /// in the byte-order mark) and line terminators. Rust's `\s` differs by
 /// two characters: it matches U+0085 (NEL) and not U+FEFF.
+/// JavaScript's `\b` (ASCII word characters only; Rust's `\b` is
+/// Unicode-wide and fancy-regex has no `(?-u:\b)`), for a pattern.
+pub const JS_WORD_BOUNDARY: &str =
+    r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))";
+
 pub const JS_SPACE: &str = r"[\t\n\x0B\x0C\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}]";
 
 /// Whether `c` is white space to JavaScript (`trim`, `\s`).

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::super::commands::init;
+use super::super::compat::roadmap_text::re;
 use super::init_envelope::with_project_root;
-use super::native::{CoreCall, Refusal, config_object, hand_on, legacy_keys};
+use super::native::{CoreCall, Refusal, config_object, hand_on, redetects_sub_repos};
 use super::output::Out;
 use super::phase_id::{extract_phase_token, normalize_phase_name, scope_to_phase};
 use super::plan_scan;
@@ -23,7 +24,7 @@ use super::reads::found_phase;
 use super::slug::slug;
 use super::verification::resolve_artifact;
 
-fn path_text(p: &Path) -> Result<String, Refusal> {
+pub(super) fn path_text(p: &Path) -> Result<String, Refusal> {
     p.to_str()
         .map(str::to_owned)
         .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
@@ -85,39 +86,35 @@ fn numbered_folder(project: &Path, phase: &str) -> bool {
     })
 }
 
-/// The answer for a phase no folder holds: from its roadmap heading where
-/// `roadmap get-phase` finds one (the folder it would get), or "not
-/// found" where there is no roadmap.
-fn not_on_disk(
-    call: &CoreCall,
-    config: Option<&Map<String, Value>>,
-    phase: &str,
-) -> Result<Out, Refusal> {
+/// The answer for a phase no folder holds: from its roadmap entry (the
+/// folder it would get), or "not found".
+fn not_on_disk(call: &CoreCall, phase: &str) -> Result<View, Refusal> {
     if numbered_folder(call.project, phase) {
         return Err(hand_on(
             " where a folder may hold the phase by its bare number",
         ));
     }
-    let lookup = [phase.to_string()];
-    let roadmap_call = CoreCall {
-        args: &lookup,
-        ..*call
-    };
-    let out = super::reads::roadmap_get_phase(&roadmap_call)?;
-    let found: Value = serde_json::from_str(&out.text)
-        .map_err(|_| hand_on(" where the roadmap answer is not JSON"))?;
-    let name = match (&found["found"], &found["error"]) {
-        (Value::Bool(true), _) => found["phase_name"].as_str().map(str::to_owned),
-        (_, Value::String(e)) if e == "ROADMAP.md not found" => None,
-        _ => {
-            return Err(hand_on(
-                " where the roadmap does not give the phase a heading",
-            ));
-        }
-    };
-    let in_roadmap = found["found"] == json!(true);
-    let name = name.filter(|n| !n.is_empty());
-    let number = in_roadmap.then(|| phase.to_string());
+    if re(r"(?i)^[A-Z][A-Z0-9_]*-(?=\d)")
+        .is_match(phase)
+        .unwrap_or(false)
+    {
+        return Err(hand_on(" for a phase id with a project code"));
+    }
+    Ok(roadmap_view(call, phase))
+}
+
+/// The view of a phase the roadmap knows and no live folder holds
+/// (`getRoadmapPhaseInternal`): found with its number and name, and the
+/// folder 1.14.0 would create for it; not found where the roadmap does not
+/// name it either.
+fn roadmap_view(call: &CoreCall, phase: &str) -> View {
+    let found = super::roadmap_phase::find(call.project, phase);
+    let in_roadmap = found.is_some();
+    let name = found
+        .as_ref()
+        .map(|f| f.phase_name.clone())
+        .filter(|n| !n.is_empty());
+    let number = found.map(|f| f.phase_number);
     let expected = match (&number, &name) {
         (Some(n), Some(nm)) => slug(nm, Some(60)).filter(|s| !s.is_empty()).map(|s| {
             call.project
@@ -126,18 +123,14 @@ fn not_on_disk(
         }),
         _ => None,
     };
-    render(
-        call,
-        config,
-        View {
-            found: in_roadmap,
-            dir: None,
-            expected,
-            number: json!(number),
-            name,
-            ..View::default()
-        },
-    )
+    View {
+        found: in_roadmap,
+        dir: None,
+        expected,
+        number: json!(number),
+        name,
+        ..View::default()
+    }
 }
 
 /// `init.phase-op PHASE`.
@@ -148,15 +141,17 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
     if phase.is_empty() || phase.starts_with('-') {
         return Err(hand_on(" without a phase"));
     }
+    let config = checked_config(call)?;
+    let view = lookup(call, phase)?;
+    render(call, config.as_ref(), view)
+}
+
+/// config.json as the phase inits read it, where 1.14.0 reads it as gsd
+/// does: no sub-repositories to re-detect first, no project code.
+pub(super) fn checked_config(call: &CoreCall) -> Result<Option<Map<String, Value>>, Refusal> {
     let config = config_object(call)?;
     if let Some(c) = &config {
-        // Of the legacy keys 1.14.0 migrates on disk first (PARITY G2), only
-        // sub-repositories change this answer (commit_docs).
-        if legacy_keys(c)
-            && (c.contains_key("sub_repos")
-                || c.contains_key("multiRepo")
-                || c.get("planning").and_then(|p| p.get("sub_repos")).is_some())
-        {
+        if redetects_sub_repos(c) {
             return Err(hand_on(
                 " where 1.14.0 would re-detect sub-repositories first",
             ));
@@ -167,13 +162,24 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
             return Err(hand_on(" with a project code"));
         }
     }
+    Ok(config)
+}
+
+/// The phase as the phase inits find it: its folder under `phases/` and
+/// what the folder holds, or (no folder) its roadmap heading.
+pub(super) fn lookup(call: &CoreCall, phase: &str) -> Result<View, Refusal> {
     let on_disk = super::super::commands::phase_find::find(call.project, phase);
     if on_disk.get("found") != Some(&json!(true)) {
-        return not_on_disk(call, config.as_ref(), phase);
+        return not_on_disk(call, phase);
     }
     let info = found_phase(call, phase)?;
     let directory = info["directory"].as_str().unwrap_or_default().to_owned();
     if !directory.starts_with(".planning/phases/") {
+        // An archived phase the roadmap still names is read from the
+        // roadmap; one it does not name keeps its archive (handed on).
+        if super::roadmap_phase::find(call.project, phase).is_some() {
+            return Ok(roadmap_view(call, phase));
+        }
         return Err(hand_on(" for an archived phase"));
     }
     let dir = call.project.join(&directory);
@@ -189,7 +195,7 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
         .to_owned();
     let scoped = scope_to_phase(&files, &dir_name);
     let token = extract_phase_token(&dir_name);
-    let view = View {
+    Ok(View {
         found: true,
         number: info["phase_number"].clone(),
         name: info["phase_name"]
@@ -197,36 +203,39 @@ pub fn phase_op(call: &CoreCall) -> Result<Out, Refusal> {
             .filter(|n| !n.is_empty())
             .map(str::to_owned),
         plan_count: info["plan_count"].as_u64().unwrap_or(0),
+        summary_count: info["summary_count"].as_u64().unwrap_or(0),
         has_verification: named(&scoped, "VERIFICATION.md").is_some(),
         context: context_file(&scoped),
         research: named(&scoped, "RESEARCH.md"),
         verification: resolve_artifact(&files, "VERIFICATION.md", &token, &dir_name),
         uat: resolve_artifact(&files, "UAT.md", &token, &dir_name),
         reviews: named(&scoped, "REVIEWS.md"),
+        patterns: named(&scoped, "PATTERNS.md"),
         dir: Some(dir),
         expected: None,
-    };
-    render(call, config.as_ref(), view)
+    })
 }
 
-/// What init.phase-op reports of a phase, wherever it was found.
+/// What the phase inits report of a phase, wherever it was found.
 #[derive(Default)]
-struct View {
-    found: bool,
+pub(super) struct View {
+    pub found: bool,
     /// The phase's folder, where one holds it.
-    dir: Option<PathBuf>,
+    pub dir: Option<PathBuf>,
     /// The folder 1.14.0 would create, for a phase only the roadmap knows.
-    expected: Option<PathBuf>,
-    number: Value,
-    name: Option<String>,
-    plan_count: u64,
-    has_verification: bool,
+    pub expected: Option<PathBuf>,
+    pub number: Value,
+    pub name: Option<String>,
+    pub plan_count: u64,
+    pub summary_count: u64,
+    pub has_verification: bool,
     /// The folder's artifacts (file names in it).
-    context: Option<String>,
-    research: Option<String>,
-    verification: Option<String>,
-    uat: Option<String>,
-    reviews: Option<String>,
+    pub context: Option<String>,
+    pub research: Option<String>,
+    pub verification: Option<String>,
+    pub uat: Option<String>,
+    pub reviews: Option<String>,
+    pub patterns: Option<String>,
 }
 
 /// The answer in 1.14.0's key order, with the init envelope.

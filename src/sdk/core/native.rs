@@ -16,9 +16,10 @@ use super::super::commands::{config, mvp, phase_find, phases, text, triage};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    agents, eval_score, frontmatter, gitinfo, graphify, init_phase_op, isolation, loop_hooks,
-    models, mvp_mode, predicate, quick_batch, reads, review_lane, runtime_facts, summary_extract,
-    tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
+    agents, eval_score, frontmatter, gitinfo, graphify, init_manager, init_phase_op,
+    init_plan_phase, isolation, loop_hooks, models, mvp_mode, predicate, quick_batch, reads,
+    review_lane, roadmap_analyze, runtime_facts, summary_extract, tdd_applicable, test_command,
+    todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -134,6 +135,13 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("graphify.status", Scope::Planning, graphify::status),
     ("graphify.query", Scope::Planning, graphify::query),
     ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
+    ("roadmap.analyze", Scope::Planning, roadmap_analyze::analyze),
+    ("init.manager", Scope::Planning, init_manager::manager),
+    (
+        "init.plan-phase",
+        Scope::Planning,
+        init_plan_phase::plan_phase,
+    ),
     ("agent.classify-failure", Scope::Free, classify_failure),
     ("eval.score", Scope::Free, eval_score::score),
     (
@@ -508,6 +516,16 @@ pub(super) fn legacy_keys(m: &serde_json::Map<String, Value>) -> bool {
             .and_then(|p| p.get("sub_repos"))
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty())
+}
+
+/// Of the legacy keys 1.14.0 migrates on disk first (PARITY G2), the ones
+/// that change an init answer: sub-repositories, which it re-detects
+/// (and which turn commit_docs off).
+pub(super) fn redetects_sub_repos(c: &serde_json::Map<String, Value>) -> bool {
+    legacy_keys(c)
+        && (c.contains_key("sub_repos")
+            || c.contains_key("multiRepo")
+            || c.get("planning").and_then(|p| p.get("sub_repos")).is_some())
 }
 
 /// `agent-skills AGENT`: the block a workflow embeds in an agent's prompt.

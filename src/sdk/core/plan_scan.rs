@@ -123,6 +123,145 @@ pub fn scan(phase_dir: &Path) -> Result<Scan, Unlisted> {
     })
 }
 
+/// `scanPhasePlans(phaseDir)`'s two counts: live plans (those not marked
+/// `status: superseded`) and the summaries that pair with one of them (a
+/// summary marked `status: blocked` is a failure record and does not).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub plans: usize,
+    pub summaries: usize,
+    /// Every summary on disk (`summaryFiles.length`), paired or not.
+    pub all_summaries: usize,
+}
+
+/// Why counts are not given: a name that is not UTF-8, or a plan or
+/// summary whose frontmatter 1.14.0 would warn about (unterminated) or
+/// that gsd's reader does not read.
+#[derive(Debug)]
+pub struct Uncounted(pub &'static str);
+
+/// `scanPhasePlans(phaseDir)`'s `planCount` and `summaryCount`.
+pub fn counts(phase_dir: &Path) -> Result<Counts, Uncounted> {
+    let scan = scan(phase_dir).map_err(|_| Uncounted(" for a name that is not UTF-8"))?;
+    let mut plans = Vec::new();
+    for f in &scan.all_plan_files {
+        if status_is(&phase_dir.join(f), |s| {
+            super::js::trim(s).to_lowercase() == "superseded"
+        })? {
+            continue;
+        }
+        plans.push(f.as_str());
+    }
+    let mut summaries = std::collections::HashSet::new();
+    for f in &scan.summary_files {
+        let blocked = status_is(&phase_dir.join(f), |s| {
+            let s = super::super::compat::roadmap_text::re(r"\s+#.*$").replace(s, "");
+            super::js::trim(&s).to_lowercase() == "blocked"
+        })?;
+        if !blocked {
+            summaries.insert(f.as_str());
+        }
+    }
+    let summaries = plans
+        .iter()
+        .filter(|p| {
+            summary_candidates(p)
+                .iter()
+                .any(|c| summaries.contains(c.as_str()))
+        })
+        .count();
+    Ok(Counts {
+        plans: plans.len(),
+        summaries,
+        all_summaries: scan.summary_files.len(),
+    })
+}
+
+/// Whether the file's frontmatter `status` (read from its first 64 KiB,
+/// as 1.14.0 reads it) passes `test`. A file that is not a file, or is
+/// empty or unreadable, has none.
+fn status_is(path: &Path, test: impl Fn(&str) -> bool) -> Result<bool, Uncounted> {
+    use std::io::Read;
+    const CAP: u64 = 64 * 1024;
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(false);
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(false);
+    }
+    let mut bytes = Vec::new();
+    if file.take(CAP).read_to_end(&mut bytes).is_err() {
+        return Ok(false);
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let header = if body.starts_with("---\r\n") {
+        5
+    } else if body.starts_with("---\n") {
+        4
+    } else {
+        return Ok(false);
+    };
+    if !body[header..].contains("\n---") {
+        return Err(Uncounted(
+            " where a plan or summary's frontmatter is unterminated",
+        ));
+    }
+    let lower = body.to_lowercase();
+    if !lower.contains("superseded") && !lower.contains("blocked") {
+        return Ok(false);
+    }
+    let fm = super::frontmatter::extract(body).map_err(|u| Uncounted(u.0))?;
+    Ok(matches!(fm.get("status"), Some(serde_json::Value::String(s)) if test(s)))
+}
+
+/// `summaryCandidates(plan)`: the summary names that record a plan done.
+fn summary_candidates(plan: &str) -> Vec<String> {
+    use super::super::compat::roadmap_text::re;
+    let dir = plan.rfind('/').map_or("", |i| &plan[..=i]);
+    let base = re(r"(?i)\.md$")
+        .replace(&plan[dir.len()..], "")
+        .into_owned();
+    let mut out = vec![
+        format!("{dir}{}.md", re(r"(?i)PLAN").replace(&base, "SUMMARY")),
+        format!("{dir}{base}-SUMMARY.md"),
+    ];
+    if let Some(c) = re(r"(?i)^(\d+)-PLAN-(\d+)")
+        .captures(base.as_str())
+        .ok()
+        .flatten()
+    {
+        out.push(format!("{dir}{}-{}-SUMMARY.md", &c[1], &c[2]));
+    }
+    let stem = re(r"(?i)-PLAN$").replace(&base, "");
+    let id = canonical_plan_id(&format!("{base}.md"));
+    if id != stem {
+        out.push(format!("{dir}{id}-SUMMARY.md"));
+    }
+    out
+}
+
+/// `extractCanonicalPlanId`: `68-01-scaffolding-PLAN.md` → `68-01`; the
+/// name without its suffix where no phase-plan pair leads it.
+fn canonical_plan_id(file: &str) -> String {
+    use super::super::compat::roadmap_text::re;
+    let base = re(r"(?i)-PLAN\.md$").replace(file, "");
+    let base = re(r"(?i)-SUMMARY\.md$").replace(&base, "");
+    let base = re(r"(?i)\.md$").replace(&base, "").into_owned();
+    let parts: Vec<&str> = base.split('-').filter(|p| !p.is_empty()).collect();
+    let phase = re(r"(?i)^(?:\d{2,}[A-Z]?|\d[A-Z])(?:\.\d+)*$");
+    let plan = re(r"(?i)^(?:\d{2}(?!\d)[A-Z]?|\d[A-Z])(?:\.\d+)*$");
+    if let Some(i) = parts
+        .iter()
+        .position(|p| phase.is_match(p).unwrap_or(false))
+        && i + 1 < parts.len()
+        && plan.is_match(parts[i + 1]).unwrap_or(false)
+    {
+        return format!("{}-{}", parts[i], parts[i + 1]);
+    }
+    base
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +301,24 @@ mod tests {
         let s = scan(t.path()).unwrap();
         assert!(s.complete);
         assert_eq!(s.summary_files, vec!["plans/SUMMARY-02.md"]);
+    }
+
+    #[test]
+    fn counts_pair_summaries_with_live_plans() {
+        let t = tempfile::tempdir().unwrap();
+        let w = |n: &str, s: &str| std::fs::write(t.path().join(n), s).unwrap();
+        w("68-01-scaffolding-PLAN.md", "");
+        w("68-01-SUMMARY.md", "");
+        w("68-02-PLAN.md", "---\nstatus: superseded\n---\n");
+        w("68-02-SUMMARY.md", "");
+        w("68-03-PLAN.md", "");
+        w("68-03-SUMMARY.md", "---\nstatus: blocked # waiting\n---\n");
+        w("68-FIX-SUMMARY.md", "");
+        w("01-PLAN-04.md", "");
+        w("01-04-SUMMARY.md", "");
+        let c = counts(t.path()).unwrap();
+        assert_eq!((c.plans, c.summaries, c.all_summaries), (3, 2, 5));
+        w("68-05-PLAN.md", "---\nstatus: x\n");
+        assert!(counts(t.path()).is_err());
     }
 }

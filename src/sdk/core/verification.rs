@@ -156,16 +156,26 @@ pub fn status(call: &CoreCall) -> Result<Out, Refusal> {
 
 /// `readVerificationStatus(phaseDir, {runtime: 'claude'})`.
 pub fn read_status(dir: &Path) -> Result<Value, Refusal> {
+    read_status_for(dir, None)
+}
+
+/// `readVerificationStatus(phaseDir, {phaseNumber})`: a caller that knows
+/// the phase's number (init) has it in the routed command as it is, and
+/// may pass no folder at all (an empty path: the report is missing).
+pub fn read_status_for(dir: &Path, phase_number: Option<&str>) -> Result<Value, Refusal> {
     let name = base_name(dir)?;
     let token = extract_phase_token(&name);
     let number = if token.is_empty() { &name } else { &token };
-    let arg = if super::super::compat::roadmap_text::re(r"^[0-9]+(\.[0-9]+)*$")
-        .is_match(number)
-        .unwrap_or(false)
-    {
-        format!(" {number}")
-    } else {
-        String::new()
+    let arg = match phase_number {
+        Some("") => String::new(),
+        Some(n) => format!(" {n}"),
+        None if super::super::compat::roadmap_text::re(r"^[0-9]+(\.[0-9]+)*$")
+            .is_match(number)
+            .unwrap_or(false) =>
+        {
+            format!(" {number}")
+        }
+        None => String::new(),
     };
     let missing = || routed("missing", MISSING, next("execute-phase", &arg), false);
     let Some(entries) = plan_scan::list(dir).map_err(unlisted)? else {
@@ -485,7 +495,7 @@ fn clean_commit_times(dir: &Path, files: &[String]) -> HashMap<String, f64> {
 }
 
 /// Node's `stat.mtimeMs` (negative before 1970).
-fn mtime_ms(p: &Path) -> Option<f64> {
+pub(super) fn mtime_ms(p: &Path) -> Option<f64> {
     let t = std::fs::metadata(p).ok()?.modified().ok()?;
     let ms = |d: std::time::Duration| d.as_secs() as f64 * 1e3 + f64::from(d.subsec_nanos()) / 1e6;
     Some(match t.duration_since(std::time::UNIX_EPOCH) {

@@ -1,0 +1,183 @@
+//! Markdown as GSD Core 1.14.0 walks it (`markdown-sectionizer.cjs`): ATX
+//! headings outside fenced code, fences stripped, and `<tag>…</tag>` blocks
+//! removed. Its milestone windowing and phase scans are built on these three,
+//! so a roadmap's fenced example heading or collapsed archive is skipped
+//! exactly where 1.14.0 skips it.
+//!
+//! Offsets are byte offsets into the original text (1.14.0 counts UTF-16
+//! units; every use slices the same text it measured, so the two agree).
+
+use super::super::compat::roadmap_text::re;
+
+/// One ATX heading: `level` hashes, its trimmed text without a closing
+/// `#` run, and the byte offset of its line in the original text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    pub level: usize,
+    pub text: String,
+    pub offset: usize,
+}
+
+/// A fence delimiter line: its character, run length and trailing text.
+fn fence(line: &str) -> Option<(char, usize, &str)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let ch = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = rest.len() - rest.trim_start_matches(ch).len();
+    (run >= 3).then(|| (ch, run, &rest[run..]))
+}
+
+/// The fence state machine shared by the stripper and the tokenizer.
+#[derive(Default)]
+struct Fences {
+    open: Option<(char, usize)>,
+}
+
+/// What one line is to the fence state machine.
+enum Line {
+    /// A delimiter that opens or closes a fence, or a delimiter-shaped line
+    /// inside one: dropped.
+    Fence,
+    /// Inside an open fence: dropped.
+    Inside,
+    /// Ordinary text outside any fence.
+    Text,
+}
+
+impl Fences {
+    fn step(&mut self, raw: &str) -> Line {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some((ch, len, trailing)) = fence(line) {
+            match self.open {
+                None if ch == '`' && trailing.contains('`') => {}
+                None => {
+                    self.open = Some((ch, len));
+                    return Line::Fence;
+                }
+                Some((oc, ol)) => {
+                    if ch == oc && len >= ol && trailing.chars().all(char::is_whitespace) {
+                        self.open = None;
+                    }
+                    return Line::Fence;
+                }
+            }
+        }
+        if self.open.is_some() {
+            Line::Inside
+        } else {
+            Line::Text
+        }
+    }
+}
+
+/// `stripFencedCode`: the text without fenced blocks (delimiters and
+/// content), lines kept as they were.
+pub fn strip_fenced_code(content: &str) -> String {
+    let mut fences = Fences::default();
+    let kept: Vec<&str> = content
+        .split('\n')
+        .filter(|raw| matches!(fences.step(raw), Line::Text))
+        .collect();
+    kept.join("\n")
+}
+
+/// `tokenizeHeadings`: every ATX heading outside fenced code, in order.
+pub fn tokenize_headings(content: &str) -> Vec<Heading> {
+    let mut out = Vec::new();
+    if content.is_empty() {
+        return out;
+    }
+    let mut fences = Fences::default();
+    let mut offset = 0;
+    for raw in content.split('\n') {
+        if matches!(fences.step(raw), Line::Text) {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            if let Some(h) = heading(line) {
+                out.push(Heading {
+                    level: h.0,
+                    text: h.1,
+                    offset,
+                });
+            }
+        }
+        offset += raw.len() + 1;
+    }
+    out
+}
+
+/// An ATX heading line: up to 3 spaces, 1–6 `#`, then nothing or a space
+/// or tab and the text; the closing `#` run is not part of the text.
+fn heading(line: &str) -> Option<(usize, String)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    if !(1..=6).contains(&hashes) {
+        return None;
+    }
+    let tail = &rest[hashes..];
+    if !(tail.is_empty() || tail.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let text = tail.trim_start_matches([' ', '\t']);
+    let text = re(r"[ \t]+#+[ \t]*$").replace(text, "");
+    let text = re(r"^#+[ \t]*$").replace(&text, "");
+    Some((hashes, super::super::compat::js::trim(&text).to_string()))
+}
+
+/// `stripTaggedBlocks(content, tag)`: every exact `<tag>…</tag>` block
+/// removed (case-insensitive); an attributed `<tag open>` is not an opener,
+/// and a body ends at the next `<tag>`, so an unclosed opener keeps its text.
+pub fn strip_tagged_blocks(content: &str, tag: &str) -> String {
+    let esc = fancy_regex::escape(tag);
+    re(&format!(r"(?i)<{esc}>((?:(?!<{esc}>)[\s\S])*?)</{esc}>"))
+        .replace_all(content, "")
+        .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_inside_fences_are_not_headings() {
+        let text = "# Top\n```md\n## Fenced\n```\n## Real ##\n    ## indented code\n#nospace\n";
+        let h = tokenize_headings(text);
+        let texts: Vec<&str> = h.iter().map(|h| h.text.as_str()).collect();
+        assert_eq!(texts, ["Top", "Real"]);
+        assert_eq!(h[1].offset, text.find("## Real").unwrap());
+        assert_eq!(h[1].level, 2);
+    }
+
+    #[test]
+    fn a_backtick_opener_with_a_backtick_in_its_info_is_text() {
+        let text = "```a`b\n## Still a heading\n";
+        assert_eq!(tokenize_headings(text).len(), 1);
+        assert_eq!(strip_fenced_code(text), text);
+    }
+
+    #[test]
+    fn a_tilde_inside_a_backtick_fence_does_not_close_it() {
+        let text = "a\r\n```\r\n~~~\r\n## no\r\n```\r\nb";
+        assert_eq!(strip_fenced_code(text), "a\r\nb");
+        assert!(tokenize_headings(text).is_empty());
+    }
+
+    #[test]
+    fn tagged_blocks_go_but_attributed_ones_stay() {
+        let text = "x<details>old</details>y<details open>live</details>z<DETAILS>a</Details>";
+        assert_eq!(
+            strip_tagged_blocks(text, "details"),
+            "xy<details open>live</details>z"
+        );
+        assert_eq!(
+            strip_tagged_blocks("<details>a<details>b</details>", "details"),
+            "<details>a"
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! The `section_manifest` field of GSD Core 1.14.0's init answers: which
+//! optional steps of a workflow its prompt should include, chosen from the
+//! package's `workflows/section-manifest.json` by the call's flags and a few
+//! facts about the project.
+//!
+//! The manifest is package data; the sections of the workflows gsd answers
+//! the init for are kept here, as 1.14.0 ships them (a manifest named by
+//! `GSD_SECTION_MANIFEST` is read by the real gsd-tools instead).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+/// One optional section: its id, the condition that includes it, and the
+/// step file a prompt then reads.
+struct Section {
+    id: &'static str,
+    when: &'static str,
+    read: &'static str,
+}
+
+const PLAN_PHASE: &[Section] = &[
+    Section {
+        id: "reviews-prerequisite",
+        when: "flag:--reviews",
+        read: "gsd-core/workflows/plan-phase/steps/reviews-prerequisite.md",
+    },
+    Section {
+        id: "prd-express-gate",
+        when: "flag:--prd",
+        read: "gsd-core/workflows/plan-phase/steps/prd-express-gate.md",
+    },
+    Section {
+        id: "adr-ingest-express-path",
+        when: "flag:--ingest",
+        read: "gsd-core/workflows/plan-phase/steps/adr-ingest-express-path.md",
+    },
+    Section {
+        id: "research-only-modifiers",
+        when: "flag:--research-phase",
+        read: "gsd-core/workflows/plan-phase/steps/research-only-modifiers.md",
+    },
+    Section {
+        id: "research-only-early-exit",
+        when: "flag:--research-phase",
+        read: "gsd-core/workflows/plan-phase/steps/research-only-early-exit.md",
+    },
+    Section {
+        id: "chunked-planning-mode",
+        when: "state:chunked-mode",
+        read: "gsd-core/workflows/plan-phase/steps/chunked-planning-mode.md",
+    },
+];
+
+const EXECUTE_PHASE: &[Section] = &[
+    Section {
+        id: "partial-wave",
+        when: "flag:--wave",
+        read: "gsd-core/workflows/execute-phase/steps/partial-wave.md",
+    },
+    Section {
+        id: "gap-closure-artifacts",
+        when: "state:gap-closure-phase",
+        read: "gsd-core/workflows/execute-phase/steps/gap-closure-artifacts.md",
+    },
+    Section {
+        id: "regression-gate",
+        when: "state:has-prior-phases",
+        read: "gsd-core/workflows/execute-phase/steps/regression-gate.md",
+    },
+];
+
+/// The facts a section's condition may ask about.
+#[derive(Default)]
+pub struct Facts {
+    /// `--name` for each option the call set (truthy).
+    pub flags: BTreeSet<String>,
+    pub phase_number: Option<String>,
+    pub has_prior_phases: bool,
+    pub chunked_mode: bool,
+}
+
+fn holds(when: &str, f: &Facts) -> bool {
+    match when {
+        "state:gap-closure-phase" => f.phase_number.as_deref().is_some_and(|n| n.contains('.')),
+        "state:has-prior-phases" => f.has_prior_phases,
+        "state:chunked-mode" => f.chunked_mode,
+        _ => when
+            .strip_prefix("flag:")
+            .is_some_and(|flag| f.flags.contains(flag)),
+    }
+}
+
+/// `buildSectionManifestField(…, workflow)`: `{workflow, included,
+/// excluded, read}`, or `None` for a workflow not kept here.
+pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
+    let sections = match workflow {
+        "plan-phase" => PLAN_PHASE,
+        "execute-phase" => EXECUTE_PHASE,
+        _ => return None,
+    };
+    let (mut included, mut excluded, mut read) = (Vec::new(), Vec::new(), Vec::new());
+    for s in sections {
+        if holds(s.when, facts) {
+            included.push(s.id);
+            read.push(s.read);
+        } else {
+            excluded.push(s.id);
+        }
+    }
+    Some(json!({"workflow": workflow, "included": included, "excluded": excluded, "read": read}))
+}
+
+/// Whether a manifest other than the package's own is named.
+pub fn overridden() -> bool {
+    std::env::var_os("GSD_SECTION_MANIFEST").is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_and_facts_choose_sections() {
+        let mut f = Facts::default();
+        f.flags.insert("--prd".into());
+        f.chunked_mode = true;
+        let v = field("plan-phase", &f).unwrap();
+        assert_eq!(
+            v["included"],
+            json!(["prd-express-gate", "chunked-planning-mode"])
+        );
+        assert_eq!(v["excluded"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            v["read"][0],
+            "gsd-core/workflows/plan-phase/steps/prd-express-gate.md"
+        );
+        f.phase_number = Some("3.1".into());
+        let v = field("execute-phase", &f).unwrap();
+        assert_eq!(v["included"], json!(["gap-closure-artifacts"]));
+        assert!(field("progress", &f).is_none());
+    }
+}
