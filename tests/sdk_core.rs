@@ -588,6 +588,9 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     out.push(s(&["roadmap", "analyze"]));
     out.push(s(&["query", "roadmap.analyze", "--pick", "current_phase"]));
     out.push(s(&["query", "init.manager"]));
+    out.push(s(&["query", "init.new-milestone"]));
+    out.push(s(&["query", "init.milestone-op"]));
+    out.push(s(&["query", "init.complete-milestone"]));
     out.push(s(&["init", "manager", "--pick", "recommended_actions"]));
     out.push(s(&["graphify", "status"]));
     out.push(s(&["query", "graphify.query", "auth", "--raw"]));
@@ -4434,4 +4437,70 @@ fn init_plan_phase_answers_as_gsd_tools() {
     ] {
         assert_handed_on(shims.path(), t.path(), &argv, &[], why);
     }
+}
+
+/// `gsd_run init new-milestone`, `init milestone-op` and `init
+/// complete-milestone` against gsd-tools 1.14.0's: a shipped milestone in
+/// MILESTONES.md, archives, phases counted from the roadmap (duplicates
+/// and folders a project code leads) or from disk, `--reset-phase-numbers`,
+/// the tag switch, a bare project; an unknown argument is handed on.
+#[test]
+fn milestone_inits_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let roadmap = "# Roadmap\n\n- 🚧 **v2.1 Harbor** — now\n\n## v2.1 Harbor\n\n### Phase 3: Dock\n### Phase 4: Crane\n### Phase 04: Crane again\n### Phase 0: Sentinel\n### Phase 5.1: Hotfix\n";
+    let full = analyze_tree(&[
+        ("ROADMAP.md", roadmap),
+        ("STATE.md", "# State\n"),
+        ("PROJECT.md", "# Harbor\n"),
+        (
+            "MILESTONES.md",
+            "# Milestones\n\n## v2.0 Quay  (Shipped: 2026-10-01)\n\n## v1.0 First (Shipped: 2026-01-01)\n",
+        ),
+        (
+            "config.json",
+            r#"{"git":{"create_tag":false},"workflow":{"research":false}}"#,
+        ),
+        ("archive/v1.0/notes.md", "n\n"),
+        ("archive/v2.0/notes.md", "n\n"),
+        ("phases/03-dock/03-01-PLAN.md", "p\n"),
+        ("phases/03-dock/03-01-SUMMARY.md", "s\n"),
+        ("phases/CK-04-crane/plans/SUMMARY-01.md", "s\n"),
+        ("phases/05.1-hotfix/05.1-01-PLAN.md", "p\n"),
+    ]);
+    let disk_only = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n\nNo phase headings yet.\n"),
+        ("config.json", r#"{"git":{"create_tag":"no"}}"#),
+        ("phases/01-a/01-01-SUMMARY.md", "s\n"),
+        ("phases/02-b/02-01-PLAN.md", "p\n"),
+        ("phases/999-backlog/x.md", "x\n"),
+    ]);
+    // A bare `.planning/` (outside any project gsd hands every call on).
+    let bare = analyze_tree(&[]);
+    std::fs::create_dir_all(bare.path().join(".planning")).unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["init", "new-milestone"],
+        vec!["query", "init.new-milestone", "--reset-phase-numbers"],
+        vec!["init", "milestone-op"],
+        vec!["init", "complete-milestone"],
+        vec![
+            "query",
+            "init.complete-milestone",
+            "--pick",
+            "section_manifest",
+        ],
+    ];
+    let mut differing = Vec::new();
+    for (name, t) in [("full", &full), ("disk-only", &disk_only), ("bare", &bare)] {
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+    let argv = ["init", "milestone-op", "--full"];
+    assert_handed_on(shims.path(), full.path(), &argv, &[], "--full");
 }

@@ -361,7 +361,7 @@ fn phase_status(plans: u64, summaries: u64, dir: &Path) -> Result<String, Refusa
 
 /// `loadConfig`'s `get(key, {section, field})`: the flat key (even
 /// `null`), else the nested one.
-fn flat_get(
+pub(super) fn flat_get(
     cfg: &Map<String, Value>,
     key: &str,
     nested_key: Option<(&str, &str)>,
@@ -405,7 +405,7 @@ fn granularity(cfg: &Map<String, Value>, over: Option<&str>) -> Value {
 }
 
 /// `resolveModelInternal(cwd, agent)`: the model `resolve-model` gives.
-fn model(call: &CoreCall, agent: &str) -> Result<Value, Refusal> {
+pub(super) fn model(call: &CoreCall, agent: &str) -> Result<Value, Refusal> {
     let args = [agent.to_owned()];
     let c = CoreCall {
         args: &args,

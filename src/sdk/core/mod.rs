@@ -18,6 +18,7 @@ pub mod gitinfo;
 pub mod graphify;
 pub mod init_envelope;
 pub mod init_manager;
+pub mod init_milestone;
 pub mod init_phase_op;
 pub mod init_plan_phase;
 pub mod isolation;

@@ -16,10 +16,10 @@ use super::super::commands::{config, mvp, phase_find, phases, text, triage};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    agents, eval_score, frontmatter, gitinfo, graphify, init_manager, init_phase_op,
-    init_plan_phase, isolation, loop_hooks, models, mvp_mode, predicate, quick_batch, reads,
-    review_lane, roadmap_analyze, runtime_facts, summary_extract, tdd_applicable, test_command,
-    todos, tree_writes, user_story, verification, windows, writes,
+    agents, eval_score, frontmatter, gitinfo, graphify, init_manager, init_milestone,
+    init_phase_op, init_plan_phase, isolation, loop_hooks, models, mvp_mode, predicate,
+    quick_batch, reads, review_lane, roadmap_analyze, runtime_facts, summary_extract,
+    tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -141,6 +141,21 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "init.plan-phase",
         Scope::Planning,
         init_plan_phase::plan_phase,
+    ),
+    (
+        "init.complete-milestone",
+        Scope::Planning,
+        init_milestone::complete_milestone,
+    ),
+    (
+        "init.new-milestone",
+        Scope::Planning,
+        init_milestone::new_milestone,
+    ),
+    (
+        "init.milestone-op",
+        Scope::Planning,
+        init_milestone::milestone_op,
     ),
     ("agent.classify-failure", Scope::Free, classify_failure),
     ("eval.score", Scope::Free, eval_score::score),

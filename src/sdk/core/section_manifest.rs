@@ -70,6 +70,25 @@ const EXECUTE_PHASE: &[Section] = &[
     },
 ];
 
+const COMPLETE_MILESTONE: &[Section] = &[Section {
+    id: "git-tag",
+    when: "state:git-create-tag",
+    read: "gsd-core/workflows/complete-milestone/steps/git-tag.md",
+}];
+
+const NEW_MILESTONE: &[Section] = &[
+    Section {
+        id: "project-md-milestone-write",
+        when: "state:flat-mode",
+        read: "gsd-core/workflows/new-milestone/steps/project-md-milestone-write.md",
+    },
+    Section {
+        id: "reset-phase-safety",
+        when: "flag:--reset-phase-numbers",
+        read: "gsd-core/workflows/new-milestone/steps/reset-phase-safety.md",
+    },
+];
+
 /// The facts a section's condition may ask about.
 #[derive(Default)]
 pub struct Facts {
@@ -78,6 +97,8 @@ pub struct Facts {
     pub phase_number: Option<String>,
     pub has_prior_phases: bool,
     pub chunked_mode: bool,
+    pub git_create_tag: bool,
+    pub flat_mode: bool,
 }
 
 fn holds(when: &str, f: &Facts) -> bool {
@@ -85,6 +106,8 @@ fn holds(when: &str, f: &Facts) -> bool {
         "state:gap-closure-phase" => f.phase_number.as_deref().is_some_and(|n| n.contains('.')),
         "state:has-prior-phases" => f.has_prior_phases,
         "state:chunked-mode" => f.chunked_mode,
+        "state:git-create-tag" => f.git_create_tag,
+        "state:flat-mode" => f.flat_mode,
         _ => when
             .strip_prefix("flag:")
             .is_some_and(|flag| f.flags.contains(flag)),
@@ -97,6 +120,8 @@ pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
     let sections = match workflow {
         "plan-phase" => PLAN_PHASE,
         "execute-phase" => EXECUTE_PHASE,
+        "complete-milestone" => COMPLETE_MILESTONE,
+        "new-milestone" => NEW_MILESTONE,
         _ => return None,
     };
     let (mut included, mut excluded, mut read) = (Vec::new(), Vec::new(), Vec::new());
