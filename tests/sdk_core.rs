@@ -587,6 +587,7 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     }
     out.push(s(&["roadmap", "analyze"]));
     out.push(s(&["query", "roadmap.analyze", "--pick", "current_phase"]));
+    out.push(s(&["query", "roadmap.milestone-scope"]));
     out.push(s(&["query", "init.manager"]));
     out.push(s(&["query", "init.new-milestone"]));
     out.push(s(&["query", "init.milestone-op"]));
@@ -4253,7 +4254,11 @@ fn roadmap_analyze_and_init_manager_answer_as_gsd_tools() {
     let mut differing = Vec::new();
     for (name, files) in &cases {
         let t = analyze_tree(files);
-        let calls = [vec!["roadmap", "analyze"], vec!["init", "manager"]];
+        let calls = [
+            vec!["roadmap", "analyze"],
+            vec!["init", "manager"],
+            vec!["roadmap", "milestone-scope"],
+        ];
         for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
             differing.push(format!("{name}: {d}"));
         }
@@ -4277,6 +4282,23 @@ fn roadmap_analyze_and_init_manager_answer_as_gsd_tools() {
         ("phases/01-setup/01-01-PLAN.md", "---\nwave: 1\nstatus: x\n"),
     ]);
     assert_handed_on(shims.path(), warned.path(), &argv, &[], "unterminated");
+    let scope = ["roadmap", "milestone-scope"];
+    assert_handed_on(
+        shims.path(),
+        bracket.path(),
+        &scope,
+        &[],
+        "phase-id convention",
+    );
+    let fm = format!("---\nphase_id_convention: milestone-prefixed\n---\n{unversioned}");
+    let in_roadmap = analyze_tree(&[("ROADMAP.md", &fm)]);
+    assert_handed_on(
+        shims.path(),
+        in_roadmap.path(),
+        &scope,
+        &[],
+        "phase-id convention",
+    );
     let manager = ["init", "manager"];
     let waiting = analyze_tree(&[
         ("ROADMAP.md", unversioned),

@@ -359,9 +359,14 @@ pub fn table_phase_rows(window: &str) -> Vec<TableRow> {
 }
 
 /// `scanMilestonePhaseIds`: every phase id the window declares (headings,
-/// bullets, table rows), 999… left out.
-fn phase_ids(window: &str) -> HashSet<String> {
-    let mut ids = HashSet::new();
+/// bullets, table rows), 999… left out, once each in first-seen order.
+pub fn phase_ids(window: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut add = |id: &str| {
+        if !ids.iter().any(|i| i == id) {
+            ids.push(id.to_owned());
+        }
+    };
     let heading = re(&phase_heading_text());
     let backlog = re(&format!(r"^999{}", js::JS_WORD_BOUNDARY));
     for h in tokenize_headings(window) {
@@ -371,7 +376,7 @@ fn phase_ids(window: &str) -> HashSet<String> {
         if let Some(c) = heading.captures(h.text.as_str()).ok().flatten() {
             let token = group(&c, 1);
             if !backlog.is_match(token).unwrap_or(false) {
-                ids.insert(token.to_string());
+                add(token);
             }
         }
     }
@@ -381,10 +386,12 @@ fn phase_ids(window: &str) -> HashSet<String> {
     {
         let token = group(&c, 1);
         if !backlog.is_match(token).unwrap_or(false) {
-            ids.insert(token.to_string());
+            add(token);
         }
     }
-    ids.extend(table_phase_rows(window).into_iter().map(|r| r.id));
+    for r in table_phase_rows(window) {
+        add(&r.id);
+    }
     ids
 }
 
@@ -421,6 +428,20 @@ fn state_version(project: &Path) -> Option<String> {
 const PHASE_DETAIL_BLOCK: &str = r"(?im)^#{2,4}\s*Phase\s+[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\s*\([^)\n]{0,200}\))?\s*:[^\n]*(?:\n(?!#{1,6}\s)[^\n]*)*\n?";
 /// A `Phase Details` heading line.
 const PHASE_DETAILS_HEADING: &str = r"(?im)^#{1,4}\s*Phase Details(?![A-Za-z0-9_])[^\n]*\n?";
+
+/// The roadmap's own `phase_id_convention` (a frontmatter line), where set.
+pub fn frontmatter_convention(raw: &str) -> Option<String> {
+    let c = re(r"^---\r?\n([\s\S]{0,4000}?)\r?\n---")
+        .captures(raw)
+        .ok()
+        .flatten()?;
+    let kv = re(r"(?m)^phase_id_convention:\s*(.*)$")
+        .captures(group(&c, 1))
+        .ok()
+        .flatten()?;
+    let v = js::trim(group(&kv, 1));
+    (v != "null" && !v.is_empty()).then(|| v.to_owned())
+}
 
 /// `extractCurrentMilestoneScoped(content, cwd)`: the current milestone's
 /// window and its scope. The caller has made sure the project does not use
@@ -572,7 +593,7 @@ fn unpad_segments(id: &str) -> String {
 
 impl PhaseFilter {
     pub fn read(project: &Path) -> PhaseFilter {
-        let mut ids = HashSet::new();
+        let mut ids = Vec::new();
         let mut scope = Scope::Unreadable;
         if let Ok(bytes) = std::fs::read(project.join(".planning/ROADMAP.md")) {
             let text = String::from_utf8_lossy(&bytes);

@@ -136,6 +136,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("graphify.query", Scope::Planning, graphify::query),
     ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
     ("roadmap.analyze", Scope::Planning, roadmap_analyze::analyze),
+    (
+        "roadmap.milestone-scope",
+        Scope::Planning,
+        roadmap_analyze::milestone_scope,
+    ),
     ("init.manager", Scope::Planning, init_manager::manager),
     (
         "init.plan-phase",

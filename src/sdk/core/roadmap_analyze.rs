@@ -97,6 +97,40 @@ pub fn analyze(call: &CoreCall) -> Result<Out, Refusal> {
     Ok(Out::json(&v))
 }
 
+/// `roadmap milestone-scope`: the current milestone window's scope and the
+/// phase ids it declares (no fallback scan: a narrowed window shows as a
+/// changed set), for the edit-phase workflow's before/after guard.
+/// Handed on where a phase-id convention is set (config.json or the
+/// roadmap's frontmatter), which changes both.
+pub fn milestone_scope(call: &CoreCall) -> Result<Out, Refusal> {
+    if let Some(a) = call.args.first() {
+        return Err(hand_on(format!(" with the argument `{a}`")));
+    }
+    let planning = call.project.join(".planning");
+    let roadmap = planning.join("ROADMAP.md");
+    if !roadmap.exists() {
+        let v = json!({"error": "ROADMAP.md not found", "scope": "unreadable", "phases": [], "phase_count": 0});
+        return Ok(Out::json(&v));
+    }
+    let config_sets = std::fs::read_to_string(planning.join("config.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|c| c.get("phase_id_convention").is_some_and(|v| !v.is_null()));
+    let raw = std::fs::read(&roadmap).map_err(|_| hand_on(" with an unreadable ROADMAP.md"))?;
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    if config_sets || mw::frontmatter_convention(&raw).is_some() {
+        return Err(hand_on(" with a phase-id convention"));
+    }
+    let (window, scope) = mw::current_window(&raw, call.project);
+    let phases = mw::phase_ids(&window);
+    let v = json!({"scope": scope.as_str(), "phase_count": phases.len(), "phases": phases});
+    let mut ordered = Map::new();
+    for k in ["scope", "phases", "phase_count"] {
+        ordered.insert(k.into(), v[k].clone());
+    }
+    Ok(Out::json(&Value::Object(ordered)))
+}
+
 /// `resolvePhaseIdConvention(cwd)`: config.json's `phase_id_convention`
 /// where it is a non-empty string.
 fn convention(planning: &Path) -> Option<String> {
