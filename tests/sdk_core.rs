@@ -610,6 +610,7 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["find-phase", &n, "--raw"]));
         out.push(s(&["query", "init.phase-op", &n]));
         out.push(s(&["query", "init.plan-phase", &n]));
+        out.push(s(&["query", "init.execute-phase", &n]));
         out.push(s(&["query", "todo.match-phase", &n]));
         out.push(s(&["query", "phase.mvp-mode", &n]));
         out.push(s(&["init", "phase-op", &n, "--pick", "context_path"]));
@@ -4525,4 +4526,89 @@ fn milestone_inits_answer_as_gsd_tools() {
     );
     let argv = ["init", "milestone-op", "--full"];
     assert_handed_on(shims.path(), full.path(), &argv, &[], "--full");
+}
+
+/// `gsd_run init execute-phase` against gsd-tools 1.14.0's: halted plans
+/// and the plans blocked behind them (directly, through another plan, in a
+/// cycle), runnable plans, plans named by canonical id in `depends_on`, a
+/// decimal gap-closure phase, earlier verified phases, `--wave` and
+/// `--tdd`, the phase and milestone branching strategies, a phase only the
+/// roadmap names; `--validate` is handed on.
+#[test]
+fn init_execute_phase_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let roadmap = "# Roadmap\n\n- 🚧 **v3.0 Flight** — now\n\n## v3.0 Flight\n\n### Phase 1: Ground\n### Phase 2: Taxi\n**Requirements:** TX-1, TX-2\n### Phase 2.1: Fix taxi\n### Phase 3: Climb\n";
+    let dep = |d: &str| format!("---\nwave: 2\ndepends_on: {d}\n---\n");
+    let plan_a = dep("[]");
+    let plan_b = dep("[\"02-01\"]");
+    let plan_c = dep("02-02");
+    let plan_d = dep("[02-05]");
+    let plan_e = dep("[02-04-extra]");
+    let files: Vec<(&str, &str)> = vec![
+        ("ROADMAP.md", roadmap),
+        ("STATE.md", "---\nmilestone: v3.0\n---\n"),
+        ("phases/01-ground/01-01-PLAN.md", "p\n"),
+        ("phases/01-ground/01-01-SUMMARY.md", "s\n"),
+        (
+            "phases/01-ground/01-VERIFICATION.md",
+            "---\nstatus: passed\n---\n",
+        ),
+        ("phases/02-taxi/02-01-PLAN.md", &plan_a),
+        (
+            "phases/02-taxi/02-01-SUMMARY.md",
+            "---\nstatus: Halted # designed stop\n---\n",
+        ),
+        ("phases/02-taxi/02-02-PLAN.md", &plan_b),
+        ("phases/02-taxi/02-03-PLAN.md", &plan_c),
+        ("phases/02-taxi/02-04-extra-PLAN.md", &plan_d),
+        ("phases/02-taxi/02-05-PLAN.md", &plan_e),
+        ("phases/02-taxi/02-06-PLAN.md", "p\n"),
+        ("phases/02-taxi/02-07-PLAN.md", "p\n"),
+        (
+            "phases/02-taxi/02-07-SUMMARY.md",
+            "---\nstatus: complete\n---\nhalted once\n",
+        ),
+        ("phases/02.1-fix-taxi/02.1-01-PLAN.md", "p\n"),
+    ];
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["init", "execute-phase", "2"],
+        vec!["query", "init.execute-phase", "02", "--wave", "2", "--tdd"],
+        vec!["init", "execute-phase", "2.1"],
+        vec!["init", "execute-phase", "1"],
+        vec!["init", "execute-phase", "3"],
+        vec!["init", "execute-phase", "9"],
+    ];
+    let mut differing = Vec::new();
+    for (name, config) in [
+        ("none", "{}"),
+        (
+            "phase",
+            r#"{"git":{"branching_strategy":"phase"},"parallelization":{"enabled":false},"workflow":{"verifier":false,"tdd_mode":true}}"#,
+        ),
+        (
+            "milestone",
+            r#"{"branching_strategy":"milestone","milestone_branch_template":"rel/{milestone}-{slug}","context_window":1000000}"#,
+        ),
+    ] {
+        let mut with_config = files.clone();
+        with_config.push(("config.json", config));
+        let t = analyze_tree(&with_config);
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+    let t = analyze_tree(&files);
+    assert_handed_on(
+        shims.path(),
+        t.path(),
+        &["init", "execute-phase", "2", "--validate"],
+        &[],
+        "--validate",
+    );
 }

@@ -300,7 +300,7 @@ fn phase_fields(
 
 /// `**Requirements:** A-1, [B-2]` in the section: the ids, comma-joined;
 /// `None` where absent, empty or `TBD`.
-fn requirement_ids(section: &str) -> Option<String> {
+pub(super) fn requirement_ids(section: &str) -> Option<String> {
     let c = re(r"(?m)^\*\*Requirements:?\*\*[^\S\n]*:?[^\S\n]*([^\n]*)$")
         .captures(section)
         .ok()

@@ -17,6 +17,7 @@ pub mod frontmatter;
 pub mod gitinfo;
 pub mod graphify;
 pub mod init_envelope;
+pub mod init_execute_phase;
 pub mod init_manager;
 pub mod init_milestone;
 pub mod init_phase_op;

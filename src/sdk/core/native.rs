@@ -16,9 +16,9 @@ use super::super::commands::{config, mvp, phase_find, phases, text, triage};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    agents, eval_score, frontmatter, gitinfo, graphify, init_manager, init_milestone,
-    init_phase_op, init_plan_phase, isolation, loop_hooks, models, mvp_mode, predicate,
-    quick_batch, reads, review_lane, roadmap_analyze, runtime_facts, summary_extract,
+    agents, eval_score, frontmatter, gitinfo, graphify, init_execute_phase, init_manager,
+    init_milestone, init_phase_op, init_plan_phase, isolation, loop_hooks, models, mvp_mode,
+    predicate, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts, summary_extract,
     tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
 };
 
@@ -161,6 +161,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "init.milestone-op",
         Scope::Planning,
         init_milestone::milestone_op,
+    ),
+    (
+        "init.execute-phase",
+        Scope::Planning,
+        init_execute_phase::execute_phase,
     ),
     ("agent.classify-failure", Scope::Free, classify_failure),
     ("eval.score", Scope::Free, eval_score::score),

@@ -216,7 +216,7 @@ fn status_is(path: &Path, test: impl Fn(&str) -> bool) -> Result<bool, Uncounted
 }
 
 /// `summaryCandidates(plan)`: the summary names that record a plan done.
-fn summary_candidates(plan: &str) -> Vec<String> {
+pub(super) fn summary_candidates(plan: &str) -> Vec<String> {
     use super::super::compat::roadmap_text::re;
     let dir = plan.rfind('/').map_or("", |i| &plan[..=i]);
     let base = re(r"(?i)\.md$")
@@ -243,7 +243,7 @@ fn summary_candidates(plan: &str) -> Vec<String> {
 
 /// `extractCanonicalPlanId`: `68-01-scaffolding-PLAN.md` → `68-01`; the
 /// name without its suffix where no phase-plan pair leads it.
-fn canonical_plan_id(file: &str) -> String {
+pub(super) fn canonical_plan_id(file: &str) -> String {
     use super::super::compat::roadmap_text::re;
     let base = re(r"(?i)-PLAN\.md$").replace(file, "");
     let base = re(r"(?i)-SUMMARY\.md$").replace(&base, "");
