@@ -4612,3 +4612,71 @@ fn init_execute_phase_answers_as_gsd_tools() {
         "--validate",
     );
 }
+
+/// `gsd_run init todos [AREA]` and `init map-codebase` against gsd-tools
+/// 1.14.0's, with its clock pinned (`GSD_TEST_MODE`, `GSD_NOW_MS`) in a
+/// time zone whose local day differs from UTC's: todos with and without
+/// their fields, a `## Solution` line (and `TBD`), an area filter, a bullet
+/// over 240 characters, CRLF, files that are not todos; codebase maps.
+#[test]
+fn init_todos_and_map_codebase_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let long = format!(
+        "---\ncreated: 2026-11-30T22:00:00.000Z\ntitle: {}\narea: {}\n---\n## Solution\nRebuild the index nightly.\n",
+        "Refactor the ingestion pipeline ".repeat(8),
+        "platform-infrastructure"
+    );
+    let full = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n"),
+        (
+            "todos/pending/2026-11-01-cache.md",
+            "---\ncreated: 2026-11-01T10:00:00.000Z\ntitle: Add a cache\narea: api\nseverity: high\n---\n\n## Problem\nslow\n\n## Solution\n\n  Use an LRU cache...  \n",
+        ),
+        (
+            "todos/pending/2026-11-02-docs.md",
+            "---\r\ntitle: Write docs\r\narea: docs\r\n---\r\n## Solution\r\nTBD\r\n",
+        ),
+        ("todos/pending/bare.md", "just a note\n"),
+        ("todos/pending/long.md", &long),
+        ("todos/pending/notes.txt", "not a todo\n"),
+        ("codebase/STACK.md", "s\n"),
+        ("codebase/ARCHITECTURE.md", "a\n"),
+        ("codebase/raw.json", "{}\n"),
+        (
+            "config.json",
+            r#"{"parallelization":false,"workflow":{"subagent_timeout":60000}}"#,
+        ),
+    ]);
+    let empty = analyze_tree(&[("ROADMAP.md", "# Roadmap\n")]);
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["init", "todos"],
+        vec!["query", "init.todos", "api"],
+        vec!["init", "todos", "nothing-here"],
+        vec!["init", "map-codebase"],
+        vec!["query", "init.map-codebase", "--pick", "existing_maps"],
+    ];
+    let env = [
+        ("GSD_TEST_MODE", "1"),
+        ("GSD_NOW_MS", "1764626400000"),
+        ("TZ", "Pacific/Auckland"),
+    ];
+    let mut differing = Vec::new();
+    for (name, t) in [("full", &full), ("empty", &empty)] {
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &env) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+    assert_handed_on(
+        shims.path(),
+        full.path(),
+        &["init", "todos", "a", "b"],
+        &[],
+        "one area",
+    );
+}

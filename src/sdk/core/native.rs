@@ -17,9 +17,10 @@ use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
     agents, eval_score, frontmatter, gitinfo, graphify, init_execute_phase, init_manager,
-    init_milestone, init_phase_op, init_plan_phase, isolation, loop_hooks, models, mvp_mode,
-    predicate, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts, summary_extract,
-    tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
+    init_milestone, init_phase_op, init_plan_phase, init_todos, isolation, loop_hooks, models,
+    mvp_mode, predicate, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts,
+    summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
+    windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -166,6 +167,12 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         "init.execute-phase",
         Scope::Planning,
         init_execute_phase::execute_phase,
+    ),
+    ("init.todos", Scope::Planning, init_todos::todos),
+    (
+        "init.map-codebase",
+        Scope::Planning,
+        init_todos::map_codebase,
     ),
     ("agent.classify-failure", Scope::Free, classify_failure),
     ("eval.score", Scope::Free, eval_score::score),
