@@ -280,7 +280,7 @@ fn scan_phases(
         );
         let newest = state.newest_ms.filter(|ms| *ms > 0.0);
         p.insert("last_activity".into(), json!(newest.map(iso).transpose()?));
-        let now = jiff::Timestamp::now().as_millisecond() as f64;
+        let now = super::clock::now_ms() as f64;
         p.insert(
             "is_active".into(),
             json!(newest.is_some_and(|ms| now - ms < 300_000.0)),

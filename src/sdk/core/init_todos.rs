@@ -16,26 +16,9 @@ use super::markdown::tokenize_headings;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 
-/// 1.14.0's `realClock.now()`: the pinned instant under `GSD_TEST_MODE`
-/// with a whole-number `GSD_NOW_MS`, else now, in milliseconds.
-pub fn now_ms() -> i64 {
-    let pinned = std::env::var_os("GSD_TEST_MODE")
-        .filter(|v| !v.is_empty())
-        .and_then(|_| std::env::var("GSD_NOW_MS").ok())
-        .and_then(|raw| {
-            let t = super::js::trim(&raw);
-            let digits = t.strip_prefix('-').unwrap_or(t);
-            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| t.parse::<i64>().ok())
-                .flatten()
-                .filter(|ms| ms.unsigned_abs() <= 8_640_000_000_000_000)
-        });
-    pinned.unwrap_or_else(|| jiff::Timestamp::now().as_millisecond())
-}
-
 /// `nowIso()` and `localToday()`.
 fn stamps() -> Result<(String, String), Refusal> {
-    let ts = jiff::Timestamp::from_millisecond(now_ms())
+    let ts = jiff::Timestamp::from_millisecond(super::clock::now_ms())
         .map_err(|_| hand_on(" for a clock outside the calendar"))?;
     let iso = ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
     let local = ts.to_zoned(jiff::tz::TimeZone::system());

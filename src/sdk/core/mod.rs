@@ -11,6 +11,7 @@
 //! module like this one, not a rewrite of the engine.
 
 pub mod agents;
+pub mod clock;
 pub mod eval_score;
 pub mod fallback;
 pub mod frontmatter;
