@@ -4282,7 +4282,7 @@ fn roadmap_analyze_and_init_manager_answer_as_gsd_tools() {
         ("ROADMAP.md", unversioned),
         ("phases/01-setup/01-01-PLAN.md", "---\nwave: 1\nstatus: x\n"),
     ]);
-    assert_handed_on(shims.path(), warned.path(), &argv, &[], "unterminated");
+    assert_handed_on(shims.path(), warned.path(), &argv, &[], "frontmatter");
     let scope = ["roadmap", "milestone-scope"];
     assert_handed_on(
         shims.path(),
@@ -4679,4 +4679,86 @@ fn init_todos_and_map_codebase_answer_as_gsd_tools() {
         &[],
         "one area",
     );
+}
+
+/// The four classes a first-use trial by a helper found in this session's
+/// 1.14.0 reads (2,561 comparisons, 10 differences), each against
+/// gsd-tools 1.14.0: JavaScript's other line terminators (U+2028 ends a
+/// heading's line, so `### Phase 1: Da<LS>ta` is no heading, and a
+/// MILESTONES.md title holding one is no shipped milestone); PROJECT.md's
+/// title ending at U+2028 and decoded from bytes that are not UTF-8; a
+/// folder led by a project code, whose code the inits keep in the phase
+/// number (`find-phase` does not). A plan or summary whose frontmatter
+/// closes only after 64 KiB (1.14.0 warns) is handed on.
+#[test]
+fn first_use_trial_classes_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let state = ("STATE.md", "---\nmilestone: v1.0\n---\n");
+    let roadmap = "# Roadmap\n\n- [ ] **Phase 1: Data**\n- [ ] **Phase 2: UI**\n\n### Phase 1: Da\u{2028}ta\n**Goal**: d\n\n### Phase 2: UI\n**Goal**: u\n";
+    let separated = analyze_tree(&[
+        state,
+        ("ROADMAP.md", roadmap),
+        ("PROJECT.md", "# My\u{2028}Project\n"),
+        (
+            "MILESTONES.md",
+            "# Milestones\n\n## v0.9 Title\u{2028}X (Shipped: 2025-01-01)\n",
+        ),
+        ("phases/01-data/01-01-PLAN.md", "p\n"),
+    ]);
+    let coded = analyze_tree(&[
+        state,
+        (
+            "ROADMAP.md",
+            "# Roadmap\n\n### Phase 3: Auth\n**Goal**: a\n",
+        ),
+        ("phases/CK-03-auth/CK-03-01-PLAN.md", "p\n"),
+    ]);
+    std::fs::write(
+        coded.path().join(".planning/PROJECT.md"),
+        b"# My\xffProject\n",
+    )
+    .unwrap();
+    let mut differing = Vec::new();
+    for (name, t, calls) in [
+        (
+            "separated",
+            &separated,
+            vec![
+                vec!["roadmap", "milestone-scope"],
+                vec!["init", "execute-phase", "1"],
+                vec!["init", "new-milestone"],
+                vec!["init", "manager"],
+            ],
+        ),
+        (
+            "coded",
+            &coded,
+            vec![
+                vec!["init", "phase-op", "3"],
+                vec!["init", "plan-phase", "03"],
+                vec!["init", "execute-phase", "3"],
+                vec!["find-phase", "3"],
+                vec!["init", "manager"],
+            ],
+        ),
+    ] {
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+    let long = format!("---\nstatus: done\nnote: {}\n---\n", "x".repeat(70_000));
+    let capped = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n\n### Phase 1: A\n**Goal**: a\n"),
+        ("phases/01-a/01-01-PLAN.md", "---\nwave: 1\n---\n"),
+        ("phases/01-a/01-01-SUMMARY.md", &long),
+    ]);
+    for argv in [["init", "execute-phase", "1"], ["init", "phase-op", "1"]] {
+        assert_handed_on(shims.path(), capped.path(), &argv, &[], "64 KiB");
+    }
 }

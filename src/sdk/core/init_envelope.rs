@@ -54,8 +54,13 @@ fn text(p: &Path) -> Result<String, Refusal> {
 
 /// The project's title: PROJECT.md's first `# ` heading.
 fn project_title(project: &Path) -> Option<String> {
-    let content = std::fs::read_to_string(project.join(".planning/PROJECT.md")).ok()?;
-    let pattern = format!(r"(?m)^#{JS_SPACE}+({JS_DOT}+)$");
+    let bytes = std::fs::read(project.join(".planning/PROJECT.md")).ok()?;
+    // Node decodes bytes that are not UTF-8 as U+FFFD, as `from_utf8_lossy` does.
+    let content = String::from_utf8_lossy(&bytes).into_owned();
+    // `/^#\s+(.+)$/m`: JavaScript's lines also end at U+2028 and U+2029.
+    let pattern = format!(
+        r"(?m)(?:^|(?<=[\u{{2028}}\u{{2029}}]))#{JS_SPACE}+({JS_DOT}+)(?=[\u{{2028}}\u{{2029}}]|$)"
+    );
     let c = re(&pattern).captures(content.as_str()).ok().flatten()?;
     Some(super::js::trim(&c[1]).to_string())
 }

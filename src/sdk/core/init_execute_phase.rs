@@ -274,8 +274,7 @@ impl Plans {
         let Some(dir) = &view.dir else {
             return Ok(Plans::default());
         };
-        let scan =
-            super::plan_scan::scan(dir).map_err(|_| hand_on(" for a name that is not UTF-8"))?;
+        let scan = super::plan_scan::scan(dir).map_err(|u| hand_on(u.0))?;
         if !scan.all_plan_files.iter().all(|p| !p.contains('/')) {
             return Err(hand_on(" where the phase keeps plans in plans/"));
         }

@@ -118,7 +118,8 @@ pub fn complete_milestone(call: &CoreCall) -> Result<Out, Refusal> {
 fn latest_completed(planning: &Path) -> Option<(String, String)> {
     let bytes = std::fs::read(planning.join("MILESTONES.md")).ok()?;
     let text = String::from_utf8_lossy(&bytes);
-    let c = re(r"(?m)^##\s+(v[\d.]+)\s+(.+?)\s+\(Shipped:")
+    // JavaScript's `.` stops at U+2028 and U+2029 too.
+    let c = re(r"(?m)^##\s+(v[\d.]+)\s+([^\n\r\u{2028}\u{2029}]+?)\s+\(Shipped:")
         .captures(text.as_ref())
         .ok()
         .flatten()?;
@@ -259,7 +260,7 @@ pub fn milestone_op(call: &CoreCall) -> Result<Out, Refusal> {
     };
     let has_summary = |dir: &str| -> Result<bool, Refusal> {
         Ok(!plan_scan::scan(&phases_dir.join(dir))
-            .map_err(|_| hand_on(" for a name that is not UTF-8"))?
+            .map_err(|u| hand_on(u.0))?
             .summary_files
             .is_empty())
     };

@@ -183,9 +183,10 @@ pub(super) fn lookup(call: &CoreCall, phase: &str) -> Result<View, Refusal> {
         return Err(hand_on(" for an archived phase"));
     }
     let dir = call.project.join(&directory);
-    let Some(files) =
-        plan_scan::list(&dir).map_err(|_| hand_on(" for a name that is not UTF-8"))?
-    else {
+    // 1.14.0's lookup scans the folder's plans (and warns where one's
+    // frontmatter does not close): the same scan, for its refusals.
+    plan_scan::scan(&dir).map_err(|u| hand_on(u.0))?;
+    let Some(files) = plan_scan::list(&dir).map_err(|u| hand_on(u.0))? else {
         return Err(hand_on(" where the phase folder cannot be listed"));
     };
     let dir_name = dir
@@ -195,9 +196,16 @@ pub(super) fn lookup(call: &CoreCall, phase: &str) -> Result<View, Refusal> {
         .to_owned();
     let scoped = scope_to_phase(&files, &dir_name);
     let token = extract_phase_token(&dir_name);
+    // `phaseNumberForMatch`: the inits' lookup keeps a folder's project code
+    // in the number (`CK-03-auth` is phase `CK-03`; `find-phase` drops it).
+    let number = if super::phase_id::strip_project_code(&dir_name, true) != dir_name {
+        json!(extract_phase_token(&dir_name))
+    } else {
+        info["phase_number"].clone()
+    };
     Ok(View {
         found: true,
-        number: info["phase_number"].clone(),
+        number,
         name: info["phase_name"]
             .as_str()
             .filter(|n| !n.is_empty())

@@ -124,6 +124,11 @@ fn heading(line: &str) -> Option<(usize, String)> {
     if !(tail.is_empty() || tail.starts_with([' ', '\t'])) {
         return None;
     }
+    // `.*` stops at JavaScript's other line terminators and the pattern is
+    // anchored at the line's end: a line holding one is no heading.
+    if tail.contains(['\r', '\u{2028}', '\u{2029}']) {
+        return None;
+    }
     let text = tail.trim_start_matches([' ', '\t']);
     let text = re(r"[ \t]+#+[ \t]*$").replace(text, "");
     let text = re(r"^#+[ \t]*$").replace(&text, "");
@@ -152,6 +157,12 @@ mod tests {
         assert_eq!(texts, ["Top", "Real"]);
         assert_eq!(h[1].offset, text.find("## Real").unwrap());
         assert_eq!(h[1].level, 2);
+    }
+
+    #[test]
+    fn a_line_separator_unmakes_a_heading() {
+        assert!(tokenize_headings("### Phase 1: Da\u{2028}ta\n## Real\n").len() == 1);
+        assert!(tokenize_headings("## A\rB\n").is_empty());
     }
 
     #[test]

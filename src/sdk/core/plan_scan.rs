@@ -65,7 +65,7 @@ pub struct Scan {
 /// Why a folder's listing is not read here: a name that is not UTF-8
 /// (Node would read it with replacement characters).
 #[derive(Debug)]
-pub struct Unlisted;
+pub struct Unlisted(pub &'static str);
 
 /// A folder's names as Node's `readdirSync` gives them (libuv sorts them
 /// by byte), `Ok(None)` where it cannot be listed: 1.14.0 takes the first
@@ -77,7 +77,11 @@ pub fn list(dir: &Path) -> Result<Option<Vec<String>>, Unlisted> {
     let mut names = Vec::new();
     for e in entries {
         let Ok(e) = e else { return Ok(None) };
-        names.push(e.file_name().into_string().map_err(|_| Unlisted)?);
+        names.push(
+            e.file_name()
+                .into_string()
+                .map_err(|_| Unlisted(" for a name that is not UTF-8"))?,
+        );
     }
     names.sort_unstable();
     Ok(Some(names))
@@ -116,11 +120,42 @@ pub fn scan(phase_dir: &Path) -> Result<Scan, Unlisted> {
             None => complete = false,
         }
     }
+    for f in all_plan_files.iter().chain(&summary_files) {
+        if !frontmatter_closes(&phase_dir.join(f)) {
+            return Err(Unlisted(
+                " where a plan or summary's frontmatter does not close within its first 64 KiB",
+            ));
+        }
+    }
     Ok(Scan {
         all_plan_files,
         summary_files,
         complete,
     })
+}
+
+/// Whether a file's frontmatter, where it opens one, closes within the
+/// first 64 KiB: 1.14.0 reads a plan's and a summary's status from that
+/// much, and warns on stderr about one that does not close there.
+fn frontmatter_closes(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return true;
+    };
+    let mut bytes = Vec::new();
+    if file.take(64 * 1024).read_to_end(&mut bytes).is_err() {
+        return true;
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let header = if body.starts_with("---\r\n") {
+        5
+    } else if body.starts_with("---\n") {
+        4
+    } else {
+        return true;
+    };
+    body[header..].contains("\n---")
 }
 
 /// `scanPhasePlans(phaseDir)`'s two counts: live plans (those not marked
@@ -142,7 +177,7 @@ pub struct Uncounted(pub &'static str);
 
 /// `scanPhasePlans(phaseDir)`'s `planCount` and `summaryCount`.
 pub fn counts(phase_dir: &Path) -> Result<Counts, Uncounted> {
-    let scan = scan(phase_dir).map_err(|_| Uncounted(" for a name that is not UTF-8"))?;
+    let scan = scan(phase_dir).map_err(|u| Uncounted(u.0))?;
     let mut plans = Vec::new();
     for f in &scan.all_plan_files {
         if status_is(&phase_dir.join(f), |s| {

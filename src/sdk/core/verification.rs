@@ -27,8 +27,8 @@ fn fail(message: &str) -> Refusal {
     Refusal::Fail(Failure::new("unknown", message))
 }
 
-fn unlisted(_: Unlisted) -> Refusal {
-    hand_on(" for a folder holding a name that is not UTF-8")
+fn unlisted(u: Unlisted) -> Refusal {
+    hand_on(u.0)
 }
 
 /// `path.resolve(base, p)`: joined and normalized without touching the
