@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use super::super::commands::init;
 use super::super::compat::roadmap_text::re;
 use super::init_envelope::with_project_root;
-use super::native::{CoreCall, Refusal, config_object, hand_on, redetects_sub_repos};
+use super::native::{CoreCall, Refusal, as_loaded, config_object, hand_on, redetects_sub_repos};
 use super::output::Out;
 use super::phase_id::{extract_phase_token, normalize_phase_name, scope_to_phase};
 use super::plan_scan;
@@ -162,7 +162,7 @@ pub(super) fn checked_config(call: &CoreCall) -> Result<Option<Map<String, Value
             return Err(hand_on(" with a project code"));
         }
     }
-    Ok(config)
+    Ok(config.as_ref().map(as_loaded))
 }
 
 /// The phase as the phase inits find it: its folder under `phases/` and

@@ -550,6 +550,46 @@ pub(super) fn legacy_keys(m: &serde_json::Map<String, Value>) -> bool {
             .is_some_and(|a| !a.is_empty())
 }
 
+/// config.json as 1.14.0's `loadConfig` hands it to a command: its legacy
+/// top-level keys moved where `normalizeLegacyKeys` moves them
+/// (`branching_strategy` and `base_branch` into `git` unless set there,
+/// `depth` as `granularity`: `quick` is `coarse`, `comprehensive` is
+/// `fine`). 1.14.0 also writes that back to disk (PARITY G2); gsd answers
+/// from it and writes nothing. The sub-repository keys are left: a call
+/// that meets them is handed on (`redetects_sub_repos`).
+pub(super) fn as_loaded(raw: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    let mut m = raw.clone();
+    for (legacy, field) in [
+        ("branching_strategy", "branching_strategy"),
+        ("base_branch", "base_branch"),
+    ] {
+        if !m.contains_key(legacy) {
+            continue;
+        }
+        let git = m.get("git").cloned().unwrap_or(Value::Null);
+        let mut section = match git {
+            Value::Null => serde_json::Map::new(),
+            Value::Object(o) => o,
+            // Not a section: 1.14.0 leaves both as they are.
+            _ => continue,
+        };
+        let value = m.remove(legacy).unwrap_or(Value::Null);
+        section.entry(field).or_insert(value);
+        m.insert("git".into(), Value::Object(section));
+    }
+    if m.contains_key("depth") && !m.contains_key("granularity") {
+        let depth = m.remove("depth").unwrap_or(Value::Null);
+        let mapped = match depth.as_str() {
+            Some("quick") => json!("coarse"),
+            Some("standard") => json!("standard"),
+            Some("comprehensive") => json!("fine"),
+            _ => depth,
+        };
+        m.insert("granularity".into(), mapped);
+    }
+    m
+}
+
 /// Of the legacy keys 1.14.0 migrates on disk first (PARITY G2), the ones
 /// that change an init answer: sub-repositories, which it re-detects
 /// (and which turn commit_docs off).
