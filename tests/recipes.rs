@@ -119,4 +119,24 @@ fn pre_commit_fails_a_broken_tree_and_passes_a_fixed_one() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert!(out.contains("gsd lint") && out.contains("Passed"), "{out}");
+
+    // pre-commit built the hook with `cargo install --path` (the README's
+    // route onto PATH) in the build folder `quick_install` gave it; its
+    // try-repo store is gone with it, the binary it copied from is not. That
+    // gsd runs on its own: this is the install check where pre-commit is here
+    // (`tests/install.rs` otherwise), so the suite compiles gsd with cargo
+    // once, not twice.
+    let [(_, target)] = common::quick_install("pre-commit");
+    let gsd = PathBuf::from(target).join("debug/gsd");
+    assert!(gsd.is_file(), "cargo install built no {}", gsd.display());
+    let v = Command::new(&gsd).arg("--version").output().unwrap();
+    assert_eq!(stdout(&v), format!("gsd {}\n", env!("CARGO_PKG_VERSION")));
+    let lint = Command::new(&gsd)
+        .arg("-C")
+        .arg(repo().join("fixtures/clean"))
+        .arg("lint")
+        .output()
+        .unwrap();
+    assert_eq!(lint.status.code(), Some(0), "{}", stderr(&lint));
+    assert!(stdout(&lint).contains("0 error(s)"), "{}", stdout(&lint));
 }
