@@ -34,21 +34,7 @@ fn cargo_install_puts_a_working_gsd_in_the_root() {
         "cargo install failed: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let gsd = root.path().join("bin/gsd");
-    let v = Command::new(&gsd).arg("--version").output().unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&v.stdout),
-        format!("gsd {}\n", env!("CARGO_PKG_VERSION"))
-    );
-    // The installed binary does the main job on the bundled example tree.
-    let lint = Command::new(&gsd)
-        .arg("-C")
-        .arg(repo().join("fixtures/clean"))
-        .arg("lint")
-        .output()
-        .unwrap();
-    assert_eq!(lint.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&lint.stdout).contains("0 error(s)"));
+    common::assert_installed_gsd_works(&root.path().join("bin/gsd"));
 }
 
 #[test]

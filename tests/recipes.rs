@@ -127,16 +127,5 @@ fn pre_commit_fails_a_broken_tree_and_passes_a_fixed_one() {
     // (`tests/install.rs` otherwise), so the suite compiles gsd with cargo
     // once, not twice.
     let [(_, target)] = common::quick_install("pre-commit");
-    let gsd = PathBuf::from(target).join("debug/gsd");
-    assert!(gsd.is_file(), "cargo install built no {}", gsd.display());
-    let v = Command::new(&gsd).arg("--version").output().unwrap();
-    assert_eq!(stdout(&v), format!("gsd {}\n", env!("CARGO_PKG_VERSION")));
-    let lint = Command::new(&gsd)
-        .arg("-C")
-        .arg(repo().join("fixtures/clean"))
-        .arg("lint")
-        .output()
-        .unwrap();
-    assert_eq!(lint.status.code(), Some(0), "{}", stderr(&lint));
-    assert!(stdout(&lint).contains("0 error(s)"), "{}", stdout(&lint));
+    common::assert_installed_gsd_works(&PathBuf::from(target).join("debug/gsd"));
 }

@@ -413,6 +413,24 @@ pub fn plan_list(dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A gsd that `cargo install` built runs on its own: it names this
+/// version and lints the bundled example tree clean (the README's route
+/// onto PATH, checked by `tests/install.rs` or, where pre-commit is
+/// installed, by the pre-commit test on the gsd its hook build made).
+pub fn assert_installed_gsd_works(gsd: &Path) {
+    assert!(gsd.is_file(), "cargo install built no {}", gsd.display());
+    let v = Command::new(gsd).arg("--version").output().unwrap();
+    assert_eq!(stdout(&v), format!("gsd {}\n", env!("CARGO_PKG_VERSION")));
+    let lint = Command::new(gsd)
+        .arg("-C")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/clean"))
+        .arg("lint")
+        .output()
+        .unwrap();
+    assert_eq!(lint.status.code(), Some(0), "{}", stderr(&lint));
+    assert!(stdout(&lint).contains("0 error(s)"), "{}", stdout(&lint));
+}
+
 /// What a `cargo install` inside a test is built with: the dev profile (the
 /// test passes `--debug`) in a build folder of its own, seeded with links to
 /// the dependencies this test build has already compiled, so the install
