@@ -4474,6 +4474,7 @@ fn init_plan_phase_answers_as_gsd_tools() {
         r#"{"depth":"standard","base_branch":"trunk","git":{"base_branch":"main"}}"#,
         r#"{"depth":"huge"}"#,
         r#"{"depth":"quick","granularity":"fine"}"#,
+        r#"{"depth":3}"#,
     ] {
         let t = analyze_tree(&[
             ("ROADMAP.md", roadmap),
@@ -4484,6 +4485,23 @@ fn init_plan_phase_answers_as_gsd_tools() {
         let differing = differing_calls_with(shims.path(), &real, t.path(), &calls, &[]);
         assert!(differing.is_empty(), "{config}: {}", differing.join("\n"));
     }
+    // A legacy key whose section is not an object: 1.14.0 skips the move
+    // and warns on stderr (#1879); gsd hands the call on.
+    let t = analyze_tree(&[
+        ("ROADMAP.md", roadmap),
+        (
+            "config.json",
+            r#"{"depth":"comprehensive","branching_strategy":"phase","git":"main"}"#,
+        ),
+        ("phases/03-wire/03-01-PLAN.md", plan),
+    ]);
+    assert_handed_on(
+        shims.path(),
+        t.path(),
+        &["init", "plan-phase", "3"],
+        &[],
+        "where a legacy config key's section is not an object",
+    );
 
     for (argv, why) in [
         (vec!["init", "plan-phase", "3", "--validate"], "--validate"),

@@ -16,7 +16,9 @@ use serde_json::{Map, Value, json};
 use super::super::commands::init;
 use super::super::compat::roadmap_text::re;
 use super::init_envelope::with_project_root;
-use super::native::{CoreCall, Refusal, as_loaded, config_object, hand_on, redetects_sub_repos};
+use super::native::{
+    CoreCall, Refusal, as_loaded, config_object, hand_on, redetects_sub_repos, skipped_migration,
+};
 use super::output::Out;
 use super::phase_id::{extract_phase_token, normalize_phase_name, scope_to_phase};
 use super::plan_scan;
@@ -160,6 +162,11 @@ pub(super) fn checked_config(call: &CoreCall) -> Result<Option<Map<String, Value
             .is_some_and(super::super::compat::js::truthy)
         {
             return Err(hand_on(" with a project code"));
+        }
+        if skipped_migration(c) {
+            return Err(hand_on(
+                " where a legacy config key's section is not an object",
+            ));
         }
     }
     Ok(config.as_ref().map(as_loaded))

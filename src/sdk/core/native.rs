@@ -550,6 +550,16 @@ pub(super) fn legacy_keys(m: &serde_json::Map<String, Value>) -> bool {
             .is_some_and(|a| !a.is_empty())
 }
 
+/// Whether 1.14.0's loader would skip a legacy key's move because its
+/// section (`git`) is there but not an object: it then warns on stderr
+/// (#1879), which gsd does not word, so such a call is handed on.
+pub(super) fn skipped_migration(raw: &serde_json::Map<String, Value>) -> bool {
+    let git_not_a_section = raw
+        .get("git")
+        .is_some_and(|g| !g.is_null() && !g.is_object());
+    git_not_a_section && (raw.contains_key("branching_strategy") || raw.contains_key("base_branch"))
+}
+
 /// config.json as 1.14.0's `loadConfig` hands it to a command: its legacy
 /// top-level keys moved where `normalizeLegacyKeys` moves them
 /// (`branching_strategy` and `base_branch` into `git` unless set there,
