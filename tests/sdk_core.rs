@@ -718,6 +718,10 @@ fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
     // SAFETY: set before this test starts any thread; nextest runs each
     // test in a process of its own.
     unsafe { std::env::set_var("GSD_AGENTS_DIR", "/nonexistent/gsd-agents") };
+    // Every regex search gsd makes in this process is checked against its
+    // pattern as written (no lifted bounds, no seek): a difference aborts.
+    // SAFETY: as above.
+    unsafe { std::env::set_var("GSD_REGEX_ORACLE", "1") };
     let trees = common::corpus_trees().expect("GSD_CORPUS");
     let real = gsd_tools_cjs();
     let shims = shim_dir();

@@ -642,6 +642,11 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk) and the corpus (GSD_CORPUS)"
 )]
 fn reads_answer_like_gsd_sdk_on_every_corpus_tree() {
+    // Every regex search gsd makes in this process is checked against its
+    // pattern as written (no lifted bounds, no seek): a difference aborts.
+    // SAFETY: set before this test starts any thread; nextest runs each
+    // test in a process of its own.
+    unsafe { std::env::set_var("GSD_REGEX_ORACLE", "1") };
     for v in ["GSD_WORKSTREAM", "BRAVE_API_KEY"] {
         assert!(
             std::env::var_os(v).is_none(),

@@ -6,6 +6,7 @@
 pub mod config;
 pub mod fm_lines;
 pub mod js;
+pub mod js_regex;
 pub mod must_haves;
 pub mod roadmap_text;
 pub mod sanitize;

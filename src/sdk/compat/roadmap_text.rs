@@ -8,26 +8,24 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use fancy_regex::Regex;
+use super::js_regex::JsRegex;
 
 /// A pattern that is known to compile (they are all literals or escaped),
 /// compiled once per process and kept for its life: `roadmap.analyze`
 /// matches every phase folder against every roadmap phase with the same few
 /// patterns, and compiling them again (or cloning them, which rebuilds
 /// their match caches) was most of its time. A call uses a few dozen.
-pub fn re(pattern: &str) -> &'static Regex {
+pub fn re(pattern: &str) -> &'static JsRegex {
     thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<String, &'static Regex>> =
+        static CACHE: std::cell::RefCell<std::collections::HashMap<String, &'static JsRegex>> =
             std::cell::RefCell::default();
     }
     CACHE.with(|c| {
         if let Some(r) = c.borrow().get(pattern) {
             return *r;
         }
-        let r: &'static Regex = Box::leak(Box::new(
-            Regex::new(&js_line_ends(&ascii_case(pattern)))
-                .unwrap_or_else(|_| Regex::new("$^").expect("the empty pattern compiles")),
-        ));
+        let r: &'static JsRegex =
+            Box::leak(Box::new(JsRegex::new(js_line_ends(&ascii_case(pattern)))));
         c.borrow_mut().insert(pattern.to_string(), r);
         r
     })
@@ -156,8 +154,8 @@ pub fn ascii_case(pattern: &str) -> String {
 
 macro_rules! lazy_re {
     ($name:ident, $pat:expr) => {
-        fn $name() -> &'static Regex {
-            static R: OnceLock<&'static Regex> = OnceLock::new();
+        fn $name() -> &'static JsRegex {
+            static R: OnceLock<&'static JsRegex> = OnceLock::new();
             R.get_or_init(|| re($pat))
         }
     };
@@ -191,11 +189,11 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-fn find(r: &Regex, s: &str) -> Option<(usize, usize)> {
+fn find(r: &JsRegex, s: &str) -> Option<(usize, usize)> {
     r.find(s).ok().flatten().map(|m| (m.start(), m.end()))
 }
 
-fn cap(r: &Regex, s: &str, i: usize) -> Option<String> {
+fn cap(r: &JsRegex, s: &str, i: usize) -> Option<String> {
     r.captures(s)
         .ok()
         .flatten()

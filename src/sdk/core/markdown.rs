@@ -138,11 +138,49 @@ fn heading(line: &str) -> Option<(usize, String)> {
 /// `stripTaggedBlocks(content, tag)`: every exact `<tag>…</tag>` block
 /// removed (case-insensitive); an attributed `<tag open>` is not an opener,
 /// and a body ends at the next `<tag>`, so an unclosed opener keeps its text.
+///
+/// Scanned by hand rather than with 1.14.0's pattern
+/// (`/<tag>((?:(?!<tag>)[\s\S])*?)<\/tag>/gi`), whose lookahead at every
+/// character ran in the backtracking engine and was a tenth of a
+/// `roadmap analyze`; the tag is ASCII, so `/i` folds ASCII letters only.
 pub fn strip_tagged_blocks(content: &str, tag: &str) -> String {
-    let esc = fancy_regex::escape(tag);
-    re(&format!(r"(?i)<{esc}>((?:(?!<{esc}>)[\s\S])*?)</{esc}>"))
-        .replace_all(content, "")
-        .into_owned()
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let mut out = String::with_capacity(content.len());
+    let mut copied = 0;
+    let mut opener = find_ascii_ci(content, 0, &open);
+    while let Some(o) = opener {
+        let body = o + open.len();
+        let next_open = find_ascii_ci(content, body, &open);
+        match find_ascii_ci(content, body, &close) {
+            // The body reaches its close before any other opener: removed.
+            Some(c) if next_open.is_none_or(|n| c < n) => {
+                out.push_str(&content[copied..o]);
+                copied = c + close.len();
+                opener = find_ascii_ci(content, copied, &open);
+            }
+            // Another opener comes first (or no close at all): this one
+            // is kept as text and the next opener is tried.
+            _ => opener = next_open,
+        }
+    }
+    out.push_str(&content[copied..]);
+    out
+}
+
+/// The first byte offset at or after `from` where `needle` (ASCII) occurs
+/// in `hay`, ASCII letters folded. An ASCII needle can only match at a
+/// character boundary.
+fn find_ascii_ci(hay: &str, from: usize, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    if n.is_empty() || from > h.len() || h.len() - from < n.len() {
+        return None;
+    }
+    // Each candidate starts with the needle's first byte in either case.
+    let (a, b) = (n[0].to_ascii_lowercase(), n[0].to_ascii_uppercase());
+    memchr::memchr2_iter(a, b, &h[from..=h.len() - n.len()])
+        .map(|i| from + i)
+        .find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
 #[cfg(test)]
@@ -190,5 +228,37 @@ mod tests {
             strip_tagged_blocks("<details>a<details>b</details>", "details"),
             "<details>a"
         );
+    }
+
+    /// The hand scan against 1.14.0's own pattern, run by the regex engine,
+    /// on every arrangement of openers, closers and text up to four pieces
+    /// long (and a non-ASCII letter, a Kelvin sign and a line break).
+    #[test]
+    fn tagged_blocks_are_stripped_as_the_pattern_strips_them() {
+        let pattern = re(r"(?i)<details>((?:(?!<details>)[\s\S])*?)</details>");
+        let pieces = [
+            "<details>",
+            "</details>",
+            "<DeTails>",
+            "</DETAILS>",
+            "<details open>",
+            "é\n",
+            "\u{212A}",
+            "</details",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            texts.extend(longer);
+            texts.dedup();
+        }
+        assert!(texts.len() > 4000);
+        for t in &texts {
+            let want = pattern.replace_all(t, "").into_owned();
+            assert_eq!(strip_tagged_blocks(t, "details"), want, "{t:?}");
+        }
     }
 }

@@ -12,14 +12,21 @@ pub fn is_root_summary(name: &str) -> bool {
     name.ends_with("-SUMMARY.md") || name == "SUMMARY.md"
 }
 
+/// Whether `name` ends with `suffix`, ASCII letters folded: 1.14.0's
+/// `/…$/i` over a file name (JavaScript's `/i` without `u` folds no other
+/// character into ASCII), without compiling a pattern for it.
+fn ends_with_ci(name: &str, suffix: &str) -> bool {
+    name.len() >= suffix.len()
+        && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
 fn not_a_plan_copy(name: &str) -> bool {
-    !re(r"(?i)-OUTLINE\.md$").is_match(name).unwrap_or(false)
-        && !re(r"(?i)\.pre-bounce\.md$").is_match(name).unwrap_or(false)
+    !ends_with_ci(name, "-OUTLINE.md") && !ends_with_ci(name, ".pre-bounce.md")
 }
 
 /// `isRootPlanFile`.
 pub fn is_root_plan(name: &str) -> bool {
-    if !not_a_plan_copy(name) || re(r"(?i)-PLAN-REVIEW\.md$").is_match(name).unwrap_or(false) {
+    if !not_a_plan_copy(name) || ends_with_ci(name, "-PLAN-REVIEW.md") {
         return false;
     }
     if name.ends_with("-PLAN.md") || name == "PLAN.md" {
@@ -138,24 +145,43 @@ pub fn scan(phase_dir: &Path) -> Result<Scan, Unlisted> {
 /// first 64 KiB: 1.14.0 reads a plan's and a summary's status from that
 /// much, and warns on stderr about one that does not close there.
 fn frontmatter_closes(path: &Path) -> bool {
-    use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else {
-        return true;
-    };
-    let mut bytes = Vec::new();
-    if file.take(64 * 1024).read_to_end(&mut bytes).is_err() {
-        return true;
+    match head(path) {
+        Some(bytes) => fm_body(&bytes).is_none_or(|(body, header)| closes(&body[header..])),
+        None => true,
     }
-    let text = String::from_utf8_lossy(&bytes);
-    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let header = if body.starts_with("---\r\n") {
-        5
-    } else if body.starts_with("---\n") {
-        4
+}
+
+/// The first 64 KiB of a file (what 1.14.0 reads of a plan or summary
+/// for its status), `None` where it is not a readable regular file.
+fn head(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(64 * 1024).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The text after a byte-order mark and the length of the frontmatter's
+/// opening line, where the file opens one. Read on bytes: decoding the
+/// text (invalid sequences become U+FFFD) changes no ASCII byte, so the
+/// answer is the one the decoded text gives, without decoding every plan.
+fn fm_body(bytes: &[u8]) -> Option<(&[u8], usize)> {
+    let body = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    if body.starts_with(b"---\r\n") {
+        Some((body, 5))
+    } else if body.starts_with(b"---\n") {
+        Some((body, 4))
     } else {
-        return true;
-    };
-    body[header..].contains("\n---")
+        None
+    }
+}
+
+/// Whether a frontmatter's rest holds its closing `\n---`.
+fn closes(rest: &[u8]) -> bool {
+    memchr::memmem::find(rest, b"\n---").is_some()
 }
 
 /// `scanPhasePlans(phaseDir)`'s two counts: live plans (those not marked
@@ -216,38 +242,36 @@ pub fn counts(phase_dir: &Path) -> Result<Counts, Uncounted> {
 /// as 1.14.0 reads it) passes `test`. A file that is not a file, or is
 /// empty or unreadable, has none.
 fn status_is(path: &Path, test: impl Fn(&str) -> bool) -> Result<bool, Uncounted> {
-    use std::io::Read;
-    const CAP: u64 = 64 * 1024;
-    let Ok(file) = std::fs::File::open(path) else {
+    let Some(bytes) = head(path) else {
         return Ok(false);
     };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Ok(false);
-    }
-    let mut bytes = Vec::new();
-    if file.take(CAP).read_to_end(&mut bytes).is_err() {
-        return Ok(false);
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let header = if body.starts_with("---\r\n") {
-        5
-    } else if body.starts_with("---\n") {
-        4
-    } else {
+    let Some((body, header)) = fm_body(&bytes) else {
         return Ok(false);
     };
-    if !body[header..].contains("\n---") {
+    if !closes(&body[header..]) {
         return Err(Uncounted(
             " where a plan or summary's frontmatter is unterminated",
         ));
     }
-    let lower = body.to_lowercase();
-    if !lower.contains("superseded") && !lower.contains("blocked") {
+    if !may_hold_word(body, "superseded") && !may_hold_word(body, "blocked") {
         return Ok(false);
     }
-    let fm = super::frontmatter::extract(body).map_err(|u| Uncounted(u.0))?;
+    let text = String::from_utf8_lossy(body);
+    let fm = super::frontmatter::extract(&text).map_err(|u| Uncounted(u.0))?;
     Ok(matches!(fm.get("status"), Some(serde_json::Value::String(s)) if test(s)))
+}
+
+/// Whether `text.toLowerCase()` could contain `word` (lower-case ASCII):
+/// an ASCII case-blind search, which lowercasing a whole 64 KiB plan only
+/// to look for two words cost a tenth of a `roadmap analyze`. The one
+/// character outside ASCII that lowercases into an ASCII letter of these
+/// words is the Kelvin sign (to `k`); a text holding it is searched the
+/// slow way, so this never says no where lowercasing would say yes.
+fn may_hold_word(text: &[u8], word: &str) -> bool {
+    if memchr::memmem::find(text, "\u{212A}".as_bytes()).is_some() {
+        return String::from_utf8_lossy(text).to_lowercase().contains(word);
+    }
+    memchr::memmem::find(&text.to_ascii_lowercase(), word.as_bytes()).is_some()
 }
 
 /// `summaryCandidates(plan)`: the summary names that record a plan done.
@@ -313,12 +337,26 @@ mod tests {
             ("01-PLAN-REVIEW.md", false),
             ("01-02-SUMMARY.md", false),
             ("PHASE22-DIAGNOSIS-AND-PLANS.md", false),
+            ("01-plan-outline.MD", false),
+            ("01-02-plan.PRE-BOUNCE.md", false),
+            ("01-Plan-Review.md", false),
+            ("outline.md", false),
         ] {
             assert_eq!(is_root_plan(name), plan, "{name}");
         }
         assert!(is_nested_plan("PLAN-01-a.md") && is_nested_plan("x-PLAN-2.md"));
         assert!(!is_nested_plan("PLAN-01-OUTLINE.md") && !is_nested_plan("PLAN.md"));
         assert!(is_root_summary("SUMMARY.md") && is_nested_summary("SUMMARY-01.md"));
+    }
+
+    #[test]
+    fn a_status_word_is_found_as_lowercasing_would_find_it() {
+        let holds = |t: &str, w: &str| may_hold_word(t.as_bytes(), w);
+        assert!(holds("status: BlOcKeD", "blocked"));
+        assert!(holds("status: BLOC\u{212A}ED", "blocked"));
+        assert!(!holds("status: block ed", "blocked"));
+        assert!(!holds("Ünblocke", "blocked"));
+        assert!(holds("é SUPERSEDED", "superseded"));
     }
 
     #[test]
