@@ -282,24 +282,24 @@ fn may_hold_word(text: &[u8], word: &str) -> bool {
 }
 
 /// `summaryCandidates(plan)`: the summary names that record a plan done.
+/// 1.14.0's patterns here (`/\.md$/i`, `/PLAN/i`, `/^(\d+)-PLAN-(\d+)/i`,
+/// `/-PLAN$/i`) are matched by hand: compiling them was a sixth of a
+/// small tree's `roadmap analyze`, and JavaScript's `\d` is ASCII.
 pub(super) fn summary_candidates(plan: &str) -> Vec<String> {
-    use super::super::compat::roadmap_text::re;
     let dir = plan.rfind('/').map_or("", |i| &plan[..=i]);
-    let base = re(r"(?i)\.md$")
-        .replace(&plan[dir.len()..], "")
-        .into_owned();
+    let base = strip_suffix_ci(&plan[dir.len()..], ".md");
+    let first_plan = find_ci(base, "PLAN").map_or_else(
+        || base.to_owned(),
+        |i| format!("{}SUMMARY{}", &base[..i], &base[i + 4..]),
+    );
     let mut out = vec![
-        format!("{dir}{}.md", re(r"(?i)PLAN").replace(&base, "SUMMARY")),
+        format!("{dir}{first_plan}.md"),
         format!("{dir}{base}-SUMMARY.md"),
     ];
-    if let Some(c) = re(r"(?i)^(\d+)-PLAN-(\d+)")
-        .captures(base.as_str())
-        .ok()
-        .flatten()
-    {
-        out.push(format!("{dir}{}-{}-SUMMARY.md", &c[1], &c[2]));
+    if let Some((phase, plan_no)) = numbered_plan(base) {
+        out.push(format!("{dir}{phase}-{plan_no}-SUMMARY.md"));
     }
-    let stem = re(r"(?i)-PLAN$").replace(&base, "");
+    let stem = strip_suffix_ci(base, "-PLAN");
     let id = canonical_plan_id(&format!("{base}.md"));
     if id != stem {
         out.push(format!("{dir}{id}-SUMMARY.md"));
@@ -307,25 +307,88 @@ pub(super) fn summary_candidates(plan: &str) -> Vec<String> {
     out
 }
 
+/// `name` without `suffix` where it ends with it, ASCII letters folded.
+fn strip_suffix_ci<'a>(name: &'a str, suffix: &str) -> &'a str {
+    if ends_with_ci(name, suffix) {
+        &name[..name.len() - suffix.len()]
+    } else {
+        name
+    }
+}
+
+/// The first offset of `needle` (ASCII) in `hay`, ASCII letters folded.
+fn find_ci(hay: &str, needle: &str) -> Option<usize> {
+    let n = needle.len();
+    (0..=hay.len().checked_sub(n)?)
+        .find(|&i| hay.as_bytes()[i..i + n].eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The length of the run of ASCII digits that starts `s`.
+fn digits(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
+/// `/^(\d+)-PLAN-(\d+)/i`: the two numbers of `NN-PLAN-MM…`.
+fn numbered_plan(base: &str) -> Option<(&str, &str)> {
+    let a = digits(base);
+    let rest = base.get(a..)?;
+    if a == 0 || !rest.get(..6)?.eq_ignore_ascii_case("-PLAN-") {
+        return None;
+    }
+    let b = digits(&rest[6..]);
+    (b > 0).then(|| (&base[..a], &rest[6..6 + b]))
+}
+
+/// `(?:\.\d+)*$`: nothing but dot-number parts to the end.
+fn dot_numbers(mut s: &str) -> bool {
+    while let Some(rest) = s.strip_prefix('.') {
+        let d = digits(rest);
+        if d == 0 {
+            return false;
+        }
+        s = &rest[d..];
+    }
+    s.is_empty()
+}
+
+/// `/^(?:\d{2,}[A-Z]?|\d[A-Z])(?:\.\d+)*$/i`: a phase part of a plan id.
+fn is_phase_part(p: &str) -> bool {
+    let d = digits(p);
+    let rest = &p[d..];
+    let letter = rest.bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
+    match d {
+        0 => false,
+        1 => letter && dot_numbers(&rest[1..]),
+        _ => dot_numbers(if letter { &rest[1..] } else { rest }),
+    }
+}
+
+/// `/^(?:\d{2}(?!\d)[A-Z]?|\d[A-Z])(?:\.\d+)*$/i`: a plan part.
+fn is_plan_part(p: &str) -> bool {
+    let d = digits(p);
+    let rest = &p[d..];
+    let letter = rest.bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
+    match d {
+        1 => letter && dot_numbers(&rest[1..]),
+        2 => dot_numbers(if letter { &rest[1..] } else { rest }),
+        _ => false,
+    }
+}
+
 /// `extractCanonicalPlanId`: `68-01-scaffolding-PLAN.md` → `68-01`; the
 /// name without its suffix where no phase-plan pair leads it.
 pub(super) fn canonical_plan_id(file: &str) -> String {
-    use super::super::compat::roadmap_text::re;
-    let base = re(r"(?i)-PLAN\.md$").replace(file, "");
-    let base = re(r"(?i)-SUMMARY\.md$").replace(&base, "");
-    let base = re(r"(?i)\.md$").replace(&base, "").into_owned();
+    let base = strip_suffix_ci(file, "-PLAN.md");
+    let base = strip_suffix_ci(base, "-SUMMARY.md");
+    let base = strip_suffix_ci(base, ".md");
     let parts: Vec<&str> = base.split('-').filter(|p| !p.is_empty()).collect();
-    let phase = re(r"(?i)^(?:\d{2,}[A-Z]?|\d[A-Z])(?:\.\d+)*$");
-    let plan = re(r"(?i)^(?:\d{2}(?!\d)[A-Z]?|\d[A-Z])(?:\.\d+)*$");
-    if let Some(i) = parts
-        .iter()
-        .position(|p| phase.is_match(p).unwrap_or(false))
+    if let Some(i) = parts.iter().position(|p| is_phase_part(p))
         && i + 1 < parts.len()
-        && plan.is_match(parts[i + 1]).unwrap_or(false)
+        && is_plan_part(parts[i + 1])
     {
         return format!("{}-{}", parts[i], parts[i + 1]);
     }
-    base
+    base.to_owned()
 }
 
 #[cfg(test)]
@@ -364,6 +427,88 @@ mod tests {
         assert!(!holds("status: block ed", "blocked"));
         assert!(!holds("Ünblocke", "blocked"));
         assert!(holds("é SUPERSEDED", "superseded"));
+    }
+
+    /// The hand matchers against 1.14.0's patterns (run by the regex
+    /// engine, with JavaScript's ASCII `\d`) on names built from the
+    /// pieces plan names are made of.
+    #[test]
+    fn plan_names_are_read_as_the_patterns_read_them() {
+        use super::super::super::compat::roadmap_text::re;
+        let summary_candidates_by_pattern = |plan: &str| -> Vec<String> {
+            let dir = plan.rfind('/').map_or("", |i| &plan[..=i]);
+            let base = re(r"(?i)\.md$")
+                .replace(&plan[dir.len()..], "")
+                .into_owned();
+            let mut out = vec![
+                format!("{dir}{}.md", re(r"(?i)PLAN").replace(&base, "SUMMARY")),
+                format!("{dir}{base}-SUMMARY.md"),
+            ];
+            if let Some(c) = re(r"(?i)^([0-9]+)-PLAN-([0-9]+)").captures(&base).unwrap() {
+                out.push(format!("{dir}{}-{}-SUMMARY.md", &c[1], &c[2]));
+            }
+            let stem = re(r"(?i)-PLAN$").replace(&base, "");
+            let id = canonical_plan_id(&format!("{base}.md"));
+            if id != stem {
+                out.push(format!("{dir}{id}-SUMMARY.md"));
+            }
+            out
+        };
+        let canonical_by_pattern = |file: &str| -> String {
+            let base = re(r"(?i)-PLAN\.md$").replace(file, "");
+            let base = re(r"(?i)-SUMMARY\.md$").replace(&base, "");
+            let base = re(r"(?i)\.md$").replace(&base, "").into_owned();
+            let parts: Vec<&str> = base.split('-').filter(|p| !p.is_empty()).collect();
+            let phase = re(r"(?i)^(?:[0-9]{2,}[A-Z]?|[0-9][A-Z])(?:\.[0-9]+)*$");
+            let plan = re(r"(?i)^(?:[0-9]{2}(?![0-9])[A-Z]?|[0-9][A-Z])(?:\.[0-9]+)*$");
+            if let Some(i) = parts.iter().position(|p| phase.is_match(p).unwrap())
+                && i + 1 < parts.len()
+                && plan.is_match(parts[i + 1]).unwrap()
+            {
+                return format!("{}-{}", parts[i], parts[i + 1]);
+            }
+            base
+        };
+        let pieces = [
+            "1",
+            "01",
+            "123",
+            "1a",
+            "07B",
+            "2.1",
+            "03.",
+            "x",
+            "-",
+            "plan",
+            "PLAN",
+            "Plan-",
+            "summary",
+            "٣",
+            ".md",
+            ".MD",
+            "-PLAN.md",
+            "-summary.md",
+        ];
+        let mut names = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = names
+                .iter()
+                .flat_map(|n| pieces.iter().map(move |p| format!("{n}{p}")))
+                .collect();
+            names.extend(longer);
+        }
+        assert!(names.len() > 5000);
+        for n in names
+            .iter()
+            .flat_map(|n| [n.clone(), format!("plans/{n}-PLAN.md")])
+        {
+            assert_eq!(canonical_plan_id(&n), canonical_by_pattern(&n), "{n:?}");
+            assert_eq!(
+                summary_candidates(&n),
+                summary_candidates_by_pattern(&n),
+                "{n:?}"
+            );
+        }
     }
 
     #[test]
