@@ -164,6 +164,28 @@ fn run_at(chars: &[char], i: usize) -> Option<(BoundedRun, String, usize)> {
 /// The spans of a match's groups, `None` for a group that took no part.
 type Groups = Vec<Option<(usize, usize)>>;
 
+/// The longest bound seek's pre-filter may copy (measured: 1.14.0's
+/// `{0,200}` tag runs gain more in search than they cost twice compiled).
+const SEEK_BOUND_MAX: usize = 200;
+
+/// Whether seek's pre-filter is worth building for `source`: only a
+/// pattern with lookaround runs in the backtracking engine, and one that
+/// holds a very long bound (`<task(?:\s[^>]{0,1000})?>`) would have that
+/// bound compiled a second time for the pre-filter, which costs more than
+/// the searches it saves (a plan-phase init took twice as long).
+fn seek_pays(source: &str) -> bool {
+    let lookaround = ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|l| source.contains(l));
+    let long_bound = source.split('{').skip(1).any(|rest| {
+        rest.split_once('}')
+            .and_then(|(inner, _)| inner.split_once(','))
+            .and_then(|(_, max)| max.parse::<usize>().ok())
+            .is_some_and(|max| max > SEEK_BOUND_MAX)
+    });
+    lookaround && !long_bound
+}
+
 /// A compiled pattern: the exact one, and where it has liftable runs, the
 /// one with their bounds lifted; each compiled on first use, with seek.
 #[derive(Debug)]
@@ -198,7 +220,7 @@ impl JsRegex {
     /// with it).
     fn compile(source: &str, seek: bool) -> Regex {
         fancy_regex::RegexBuilder::new(source)
-            .seek(seek)
+            .seek(seek && seek_pays(source))
             .build()
             .unwrap_or_else(|_| Regex::new("$^").expect("the empty pattern compiles"))
     }
@@ -368,6 +390,16 @@ mod tests {
         };
         assert!(square.binds_in("x]\n[abcd]"));
         assert!(!square.binds_in("[abc][abc]"));
+    }
+
+    #[test]
+    fn seek_is_built_only_where_it_pays() {
+        assert!(seek_pays(r"(?m)^#{1,3}\s+(?!Phase\s+\S)[^\n]*"));
+        assert!(!seek_pays(r"^#{1,3}\s+[^\n]*"));
+        assert!(!seek_pays(
+            r"<task(?:\s[^>]{0,1000})?>((?:(?!<task[\s>])[\s\S])*?)</task>"
+        ));
+        assert!(seek_pays(r"(?<=a)\[[^\]]{1,}\]"));
     }
 
     #[test]
