@@ -706,6 +706,11 @@ struct PeerCounts {
     binary_differs: Vec<String>,
 }
 
+/// The calls of the corpus read parity that gsd hands on to gsd-tools, as
+/// measured (2026-12-02, 134 trees): an answer that stops being gsd's own
+/// is a regression the equality check alone does not see.
+const HANDED_ON_AT_MOST: usize = 1572;
+
 #[test]
 #[cfg_attr(
     not(all(gsd_core, gsd_corpus)),
@@ -780,6 +785,11 @@ fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
         differing.len()
     );
     assert!(compared > 1000, "only {compared} pairs compared");
+    assert!(
+        handed_on <= HANDED_ON_AT_MOST,
+        "{handed_on} calls handed on, more than the {HANDED_ON_AT_MOST} measured: a call gsd \
+         answered is now refused (lower the figure when gsd answers more)"
+    );
     assert!(
         stale.is_empty(),
         "gsd-tools no longer answers as recorded (re-record with GSD_CORE_RECORD=1):\n{}",

@@ -246,15 +246,7 @@ mod tests {
             "\u{212A}",
             "</details",
         ];
-        let mut texts = vec![String::new()];
-        for _ in 0..4 {
-            let longer: Vec<String> = texts
-                .iter()
-                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
-                .collect();
-            texts.extend(longer);
-            texts.dedup();
-        }
+        let texts = super::super::built_inputs::concatenations(&pieces, 4);
         assert!(texts.len() > 4000);
         for t in &texts {
             let want = pattern.replace_all(t, "").into_owned();

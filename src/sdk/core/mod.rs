@@ -11,6 +11,8 @@
 //! module like this one, not a rewrite of the engine.
 
 pub mod agents;
+#[cfg(test)]
+mod built_inputs;
 pub mod clock;
 pub mod eval_score;
 pub mod fallback;

@@ -494,14 +494,7 @@ mod tests {
             "-PLAN.md",
             "-summary.md",
         ];
-        let mut names = vec![String::new()];
-        for _ in 0..3 {
-            let longer: Vec<String> = names
-                .iter()
-                .flat_map(|n| pieces.iter().map(move |p| format!("{n}{p}")))
-                .collect();
-            names.extend(longer);
-        }
+        let names = super::super::built_inputs::concatenations(&pieces, 3);
         assert!(names.len() > 5000);
         for n in names
             .iter()
