@@ -212,6 +212,38 @@ pub fn number_of(s: &str) -> f64 {
     t.parse().unwrap_or(f64::NAN)
 }
 
+/// The first byte offset at or after `from` where `needle` (ASCII) occurs
+/// in `hay`, ASCII letters folded: JavaScript's `/i` without `u` folds no
+/// other character into ASCII, so this is its case-blind literal search.
+/// An ASCII needle can only match at a character boundary.
+pub fn find_ascii_ci(hay: &str, from: usize, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    if n.is_empty() || from > h.len() || h.len() - from < n.len() {
+        return None;
+    }
+    // Each candidate starts with the needle's first byte in either case.
+    let (a, b) = (n[0].to_ascii_lowercase(), n[0].to_ascii_uppercase());
+    memchr::memchr2_iter(a, b, &h[from..=h.len() - n.len()])
+        .map(|i| from + i)
+        .find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+/// Whether `text` ends with `suffix` (ASCII), ASCII letters folded: `/…$/i`.
+pub fn ends_with_ascii_ci(text: &str, suffix: &str) -> bool {
+    text.len() >= suffix.len()
+        && text.as_bytes()[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
+/// `text` without `suffix` where it ends with it, ASCII letters folded:
+/// `text.replace(/…$/i, "")`.
+pub fn strip_suffix_ascii_ci<'a>(text: &'a str, suffix: &str) -> &'a str {
+    if ends_with_ascii_ci(text, suffix) {
+        &text[..text.len() - suffix.len()]
+    } else {
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

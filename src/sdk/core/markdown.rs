@@ -148,16 +148,16 @@ pub fn strip_tagged_blocks(content: &str, tag: &str) -> String {
     let close = format!("</{tag}>");
     let mut out = String::with_capacity(content.len());
     let mut copied = 0;
-    let mut opener = find_ascii_ci(content, 0, &open);
+    let mut opener = super::super::compat::js::find_ascii_ci(content, 0, &open);
     while let Some(o) = opener {
         let body = o + open.len();
-        let next_open = find_ascii_ci(content, body, &open);
-        match find_ascii_ci(content, body, &close) {
+        let next_open = super::super::compat::js::find_ascii_ci(content, body, &open);
+        match super::super::compat::js::find_ascii_ci(content, body, &close) {
             // The body reaches its close before any other opener: removed.
             Some(c) if next_open.is_none_or(|n| c < n) => {
                 out.push_str(&content[copied..o]);
                 copied = c + close.len();
-                opener = find_ascii_ci(content, copied, &open);
+                opener = super::super::compat::js::find_ascii_ci(content, copied, &open);
             }
             // Another opener comes first (or no close at all): this one
             // is kept as text and the next opener is tried.
@@ -166,21 +166,6 @@ pub fn strip_tagged_blocks(content: &str, tag: &str) -> String {
     }
     out.push_str(&content[copied..]);
     out
-}
-
-/// The first byte offset at or after `from` where `needle` (ASCII) occurs
-/// in `hay`, ASCII letters folded. An ASCII needle can only match at a
-/// character boundary.
-fn find_ascii_ci(hay: &str, from: usize, needle: &str) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    if n.is_empty() || from > h.len() || h.len() - from < n.len() {
-        return None;
-    }
-    // Each candidate starts with the needle's first byte in either case.
-    let (a, b) = (n[0].to_ascii_lowercase(), n[0].to_ascii_uppercase());
-    memchr::memchr2_iter(a, b, &h[from..=h.len() - n.len()])
-        .map(|i| from + i)
-        .find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::super::compat::js::{ends_with_ascii_ci, find_ascii_ci, strip_suffix_ascii_ci};
 use super::super::compat::roadmap_text::re;
 
 /// `isRootSummaryFile`.
@@ -12,21 +13,13 @@ pub fn is_root_summary(name: &str) -> bool {
     name.ends_with("-SUMMARY.md") || name == "SUMMARY.md"
 }
 
-/// Whether `name` ends with `suffix`, ASCII letters folded: 1.14.0's
-/// `/…$/i` over a file name (JavaScript's `/i` without `u` folds no other
-/// character into ASCII), without compiling a pattern for it.
-fn ends_with_ci(name: &str, suffix: &str) -> bool {
-    name.len() >= suffix.len()
-        && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
-}
-
 fn not_a_plan_copy(name: &str) -> bool {
-    !ends_with_ci(name, "-OUTLINE.md") && !ends_with_ci(name, ".pre-bounce.md")
+    !ends_with_ascii_ci(name, "-OUTLINE.md") && !ends_with_ascii_ci(name, ".pre-bounce.md")
 }
 
 /// `isRootPlanFile`.
 pub fn is_root_plan(name: &str) -> bool {
-    if !not_a_plan_copy(name) || ends_with_ci(name, "-PLAN-REVIEW.md") {
+    if !not_a_plan_copy(name) || ends_with_ascii_ci(name, "-PLAN-REVIEW.md") {
         return false;
     }
     if name.ends_with("-PLAN.md") || name == "PLAN.md" {
@@ -146,7 +139,9 @@ pub fn scan(phase_dir: &Path) -> Result<Scan, Unlisted> {
 /// much, and warns on stderr about one that does not close there.
 fn frontmatter_closes(path: &Path) -> bool {
     match head(path) {
-        Some(bytes) => fm_body(&bytes).is_none_or(|(body, header)| closes(&body[header..])),
+        Some(bytes) => {
+            fm_body(&bytes).is_none_or(|(body, header)| close_in(&body[header..]).is_some())
+        }
         None => true,
     }
 }
@@ -179,9 +174,9 @@ fn fm_body(bytes: &[u8]) -> Option<(&[u8], usize)> {
     }
 }
 
-/// Whether a frontmatter's rest holds its closing `\n---`.
-fn closes(rest: &[u8]) -> bool {
-    memchr::memmem::find(rest, b"\n---").is_some()
+/// Where a frontmatter's rest holds its closing `\n---`.
+fn close_in(rest: &[u8]) -> Option<usize> {
+    memchr::memmem::find(rest, b"\n---")
 }
 
 /// `scanPhasePlans(phaseDir)`'s two counts: live plans (those not marked
@@ -248,7 +243,7 @@ fn status_is(path: &Path, test: impl Fn(&str) -> bool) -> Result<bool, Uncounted
     let Some((body, header)) = fm_body(&bytes) else {
         return Ok(false);
     };
-    let Some(close) = memchr::memmem::find(&body[header..], b"\n---") else {
+    let Some(close) = close_in(&body[header..]) else {
         return Err(Uncounted(
             " where a plan or summary's frontmatter is unterminated",
         ));
@@ -292,8 +287,8 @@ fn may_hold_word(text: &[u8], word: &str) -> bool {
 /// small tree's `roadmap analyze`, and JavaScript's `\d` is ASCII.
 pub(super) fn summary_candidates(plan: &str) -> Vec<String> {
     let dir = plan.rfind('/').map_or("", |i| &plan[..=i]);
-    let base = strip_suffix_ci(&plan[dir.len()..], ".md");
-    let first_plan = find_ci(base, "PLAN").map_or_else(
+    let base = strip_suffix_ascii_ci(&plan[dir.len()..], ".md");
+    let first_plan = find_ascii_ci(base, 0, "PLAN").map_or_else(
         || base.to_owned(),
         |i| format!("{}SUMMARY{}", &base[..i], &base[i + 4..]),
     );
@@ -304,28 +299,12 @@ pub(super) fn summary_candidates(plan: &str) -> Vec<String> {
     if let Some((phase, plan_no)) = numbered_plan(base) {
         out.push(format!("{dir}{phase}-{plan_no}-SUMMARY.md"));
     }
-    let stem = strip_suffix_ci(base, "-PLAN");
+    let stem = strip_suffix_ascii_ci(base, "-PLAN");
     let id = canonical_plan_id(&format!("{base}.md"));
     if id != stem {
         out.push(format!("{dir}{id}-SUMMARY.md"));
     }
     out
-}
-
-/// `name` without `suffix` where it ends with it, ASCII letters folded.
-fn strip_suffix_ci<'a>(name: &'a str, suffix: &str) -> &'a str {
-    if ends_with_ci(name, suffix) {
-        &name[..name.len() - suffix.len()]
-    } else {
-        name
-    }
-}
-
-/// The first offset of `needle` (ASCII) in `hay`, ASCII letters folded.
-fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    let n = needle.len();
-    (0..=hay.len().checked_sub(n)?)
-        .find(|&i| hay.as_bytes()[i..i + n].eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// The length of the run of ASCII digits that starts `s`.
@@ -383,9 +362,9 @@ fn is_plan_part(p: &str) -> bool {
 /// `extractCanonicalPlanId`: `68-01-scaffolding-PLAN.md` → `68-01`; the
 /// name without its suffix where no phase-plan pair leads it.
 pub(super) fn canonical_plan_id(file: &str) -> String {
-    let base = strip_suffix_ci(file, "-PLAN.md");
-    let base = strip_suffix_ci(base, "-SUMMARY.md");
-    let base = strip_suffix_ci(base, ".md");
+    let base = strip_suffix_ascii_ci(file, "-PLAN.md");
+    let base = strip_suffix_ascii_ci(base, "-SUMMARY.md");
+    let base = strip_suffix_ascii_ci(base, ".md");
     let parts: Vec<&str> = base.split('-').filter(|p| !p.is_empty()).collect();
     if let Some(i) = parts.iter().position(|p| is_phase_part(p))
         && i + 1 < parts.len()
