@@ -307,9 +307,10 @@ struct DirState {
 
 impl DirState {
     fn read(path: &Path, dir: &str) -> Result<DirState, Refusal> {
-        let counts = plan_scan::counts(path).map_err(|u| hand_on(u.0))?;
-        let files = plan_scan::list(path)
-            .map_err(|_| hand_on(" for a name that is not UTF-8"))?
+        let scan = plan_scan::scan(path).map_err(|u| hand_on(u.0))?;
+        let counts = scan.counts().map_err(|u| hand_on(u.0))?;
+        let files = scan
+            .listing
             .ok_or_else(|| hand_on(" where a phase folder cannot be listed"))?;
         let scoped = scope_to_phase(&files, dir);
         let newest = files

@@ -192,8 +192,8 @@ pub(super) fn lookup(call: &CoreCall, phase: &str) -> Result<View, Refusal> {
     let dir = call.project.join(&directory);
     // 1.14.0's lookup scans the folder's plans (and warns where one's
     // frontmatter does not close): the same scan, for its refusals.
-    plan_scan::scan(&dir).map_err(|u| hand_on(u.0))?;
-    let Some(files) = plan_scan::list(&dir).map_err(|u| hand_on(u.0))? else {
+    let scan = plan_scan::scan(&dir).map_err(|u| hand_on(u.0))?;
+    let Some(files) = scan.listing else {
         return Err(hand_on(" where the phase folder cannot be listed"));
     };
     let dir_name = dir

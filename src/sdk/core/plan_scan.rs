@@ -4,6 +4,7 @@
 //! nested `plans/PLAN-NN…` layout.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use super::super::compat::js::{ends_with_ascii_ci, find_ascii_ci, strip_suffix_ascii_ci};
 use super::super::compat::roadmap_text::re;
@@ -60,6 +61,13 @@ pub struct Scan {
     pub summary_files: Vec<String>,
     /// Whether every folder could be listed (1.14.0's `SCOPE.COMPLETE`).
     pub complete: bool,
+    /// The phase folder's own names, sorted as [`list`] sorts them;
+    /// `None` where it could not be listed.
+    pub listing: Option<Vec<String>>,
+    /// The first 64 KiB of each plan and summary above that could be read,
+    /// by name: read once for the frontmatter check and kept, so
+    /// [`Scan::counts`] reads the statuses without opening them again.
+    heads: std::collections::HashMap<String, Vec<u8>>,
 }
 
 /// Why a folder's listing is not read here: a name that is not UTF-8
@@ -85,6 +93,30 @@ pub fn list(dir: &Path) -> Result<Option<Vec<String>>, Unlisted> {
     }
     names.sort_unstable();
     Ok(Some(names))
+}
+
+/// The scans of the phase folders one call reads, each folder scanned
+/// once: `roadmap analyze` reads a folder for its phase entry and again
+/// for the milestone's progress (1.14.0 scans it twice; the tree does not
+/// change between the two within one call).
+#[derive(Default)]
+pub struct Scans(std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, Rc<Scanned>>>);
+
+/// One folder's scan, or why it was not read.
+pub type Scanned = Result<Scan, Unlisted>;
+
+impl Scans {
+    /// `phase_dir`'s scan, done on first asking.
+    pub fn get(&self, phase_dir: &Path) -> Rc<Scanned> {
+        if let Some(s) = self.0.borrow().get(phase_dir) {
+            return Rc::clone(s);
+        }
+        let s = Rc::new(scan(phase_dir));
+        self.0
+            .borrow_mut()
+            .insert(phase_dir.to_path_buf(), Rc::clone(&s));
+        s
+    }
 }
 
 /// `scanPhasePlans(phaseDir)`, the parts that need no plan read.
@@ -120,42 +152,45 @@ pub fn scan(phase_dir: &Path) -> Result<Scan, Unlisted> {
             None => complete = false,
         }
     }
+    let mut heads = std::collections::HashMap::new();
     for f in all_plan_files.iter().chain(&summary_files) {
-        if !frontmatter_closes(&phase_dir.join(f)) {
+        let Some(bytes) = head(&phase_dir.join(f)) else {
+            continue;
+        };
+        if !frontmatter_closes(&bytes) {
             return Err(Unlisted(
                 " where a plan or summary's frontmatter does not close within its first 64 KiB",
             ));
         }
+        heads.insert(f.clone(), bytes);
     }
     Ok(Scan {
         all_plan_files,
         summary_files,
         complete,
+        listing: Some(root),
+        heads,
     })
 }
 
 /// Whether a file's frontmatter, where it opens one, closes within the
 /// first 64 KiB: 1.14.0 reads a plan's and a summary's status from that
 /// much, and warns on stderr about one that does not close there.
-fn frontmatter_closes(path: &Path) -> bool {
-    match head(path) {
-        Some(bytes) => {
-            fm_body(&bytes).is_none_or(|(body, header)| close_in(&body[header..]).is_some())
-        }
-        None => true,
-    }
+fn frontmatter_closes(bytes: &[u8]) -> bool {
+    fm_body(bytes).is_none_or(|(body, header)| close_in(&body[header..]).is_some())
 }
 
 /// The first 64 KiB of a file (what 1.14.0 reads of a plan or summary
 /// for its status), `None` where it is not a readable regular file.
 fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
+    const HEAD: u64 = 64 * 1024;
     let file = std::fs::File::open(path).ok()?;
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    file.take(64 * 1024).read_to_end(&mut bytes).ok()?;
+    let meta = file.metadata().ok().filter(|m| m.is_file())?;
+    // Sized from the file's length, so a plan is read in one call and the
+    // end found with a second, not in reads that double from 32 bytes.
+    let mut bytes = Vec::with_capacity(meta.len().min(HEAD) as usize + 1);
+    file.take(HEAD).read_to_end(&mut bytes).ok()?;
     Some(bytes)
 }
 
@@ -198,49 +233,56 @@ pub struct Uncounted(pub &'static str);
 
 /// `scanPhasePlans(phaseDir)`'s `planCount` and `summaryCount`.
 pub fn counts(phase_dir: &Path) -> Result<Counts, Uncounted> {
-    let scan = scan(phase_dir).map_err(|u| Uncounted(u.0))?;
-    let mut plans = Vec::new();
-    for f in &scan.all_plan_files {
-        if status_is(&phase_dir.join(f), |s| {
-            super::js::trim(s).to_lowercase() == "superseded"
-        })? {
-            continue;
+    scan(phase_dir).map_err(|u| Uncounted(u.0))?.counts()
+}
+
+impl Scan {
+    /// The counts of the folder this scan read.
+    pub fn counts(&self) -> Result<Counts, Uncounted> {
+        let scan = self;
+        let mut plans = Vec::new();
+        for f in &scan.all_plan_files {
+            if status_is(scan.heads.get(f), |s| {
+                super::js::trim(s).to_lowercase() == "superseded"
+            })? {
+                continue;
+            }
+            plans.push(f.as_str());
         }
-        plans.push(f.as_str());
-    }
-    let mut summaries = std::collections::HashSet::new();
-    for f in &scan.summary_files {
-        let blocked = status_is(&phase_dir.join(f), |s| {
-            let s = super::super::compat::roadmap_text::re(r"\s+#.*$").replace(s, "");
-            super::js::trim(&s).to_lowercase() == "blocked"
-        })?;
-        if !blocked {
-            summaries.insert(f.as_str());
+        let mut summaries = std::collections::HashSet::new();
+        for f in &scan.summary_files {
+            let blocked = status_is(scan.heads.get(f), |s| {
+                let s = super::super::compat::roadmap_text::re(r"\s+#.*$").replace(s, "");
+                super::js::trim(&s).to_lowercase() == "blocked"
+            })?;
+            if !blocked {
+                summaries.insert(f.as_str());
+            }
         }
-    }
-    let summaries = plans
-        .iter()
-        .filter(|p| {
-            summary_candidates(p)
-                .iter()
-                .any(|c| summaries.contains(c.as_str()))
+        let summaries = plans
+            .iter()
+            .filter(|p| {
+                summary_candidates(p)
+                    .iter()
+                    .any(|c| summaries.contains(c.as_str()))
+            })
+            .count();
+        Ok(Counts {
+            plans: plans.len(),
+            summaries,
+            all_summaries: scan.summary_files.len(),
         })
-        .count();
-    Ok(Counts {
-        plans: plans.len(),
-        summaries,
-        all_summaries: scan.summary_files.len(),
-    })
+    }
 }
 
 /// Whether the file's frontmatter `status` (read from its first 64 KiB,
 /// as 1.14.0 reads it) passes `test`. A file that is not a file, or is
 /// empty or unreadable, has none.
-fn status_is(path: &Path, test: impl Fn(&str) -> bool) -> Result<bool, Uncounted> {
-    let Some(bytes) = head(path) else {
+fn status_is(head: Option<&Vec<u8>>, test: impl Fn(&str) -> bool) -> Result<bool, Uncounted> {
+    let Some(bytes) = head else {
         return Ok(false);
     };
-    let Some((body, header)) = fm_body(&bytes) else {
+    let Some((body, header)) = fm_body(bytes) else {
         return Ok(false);
     };
     let Some(close) = close_in(&body[header..]) else {
