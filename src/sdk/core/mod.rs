@@ -13,6 +13,7 @@
 pub mod agents;
 #[cfg(test)]
 mod built_inputs;
+pub mod checklist_mark;
 pub mod clock;
 pub mod eval_score;
 pub mod fallback;

@@ -20,13 +20,15 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::super::compat::roadmap_text::{group, re};
+use super::checklist_mark::{PhaseToken, phase_mark};
 use super::milestone_window::{self as mw, PhaseFilter, Scope};
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 use super::phase_id::{
     extract_phase_token, normalize_phase_name, scope_to_phase, strip_project_code,
 };
-use super::{plan_scan, verification};
+use super::plan_scan::Scans;
+use super::verification;
 
 /// `roadmap analyze`.
 pub fn analyze(call: &CoreCall) -> Result<Out, Refusal> {
@@ -44,11 +46,12 @@ pub fn analyze(call: &CoreCall) -> Result<Out, Refusal> {
     let (content, scope) = mw::current_window(&raw, call.project);
     let phases_dir = planning.join("phases");
     let dirs = all_phase_dirs(&phases_dir)?;
-    let mut collected = collect(&content, &phases_dir, &dirs)?;
+    let scans = Scans::default();
+    let mut collected = collect(&scans, &content, &phases_dir, &dirs)?;
     let mut effective = content.clone();
     if collected.phases.is_empty() && scope != Scope::Complete && !dirs.is_empty() {
         let fallback = mw::strip_shipped(&raw);
-        let again = collect(&fallback, &phases_dir, &dirs)?;
+        let again = collect(&scans, &fallback, &phases_dir, &dirs)?;
         if !again.phases.is_empty() {
             collected = again;
             effective = fallback;
@@ -78,7 +81,7 @@ pub fn analyze(call: &CoreCall) -> Result<Out, Refusal> {
     let (total_plans, total_summaries) = (sum("plan_count"), sum("summary_count"));
     let completed = phases.iter().filter(|p| status(p) == "complete").count();
     let missing = missing_details(&effective, &detail_keys);
-    let (percent, progress_scope) = progress(call.project, &phases_dir)?;
+    let (percent, progress_scope) = progress(&scans, call.project, &phases_dir)?;
     let number = |p: Option<&Value>| p.map_or(Value::Null, |p| p["number"].clone());
     let v = json!({
         "milestones": milestones,
@@ -177,7 +180,12 @@ struct Collected {
 
 /// `collectAnalyzePhases`: phase headings (`## Phase N: Name`, levels 2–4)
 /// then table rows not already declared by a heading.
-fn collect(content: &str, phases_dir: &Path, dirs: &[String]) -> Result<Collected, Refusal> {
+fn collect(
+    scans: &Scans,
+    content: &str,
+    phases_dir: &Path,
+    dirs: &[String],
+) -> Result<Collected, Refusal> {
     let heading = re(
         r"(?im)^ {0,3}#{2,4}\s*(?:\[[^\]]{1,200}\]\s*)?Phase\s+([A-Za-z]?\d+[A-Z]?(?:[.-]\d+)*)(?:\s*\([^)\n]{0,200}\))?\s*:\s*([^\n]+)",
     );
@@ -213,7 +221,7 @@ fn collect(content: &str, phases_dir: &Path, dirs: &[String]) -> Result<Collecte
         let mut status = "no_directory";
         if let Some(dir) = match_phase_dir(dirs, &normalize_phase_name(&number)) {
             let path = phases_dir.join(dir);
-            disk = Disk::read(&path, dir)?;
+            disk = Disk::read(scans, &path, dir)?;
             let passed = verification::read_status(&path)?["status"] == "passed";
             status = if passed {
                 "complete"
@@ -229,15 +237,8 @@ fn collect(content: &str, phases_dir: &Path, dirs: &[String]) -> Result<Collecte
                 "empty"
             };
         }
-        let checkbox = re(&format!(
-            r"(?i)-\s*\[(x| )\]\s*.*Phase\s+{}(?:\s*\([^)\n]{{0,200}}\))?[:\s]",
-            markdown_source(&number)
-        ));
-        let ticked = checkbox
-            .captures(content)
-            .ok()
-            .flatten()
-            .is_some_and(|c| group(&c, 1) == "x");
+        // `/-\s*\[(x| )\]\s*.*Phase\s+N(?:\s*\([^)\n]{0,200}\))?[:\s]/i`
+        let ticked = phase_mark(content, &phase_token(&number)) == Some('x');
         let mut p = Map::new();
         p.insert("number".into(), json!(number));
         p.insert("name".into(), json!(name));
@@ -272,7 +273,7 @@ fn collect(content: &str, phases_dir: &Path, dirs: &[String]) -> Result<Collecte
         let dir = match_phase_dir(dirs, &normalize_phase_name(&row.id));
         if let Some(dir) = dir {
             let path = phases_dir.join(dir);
-            disk = Disk::read(&path, dir)?;
+            disk = Disk::read(scans, &path, dir)?;
             disk.context = path.join("CONTEXT.md").exists();
             disk.research = path.join("RESEARCH.md").exists();
         }
@@ -308,10 +309,13 @@ struct Disk {
 }
 
 impl Disk {
-    fn read(path: &Path, dir: &str) -> Result<Disk, Refusal> {
-        let counts = plan_scan::counts(path).map_err(|u| hand_on(u.0))?;
-        let files = plan_scan::list(path)
-            .map_err(|_| hand_on(" for a name that is not UTF-8"))?
+    fn read(scans: &Scans, path: &Path, dir: &str) -> Result<Disk, Refusal> {
+        let scanned = scans.get(path);
+        let scan = scanned.as_ref().as_ref().map_err(|u| hand_on(u.0))?;
+        let counts = scan.counts().map_err(|u| hand_on(u.0))?;
+        let files = scan
+            .listing
+            .as_ref()
             .ok_or_else(|| hand_on(" where a phase folder cannot be listed"))?;
         let scoped = scope_to_phase(&files, dir);
         Ok(Disk {
@@ -369,7 +373,11 @@ pub(super) fn match_phase_dir<'a>(dirs: &'a [String], normalized: &str) -> Optio
 /// `phaseMarkdownRegexSource(phaseNum)`: the phase number as a pattern
 /// that accepts any padding.
 pub(super) fn markdown_source(phase: &str) -> String {
-    let esc = |s: &str| fancy_regex::escape(s).into_owned();
+    phase_token(phase).source()
+}
+
+/// [`markdown_source`] as its parts, for the matchers that walk it by hand.
+pub(super) fn phase_token(phase: &str) -> PhaseToken {
     let unpad = |s: &str| {
         let t = s.trim_start_matches('0');
         if t.is_empty() {
@@ -385,29 +393,24 @@ pub(super) fn markdown_source(phase: &str) -> String {
         .flatten()
         && !group(&c, 2).is_empty()
     {
-        let subs: Vec<String> = group(&c, 2)[1..]
-            .split('-')
-            .map(|s| format!("0*{}", esc(&unpad(s))))
-            .collect();
-        return format!(
-            "0*{}-{}{}",
-            esc(&unpad(group(&c, 1))),
-            subs.join("-"),
-            esc(group(&c, 3))
-        );
+        let mut parts = vec![(true, unpad(group(&c, 1)))];
+        for sub in group(&c, 2)[1..].split('-') {
+            parts.push((false, "-".to_owned()));
+            parts.push((true, unpad(sub)));
+        }
+        parts.push((false, group(&c, 3).to_owned()));
+        return PhaseToken::padded(&parts);
     }
     match re(r"(?i)^0*(\d+)([A-Z])?((?:\.\d+)*)$")
         .captures(stripped)
         .ok()
         .flatten()
     {
-        Some(c) => format!(
-            "0*{}{}{}",
-            esc(&unpad(group(&c, 1))),
-            esc(group(&c, 2)),
-            esc(group(&c, 3))
-        ),
-        None => esc(phase),
+        Some(c) => PhaseToken::padded(&[(
+            true,
+            format!("{}{}{}", unpad(group(&c, 1)), group(&c, 2), group(&c, 3)),
+        )]),
+        None => PhaseToken::padded(&[(false, phase.to_owned())]),
     }
 }
 
@@ -432,7 +435,7 @@ fn missing_details(content: &str, detail_keys: &HashSet<String>) -> Vec<String> 
 /// `progress_percent` and the scope it was computed under: summaries over
 /// plans across the phase folders of the current milestone, withheld
 /// (`null`) unless that scope is complete.
-fn progress(project: &Path, phases_dir: &Path) -> Result<(Value, Scope), Refusal> {
+fn progress(scans: &Scans, project: &Path, phases_dir: &Path) -> Result<(Value, Scope), Refusal> {
     let filter = PhaseFilter::read(project);
     let mut scope = filter.scope;
     let (mut plans, mut summaries) = (0usize, 0usize);
@@ -449,7 +452,9 @@ fn progress(project: &Path, phases_dir: &Path) -> Result<(Value, Scope), Refusal
                     if !filter.admits(&name) || mw::is_sentinel(&name) {
                         continue;
                     }
-                    let c = plan_scan::counts(&e.path()).map_err(|u| hand_on(u.0))?;
+                    let scanned = scans.get(&e.path());
+                    let scan = scanned.as_ref().as_ref().map_err(|u| hand_on(u.0))?;
+                    let c = scan.counts().map_err(|u| hand_on(u.0))?;
                     plans += c.plans;
                     summaries += c.summaries;
                 }
