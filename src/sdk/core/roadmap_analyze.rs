@@ -317,7 +317,7 @@ impl Disk {
             .listing
             .as_ref()
             .ok_or_else(|| hand_on(" where a phase folder cannot be listed"))?;
-        let scoped = scope_to_phase(&files, dir);
+        let scoped = scope_to_phase(files, dir);
         Ok(Disk {
             plans: counts.plans,
             summaries: counts.summaries,
