@@ -239,10 +239,9 @@ pub fn counts(phase_dir: &Path) -> Result<Counts, Uncounted> {
 impl Scan {
     /// The counts of the folder this scan read.
     pub fn counts(&self) -> Result<Counts, Uncounted> {
-        let scan = self;
         let mut plans = Vec::new();
-        for f in &scan.all_plan_files {
-            if status_is(scan.heads.get(f), |s| {
+        for f in &self.all_plan_files {
+            if status_is(self.heads.get(f), |s| {
                 super::js::trim(s).to_lowercase() == "superseded"
             })? {
                 continue;
@@ -250,8 +249,8 @@ impl Scan {
             plans.push(f.as_str());
         }
         let mut summaries = std::collections::HashSet::new();
-        for f in &scan.summary_files {
-            let blocked = status_is(scan.heads.get(f), |s| {
+        for f in &self.summary_files {
+            let blocked = status_is(self.heads.get(f), |s| {
                 let s = super::super::compat::roadmap_text::re(r"\s+#.*$").replace(s, "");
                 super::js::trim(&s).to_lowercase() == "blocked"
             })?;
@@ -270,7 +269,7 @@ impl Scan {
         Ok(Counts {
             plans: plans.len(),
             summaries,
-            all_summaries: scan.summary_files.len(),
+            all_summaries: self.summary_files.len(),
         })
     }
 }
