@@ -34,11 +34,19 @@ fn shim_dir() -> tempfile::TempDir {
     d
 }
 
-/// Run gsd as `name` (a link in `shims`) in `dir`.
+/// The agents folder the corpus read parity pins for gsd, gsd-tools, the
+/// recordings and the in-process library alike: one that holds none.
+const NO_AGENTS: (&str, &str) = ("GSD_AGENTS_DIR", "/nonexistent/gsd-agents");
+
+/// Run gsd as `name` (a link in `shims`) in `dir`, with none of the
+/// environment that would make it read another workstream, runtime or
+/// agents folder than `env` names (the corpus test sets `GSD_AGENTS_DIR`
+/// for its own process; under `cargo test` the other tests share it).
 fn as_named(shims: &Path, name: &str, dir: &Path, argv: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(shims.join(name));
     c.current_dir(dir)
         .args(argv)
+        .env_remove("GSD_AGENTS_DIR")
         .env_remove("GSD_WORKSTREAM")
         .env_remove("GSD_RUNTIME")
         .env_remove("GSD_JSON_ERRORS")
@@ -635,18 +643,32 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
 }
 
 /// The real gsd-tools 1.14.0 on `argv` in `dir`, with none of the
-/// environment that would make it read another workstream or runtime.
+/// environment that would make it read another workstream, runtime or
+/// agents folder.
 fn run_real(real: &Path, argv: &[&str], dir: &Path) -> std::process::Output {
-    Command::new("node")
-        .arg(real)
+    run_real_with(real, argv, dir, &[])
+}
+
+/// [`run_real`] with `env` added.
+fn run_real_with(
+    real: &Path,
+    argv: &[&str],
+    dir: &Path,
+    env: &[(&str, &str)],
+) -> std::process::Output {
+    let mut c = Command::new("node");
+    c.arg(real)
         .args(argv)
         .current_dir(dir)
+        .env_remove("GSD_AGENTS_DIR")
         .env_remove("GSD_WORKSTREAM")
         .env_remove("GSD_RUNTIME")
         .env_remove("GSD_PROJECT")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .output()
-        .unwrap()
+        .env_remove("CLAUDE_CONFIG_DIR");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
 }
 
 /// The corpus trees of the sample (at least four).
@@ -720,9 +742,12 @@ fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
     // init answers report where the runtime's agents are installed: one
     // folder that holds none, for gsd, gsd-tools and the recordings alike,
     // whatever this machine's ~/.claude holds.
+    // The children are given it ([`NO_AGENTS`]); the library, asked in
+    // this process, reads it from the environment.
     // SAFETY: set before this test starts any thread; nextest runs each
-    // test in a process of its own.
-    unsafe { std::env::set_var("GSD_AGENTS_DIR", "/nonexistent/gsd-agents") };
+    // test in a process of its own (under `cargo test` the other tests'
+    // children name their agents folder, or none, themselves).
+    unsafe { std::env::set_var(NO_AGENTS.0, NO_AGENTS.1) };
     // Every regex search gsd makes in this process is checked against its
     // pattern as written (no lifted bounds, no seek): a difference aborts.
     // SAFETY: as above.
@@ -827,7 +852,7 @@ fn reads_on(
         let answered = !g.stderr.iter().any(|l| l.contains("gsd does not answer"));
         if in_sample {
             let argv: Vec<&str> = with.iter().map(String::as_str).collect();
-            let b = as_named(shims, "gsd_run", &ours, &argv, &[]);
+            let b = as_named(shims, "gsd_run", &ours, &argv, &[NO_AGENTS]);
             if text(&b.stdout) != g.stdout || b.status.code() != Some(g.exit) {
                 counts.binary_differs.push(format!(
                     "{name} {call:?}: the binary printed {:?} (exit {:?}), the library {:?} (exit {})",
@@ -849,7 +874,7 @@ fn reads_on(
                 peer_copied = true;
             }
             let argv: Vec<&str> = call.iter().map(String::as_str).collect();
-            let p = run_real(real, &argv, &theirs);
+            let p = run_real_with(real, &argv, &theirs, &[NO_AGENTS]);
             let live = (
                 recorded::portable(&text(&p.stdout), &theirs),
                 p.status.code().unwrap_or(-1),
