@@ -2083,6 +2083,38 @@ fn a_planned_placeholder_after_a_shipped_milestone_is_between_milestones() {
     assert_eq!(current(&v).as_deref(), Some("v0.6.0"), "{v}");
 }
 
+/// A milestone its line marks dormant (`💤`) or whose status says it waits
+/// on something (`— conditional, only if the demand gate triggers`) is
+/// planned, not begun: after a shipped one, with STATE.md planning the next
+/// milestone, the project is between milestones (batch 15, szTheory+rendro).
+/// With STATE.md at work on it, it is the milestone.
+#[test]
+fn a_dormant_or_conditional_milestone_is_planned_not_begun() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let state = |focus: &str| {
+        format!("# Project State\n\n## Current Position\n\n**Current focus:** {focus}\n")
+    };
+    for next in [
+        "- 💤 **v2.7 Text Shaping** — only if the demand gate triggers",
+        "- **v2.7 Text Shaping** — conditional, only if the demand gate triggers",
+        "- **v2.7 Text Shaping** (Dormant)",
+    ] {
+        write(
+            root,
+            ".planning/ROADMAP.md",
+            &format!("# Roadmap\n\n## Milestones\n\n- ✅ **v2.6 Launch** — Phases 1-2 (shipped 2026-06-13)\n{next}\n\n### Phase 1: Docs\n\n**Goal**: d\n\n### Phase 2: Site\n\n**Goal**: s\n"),
+        );
+        write(root, ".planning/STATE.md", &state("Planning next milestone"));
+        let v = roadmap(root);
+        assert_eq!(current(&v), None, "{next}: {v}");
+        write(root, ".planning/STATE.md", &state("Defining requirements"));
+        let v = roadmap(root);
+        assert_eq!(current(&v).as_deref(), Some("v2.7"), "{next}: {v}");
+    }
+}
+
 /// STATE.md's `**Milestone:** v2 Events Pivot` (no frontmatter) names the
 /// milestone of a roadmap that names none; a bare `**Milestone:** v1` is
 /// the default every project starts with.

@@ -50,7 +50,7 @@ impl MilestoneStatus {
     }
 
     /// The status a line of text states, read only where a status is
-    /// written: a mark anywhere (✅ 🚧 🔄 📋), or a status phrase opening a
+    /// written: a mark anywhere (✅ 🚧 🔄 📋, 💤 for a dormant one), or a status phrase opening a
     /// part of the line after its title — in brackets or parentheses, after a
     /// dash or a colon (`(shipped 2026-01-02)`, `- [In Planning]`,
     /// `— SHIPPED`). A word inside the title (`v2.0 Complete Rewrite`) or a
@@ -62,7 +62,7 @@ impl MilestoneStatus {
         if s.contains('🚧') || s.contains('🔄') || s.contains('⏳') {
             return MilestoneStatus::InProgress;
         }
-        if s.contains('📋') {
+        if s.contains('📋') || s.contains('💤') {
             return MilestoneStatus::Planned;
         }
         let parts = status_parts(s);
@@ -270,6 +270,12 @@ const PLANNED_WORDS: &[&str] = &[
     "not started",
     "later",
     "deferred",
+    // Work that waits on something before it may start (`💤 v2.7 … —
+    // conditional, only if the demand gate triggers`).
+    "conditional",
+    "dormant",
+    "tentative",
+    "on hold",
     "planlandı",
     "planlandi",
     "planejado",
