@@ -1856,3 +1856,58 @@ fn what_one_batch_of_phases_tells_reaches_the_others() {
     assert_eq!(unknown.len(), 1, "{unknown:?}");
     assert!(unknown[0].contains("`07-03`"), "{unknown:?}");
 }
+
+/// STATE.md's `Plan: 2 of 2` against a phase folder of three plans is drift
+/// while the phase is live — even with its box ticked, while STATE.md says
+/// it is executing; once STATE.md too says the phase is complete, the
+/// counter is bookkeeping of finished work (a plan done another way):
+/// info, saying why (batch 15, AhsanAyaz+catsot).
+#[test]
+fn a_plan_counter_of_a_finished_phase_is_info() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 3, 2, "");
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Plan: Not started\nStatus: Ready to plan",
+        "Plan: 2 of 2 completed\nStatus: Executing",
+    );
+    assert_eq!(severities(root, "state-plan-count-mismatch"), ["warning"]);
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1",
+        "- [x] **Phase 1",
+    );
+    assert_eq!(severities(root, "state-plan-count-mismatch"), ["warning"]);
+    edit(root, ".planning/STATE.md", "Status: Executing", "Status: Complete");
+    let found = findings(root, "state-plan-count-mismatch");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["severity"], "info", "{found:?}");
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the phase is complete"),
+        "{found:?}"
+    );
+}
+
+/// An empty file in a live phase folder is worth a warning; the same empty
+/// placeholder (`33-VALIDATION.md`) in a phase whose plans have all run is
+/// a record of finished work: info (batch 15, Ayy-man+PGL-main).
+#[test]
+fn an_empty_placeholder_of_a_finished_phase_is_history() {
+    let t = project(&["Catalog", "Cart"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 2, 1, "");
+    write(root, ".planning/phases/01-catalog/01-VALIDATION.md", "");
+    assert_eq!(severities(root, "empty-file"), ["warning"]);
+    plans(root, "01-catalog", 2, 2, "");
+    assert_eq!(severities(root, "empty-file"), ["info"]);
+    write(root, ".planning/phases/02-cart/02-RESEARCH.md", "");
+    let mut live = severities(root, "empty-file");
+    live.sort();
+    assert_eq!(live, ["info", "warning"]);
+}

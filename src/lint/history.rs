@@ -50,6 +50,8 @@ const EXECUTION_RULES: &[&str] = &[
     // Phase-level records: a shipped phase's research and summaries.
     "validation-missing",
     "orphan-summary",
+    // An empty placeholder (`33-VALIDATION.md`) a finished phase left.
+    "empty-file",
 ];
 
 /// The plans STATE.md records as executed, though their SUMMARY is not on

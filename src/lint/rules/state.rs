@@ -154,11 +154,32 @@ pub fn state_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
         return;
     };
     if total != ph.plan_count() && ph.plan_count() > 0 {
-        s.at_line(
+        // A phase the reading finds complete and STATE.md's own status
+        // says is done (`Status: Complete`): the counter is bookkeeping of
+        // work that is over, and a plan it leaves out was done another way
+        // or dropped. A live status (`In progress`, `Executing`) keeps the
+        // drift a warning, whatever the roadmap's box says.
+        let finished = cx
+            .reading
+            .phase(&pos.phase)
+            .is_some_and(|r| r.status == "complete")
+            && st
+                .status()
+                .is_some_and(|v| crate::model::state::status_says_done(&v));
+        let (severity, note) = if finished {
+            (
+                crate::lint::Severity::Info,
+                " (kept as info: the phase is complete)",
+            )
+        } else {
+            (s.severity(), "")
+        };
+        s.at_line_severity(
+            severity,
             &st.doc,
             field.line,
             format!(
-                "STATE.md says phase {} has {total} plans; disk has {}",
+                "STATE.md says phase {} has {total} plans; disk has {}{note}",
                 pos.phase.unpadded(),
                 ph.plan_count()
             ),
