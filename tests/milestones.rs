@@ -2115,6 +2115,27 @@ fn a_dormant_or_conditional_milestone_is_planned_not_begun() {
     }
 }
 
+/// A phase heading that ends in its status after a dash (`### Phase 1:
+/// Layout Shell — COMPLETE`) says the phase is done, folder or not (the
+/// name drops the status, the reading must not); a description after the
+/// dash (`— Containerization`) says nothing (batch 15, Ayy-man+PGL-main).
+#[test]
+fn a_status_after_a_dash_in_a_phase_heading_completes_it() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let rm = |one: &str| {
+        format!("# Roadmap\n\n## Phases\n\n### Phase 1: Layout Shell — {one}\n\n**Goal:** shell\n\n### Phase 2: Search\n\n**Goal:** search\n")
+    };
+    write(root, ".planning/ROADMAP.md", &rm("COMPLETE"));
+    let v = roadmap(root);
+    assert_eq!(phase_statuses(&v), ["complete", "no_directory"], "{v}");
+    assert_eq!(v["phases"][0]["name"], "Layout Shell", "{v}");
+    write(root, ".planning/ROADMAP.md", &rm("Containerization"));
+    let v = roadmap(root);
+    assert_eq!(phase_statuses(&v), ["no_directory", "no_directory"], "{v}");
+}
+
 /// STATE.md's `**Milestone:** v2 Events Pivot` (no frontmatter) names the
 /// milestone of a roadmap that names none; a bare `**Milestone:** v1` is
 /// the default every project starts with.

@@ -423,8 +423,15 @@ impl RoadmapReading {
             let ticked = entry.is_some_and(|e| e.checked);
             let row_done = row
                 .is_some_and(|r| MilestoneStatus::of_value(&r.status) == MilestoneStatus::Shipped);
-            let heading_done = detail
-                .is_some_and(|d| MilestoneStatus::of_text(&d.name) == MilestoneStatus::Shipped);
+            // The heading as written: its name drops a status after a dash
+            // (`### Phase 7: Layout Shell — COMPLETE`).
+            let heading_done = detail.is_some_and(|d| {
+                MilestoneStatus::of_text(&d.name) == MilestoneStatus::Shipped
+                    || ws.roadmap.as_ref().is_some_and(|rm| {
+                        let line = rm.doc.source.line_span(d.line).slice(rm.doc.text());
+                        MilestoneStatus::of_text(line) == MilestoneStatus::Shipped
+                    })
+            });
             // `**Status:** Complete (2026-02-07)` in its detail section.
             let line_done = detail.is_some_and(|d| {
                 d.status_label
