@@ -1881,7 +1881,12 @@ fn a_plan_counter_of_a_finished_phase_is_info() {
         "- [x] **Phase 1",
     );
     assert_eq!(severities(root, "state-plan-count-mismatch"), ["warning"]);
-    edit(root, ".planning/STATE.md", "Status: Executing", "Status: Complete");
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Status: Executing",
+        "Status: Complete",
+    );
     let found = findings(root, "state-plan-count-mismatch");
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["severity"], "info", "{found:?}");

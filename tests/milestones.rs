@@ -2104,9 +2104,15 @@ fn a_dormant_or_conditional_milestone_is_planned_not_begun() {
         write(
             root,
             ".planning/ROADMAP.md",
-            &format!("# Roadmap\n\n## Milestones\n\n- ✅ **v2.6 Launch** — Phases 1-2 (shipped 2026-06-13)\n{next}\n\n### Phase 1: Docs\n\n**Goal**: d\n\n### Phase 2: Site\n\n**Goal**: s\n"),
+            &format!(
+                "# Roadmap\n\n## Milestones\n\n- ✅ **v2.6 Launch** — Phases 1-2 (shipped 2026-06-13)\n{next}\n\n### Phase 1: Docs\n\n**Goal**: d\n\n### Phase 2: Site\n\n**Goal**: s\n"
+            ),
         );
-        write(root, ".planning/STATE.md", &state("Planning next milestone"));
+        write(
+            root,
+            ".planning/STATE.md",
+            &state("Planning next milestone"),
+        );
         let v = roadmap(root);
         assert_eq!(current(&v), None, "{next}: {v}");
         write(root, ".planning/STATE.md", &state("Defining requirements"));
@@ -2125,7 +2131,9 @@ fn a_status_after_a_dash_in_a_phase_heading_completes_it() {
     let root = t.path();
     std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
     let rm = |one: &str| {
-        format!("# Roadmap\n\n## Phases\n\n### Phase 1: Layout Shell — {one}\n\n**Goal:** shell\n\n### Phase 2: Search\n\n**Goal:** search\n")
+        format!(
+            "# Roadmap\n\n## Phases\n\n### Phase 1: Layout Shell — {one}\n\n**Goal:** shell\n\n### Phase 2: Search\n\n**Goal:** search\n"
+        )
     };
     write(root, ".planning/ROADMAP.md", &rm("COMPLETE"));
     let v = roadmap(root);
