@@ -15,7 +15,23 @@ pub fn state_missing(cx: &Ctx, s: &mut Sink) {
 }
 
 fn known_phase(cx: &Ctx, id: &PhaseId) -> bool {
-    cx.phases.folder(id).is_some() || cx.phases.in_roadmap(id)
+    cx.phases.folder(id).is_some() || cx.phases.in_roadmap(id) || names_lettered_group(cx, id)
+}
+
+/// `Phase: 2 of 4 (2A Backend, 2B Plugin, 2C Assets …)` where the tree
+/// splits phase 2 into lettered phases run side by side (`2A`, `2B`, `2C`):
+/// the integer names their group, not a missing phase.
+fn names_lettered_group(cx: &Ctx, id: &PhaseId) -> bool {
+    let lettered = |p: &PhaseId| {
+        matches!(p, PhaseId::Numeric { letter: Some(_), decimals, .. } if decimals.is_empty())
+            && p.major() == id.major()
+    };
+    id.is_integer()
+        && (cx.reading.phases.iter().any(|r| lettered(&r.phase_id))
+            || cx
+                .ws
+                .current_phases()
+                .any(|p| p.id.as_ref().is_some_and(lettered)))
 }
 
 pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
