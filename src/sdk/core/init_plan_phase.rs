@@ -316,7 +316,7 @@ pub(super) fn requirement_ids(section: &str) -> Option<String> {
 }
 
 /// `determinePhaseStatus(plans, summaries, dir, 'Pending')`.
-fn phase_status(plans: u64, summaries: u64, dir: &Path) -> Result<String, Refusal> {
+pub(super) fn phase_status(plans: u64, summaries: u64, dir: &Path) -> Result<String, Refusal> {
     if plans == 0 {
         return Ok("Pending".into());
     }

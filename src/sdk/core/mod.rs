@@ -40,6 +40,7 @@ pub mod phase_id;
 pub mod plan_scan;
 pub mod predicate;
 pub mod prior_verify;
+pub mod progress;
 pub mod quick_batch;
 pub mod reads;
 pub mod resolve;

@@ -18,7 +18,7 @@ use super::output::{Failure, Out, js_string};
 use super::{
     agents, eval_score, frontmatter, gitinfo, graphify, init_execute_phase, init_manager,
     init_milestone, init_phase_op, init_plan_phase, init_todos, isolation, loop_hooks, models,
-    mvp_mode, predicate, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts,
+    mvp_mode, predicate, progress, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts,
     summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
     windows, writes,
 };
@@ -136,6 +136,17 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("graphify.status", Scope::Planning, graphify::status),
     ("graphify.query", Scope::Planning, graphify::query),
     ("init.phase-op", Scope::Planning, init_phase_op::phase_op),
+    ("progress", Scope::Planning, |c| progress::progress(c, None)),
+    ("progress.json", Scope::Planning, |c| {
+        progress::progress(c, Some("json"))
+    }),
+    ("progress.bar", Scope::Planning, |c| {
+        progress::progress(c, Some("bar"))
+    }),
+    ("progress.table", Scope::Planning, |c| {
+        progress::progress(c, Some("table"))
+    }),
+    ("phases.list", Scope::Planning, progress::phases_list),
     ("roadmap.analyze", Scope::Planning, roadmap_analyze::analyze),
     (
         "roadmap.milestone-scope",

@@ -136,7 +136,7 @@ pub fn milestone_scope(call: &CoreCall) -> Result<Out, Refusal> {
 
 /// `resolvePhaseIdConvention(cwd)`: config.json's `phase_id_convention`
 /// where it is a non-empty string.
-fn convention(planning: &Path) -> Option<String> {
+pub(super) fn convention(planning: &Path) -> Option<String> {
     let text = std::fs::read_to_string(planning.join("config.json")).ok()?;
     let v: Value = serde_json::from_str(&text).ok()?;
     v.get("phase_id_convention")?
