@@ -1124,7 +1124,7 @@ fn a_backlog_folder_named_in_the_backlog_list_is_in_the_roadmap() {
 
 /// A folder that holds only the summaries of finished work, whatever its
 /// name (`m2s2-celery/`), is a record: `phase-dir-bad-name` says info. One
-/// with a plan still to run is a warning.
+/// with a plan still to run (no summary pairs with it) is a warning.
 #[test]
 fn a_badly_named_folder_of_summaries_only_is_a_record() {
     let t = project(&["Catalog"], &[]);
@@ -1137,7 +1137,7 @@ fn a_badly_named_folder_of_summaries_only_is_a_record() {
     assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
     write(
         root,
-        ".planning/phases/m2s2-celery/PLAN.md",
+        ".planning/phases/m2s2-celery/02-01-PLAN.md",
         &plan("02", "01", ""),
     );
     assert_eq!(severities(root, "phase-dir-bad-name"), ["warning"]);
@@ -1953,4 +1953,126 @@ fn a_position_naming_a_group_of_lettered_phases_is_known() {
     );
     edit(root, ".planning/STATE.md", "Phase: 2 of 3", "Phase: 5 of 3");
     assert_eq!(severities(root, "state-unknown-phase"), ["warning"]);
+}
+
+/// A phase section that lists its requirements under the label
+/// (`**Requirements:**` then `- [ ] **SETUP-01**: …`) defines those IDs as
+/// its `**Requirements**: SETUP-01` line would: a plan naming one is no
+/// unknown requirement; an ID nothing defines still is (batch 17,
+/// huidadao+study-projects-management).
+#[test]
+fn requirements_listed_under_a_phase_are_defined() {
+    let t = project(&["Setup", "Catalog"], &["CAT-01: list items"]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/01-setup/01-01-PLAN.md",
+        &plan("01", "01", "SETUP-01, SETUP-02"),
+    );
+    assert_eq!(
+        severities(root, "requirement-unknown"),
+        ["warning", "warning"]
+    );
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Requirements**: TBD\n**Plans**: TBD\n\n### Phase 2",
+        "**Requirements:**\n\n- [ ] **SETUP-01**: Initialize the backend\n- [x] SETUP-09 (folded into 01)\n\n**Plans**: TBD\n\n### Phase 2",
+    );
+    let left = findings(root, "requirement-unknown");
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(
+        left[0]["message"].as_str().unwrap().contains("SETUP-02"),
+        "{left:?}"
+    );
+    let o = gsd(root, &["roadmap", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["phases"][0]["requirements"],
+        serde_json::json!(["SETUP-01", "SETUP-09"])
+    );
+}
+
+/// A gap in the phase folders' numbers with phases after it that have run
+/// is settled numbering (`6 → 8` in folders an earlier milestone left,
+/// with 9 run since): info. With nothing run after it, a warning (batch
+/// 17, coderstory+vibe_coding).
+#[test]
+fn a_gap_with_work_run_after_it_is_settled() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 1, "");
+    plans(root, "02-cart", 1, 1, "");
+    plans(root, "03-checkout", 1, 1, "");
+    // A folder past the roadmap, its plan still to run: 4 is missing.
+    plans(root, "05-extras", 1, 0, "");
+    assert_eq!(severities(root, "phase-numbering-gap"), ["warning"]);
+    // Phase 6 has run since: the numbers after the gap are in use.
+    plans(root, "06-polish", 1, 1, "");
+    assert_eq!(severities(root, "phase-numbering-gap"), ["info"]);
+}
+
+/// One summary for a whole phase (`06-SUMMARY.md` beside five plans, the
+/// older one-per-phase record) says its plans ran: a progress row that
+/// counts them done is no stale row while the phase is live, and a row
+/// with no summary of any kind still is (batch 17, samitugal+data-cataloger).
+#[test]
+fn a_phase_summary_records_its_plans_as_run() {
+    let t = project(&["Catalog", "Cart", "Checkout"], &[]);
+    let root = t.path();
+    plans(root, "01-catalog", 1, 1, "");
+    plans(root, "02-cart", 2, 0, "");
+    plans(root, "03-checkout", 1, 0, "");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "| 2. Cart | 0/0 | Not started | - |",
+        "| 2. Cart | 2/2 | Complete | 2026-02-26 |",
+    );
+    let phase_2 = |root: &Path| -> Vec<String> {
+        findings(root, "roadmap-progress-mismatch")
+            .iter()
+            .filter(|d| d["message"].as_str().unwrap().contains("phase 2 "))
+            .map(|d| d["severity"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(phase_2(root), ["warning"]);
+    write(
+        root,
+        ".planning/phases/02-cart/02-SUMMARY.md",
+        "# Phase 2: Cart - Summary\n\n**Status:** Complete\n\n## Plan 02-01\n- done\n\n## Plan 02-02\n- done\n",
+    );
+    assert_eq!(phase_2(root), ["info"]);
+}
+
+/// A phase folder not named `NN-slug` is worth a warning while its plans
+/// are to run; once every plan in it has its summary it is a record of
+/// finished work: info (batch 18, aanthonyle28+AvisLoop `QA-AUDIT-…`).
+#[test]
+fn an_oddly_named_folder_whose_plans_all_ran_is_history() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let dir = ".planning/phases/QA-AUDIT-dashboard-audit";
+    write(
+        root,
+        &format!("{dir}/QA-AUDIT-01-PLAN.md"),
+        &plan("QA-AUDIT", "01", ""),
+    );
+    write(
+        root,
+        &format!("{dir}/QA-AUDIT-02-PLAN.md"),
+        &plan("QA-AUDIT", "02", ""),
+    );
+    write(
+        root,
+        &format!("{dir}/QA-AUDIT-01-SUMMARY.md"),
+        "# Summary\n\nDone.\n",
+    );
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["warning"]);
+    write(
+        root,
+        &format!("{dir}/QA-AUDIT-02-SUMMARY.md"),
+        "# Summary\n\nDone.\n",
+    );
+    assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
 }

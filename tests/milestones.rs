@@ -2716,3 +2716,50 @@ fn current_and_next_milestone_headings_say_their_status() {
         "{v}"
     );
 }
+
+/// A shipped milestone's list line that leaves phases out of its range and
+/// defers them (`✅ v1.17 — Phases 67–68 (69, 70 deferred to v1.19)`), and
+/// the open milestone whose range names them (`🚧 v1.19 — Phases 69, 70,
+/// 77`): the phases are the open milestone's, though their detail sections
+/// still sit in v1.17's part of the file. Phases outside every milestone
+/// numbered past a shipped milestone listed after the current one (`✅ v1.20
+/// — Phases 78-80`, then `Phase 87`) came after the current milestone's
+/// time: not its work (batch 17, micahbank2+room-cad-renderer).
+#[test]
+fn phases_deferred_to_an_open_milestone_are_its_work() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: CAD\n\n## Milestones\n\n- ✅ **v1.17 Library** — Phases 67–68 (partial-shipped 2026-05-07; Phases 69 + 70 deferred to v1.19)\n- 🚧 **v1.19 Linking** — Phases 69, 70, 77 (in progress)\n- ✅ **v1.20 Depth** — Phases 78–80 (shipped 2026-05-15)\n\n## v1.17 Library\n\n- [x] **Phase 67: Foundation**\n- [x] **Phase 68: Apply**\n- [ ] **Phase 69: Linking**\n- [ ] **Phase 70: Rebuild**\n\n### Phase 67: Foundation\n\n**Goal:** f\n\n### Phase 68: Apply\n\n**Goal:** a\n\n### Phase 69: Linking — v1.19 ACTIVE\n\n**Goal:** l\n\n### Phase 70: Rebuild — v1.19 ACTIVE\n\n**Goal:** r\n\n### Phase 77: Cleanup — v1.19 ACTIVE\n\n**Goal:** c\n\n## v1.20 Depth\n\n- [x] **Phase 78: Maps**\n- [x] **Phase 79: Presets**\n- [x] **Phase 80: Controls**\n\n## Polish Phases\n\n- 🚧 **Phase 87 — Theme toggle** (in progress)\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 69. Linking | 1/1 | Complete | 2026-05-08 |\n| 70. Rebuild | 0/1 | In progress | - |\n| 87. Theme toggle | 1/1 | Complete | 2026-05-20 |\n",
+    );
+    for (dir, n, done) in [
+        ("69-linking", "69", true),
+        ("70-rebuild", "70", false),
+        ("77-cleanup", "77", false),
+        ("87-theme-toggle", "87", true),
+    ] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+        if done {
+            write(
+                root,
+                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+                "# Summary\n",
+            );
+        }
+    }
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v1.19 Linking", "{v}");
+    assert_eq!(active(&v), ["69", "70", "77"], "{v}");
+    assert_eq!(
+        (v["total_plans"].clone(), v["total_summaries"].clone()),
+        (json!(3), json!(1)),
+        "{v}"
+    );
+    assert_eq!(v["current_phase"], "70", "{v}");
+}

@@ -330,6 +330,21 @@ impl RoadmapReading {
                 .min()
                 .cloned()
         });
+        // A shipped milestone listed after the current one, its phases
+        // numbered between the current one's first and `id` (`🚧 v1.19 —
+        // Phases 69, 70, 77`, then `✅ v1.20 — Phases 78–86`): a phase
+        // outside every milestone past it came after the current
+        // milestone's time, not within it. (One listed before it is older
+        // work, whatever its numbers: numbering that restarts.)
+        let shipped_ids: Vec<PhaseId> = order
+            .iter()
+            .filter(|(m, _)| {
+                m.is_some_and(|i| milestones[i].is_shipped() && current.is_some_and(|c| i > c))
+            })
+            .map(|(_, id)| id.clone())
+            .collect();
+        let shipped_between =
+            |first: &PhaseId, id: &PhaseId| shipped_ids.iter().any(|o| o > first && o < id);
         // No milestone is current (every one named has shipped), yet the
         // roadmap lists phases outside every milestone with unticked boxes,
         // none inside a shipped milestone's listed range: that list is the
@@ -402,7 +417,9 @@ impl RoadmapReading {
                     // Unless the roadmap puts it off (`| 8. Payments | 0/? |
                     // Deferred |`): parked beside the milestone, not its work.
                     (None, Some(_)) => {
-                        current_first.as_ref().is_none_or(|f| id >= *f)
+                        current_first
+                            .as_ref()
+                            .is_none_or(|f| id >= *f && !shipped_between(f, &id))
                             && !put_off_outside(detail, entry, row)
                     }
                     // Milestones named and none current: between
@@ -472,6 +489,14 @@ impl RoadmapReading {
                 Some("its VERIFICATION passed")
             } else if code_complete {
                 Some("a status says its code is complete")
+            } else if disk.is_some_and(|d| {
+                d.summary_files
+                    .iter()
+                    .any(|f| super::workspace::phase_level_summary(f, &id))
+            }) {
+                // One summary for the whole phase (`06-SUMMARY.md` beside
+                // `06-01..05-PLAN.md`): its plans ran, recorded together.
+                Some("a summary of the whole phase is in its folder")
             } else {
                 None
             };

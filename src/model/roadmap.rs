@@ -178,6 +178,21 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
     Some((id, name))
 }
 
+/// The requirement IDs a list item under an empty `**Requirements:**`
+/// label defines: those before its description (`- [ ] **SETUP-01**:
+/// Initialize …`, `- AUTH-01, AUTH-02`), `None` for a line that is no list
+/// item.
+fn listed_requirement(line: &str) -> Option<Vec<String>> {
+    let t = line.trim_start();
+    let item = t.strip_prefix("- ").or_else(|| t.strip_prefix("* "))?;
+    let item = ["[ ] ", "[x] ", "[X] "]
+        .iter()
+        .find_map(|b| item.strip_prefix(b))
+        .unwrap_or(item);
+    let head = item.split([':', '：', '—', '(']).next().unwrap_or(item);
+    Some(find_req_ids(head))
+}
+
 /// The milestone a roadmap's head names in a bold field line
 /// (`**Milestone:** v1 — Name`, `**Current Milestone:** v1.2 Name`), before
 /// its first section heading: the line and the field's value. (A plain
@@ -533,11 +548,24 @@ impl Roadmap {
                 archived: false,
             };
             let mut in_criteria = false;
+            // `**Requirements:**` with its IDs in a list under it
+            // (`- [ ] **SETUP-01**: Initialize the backend`).
+            let mut in_requirements = false;
             for line in md.lines_in(section).skip(1) {
                 if line.in_fence {
                     continue;
                 }
                 let s = line.span.slice(text);
+                if in_requirements {
+                    match listed_requirement(s) {
+                        Some(ids) => {
+                            detail.requirements.extend(ids);
+                            continue;
+                        }
+                        None if s.trim().is_empty() => continue,
+                        None => in_requirements = false,
+                    }
+                }
                 if let Some(l) = label_line(text, line.span) {
                     let label = l.label.slice(text).to_ascii_lowercase();
                     let value = l.value.slice(text).to_owned();
@@ -545,7 +573,10 @@ impl Roadmap {
                     match label.as_str() {
                         "goal" => detail.goal = Some(value),
                         "depends on" => detail.depends_on = Some(value),
-                        "requirements" => detail.requirements = find_req_ids(&value),
+                        "requirements" => {
+                            detail.requirements = find_req_ids(&value);
+                            in_requirements = value.trim().is_empty();
+                        }
                         "plans" if l.bold => detail.plans_label = Some(value),
                         "status" => detail.status_label = Some(value),
                         _ => {}
@@ -729,15 +760,40 @@ impl Roadmap {
             (ms[*m].is_shipped() && milestone::by_range(ms, id).contains(m) && named(id, *m, name))
                 .then_some(*m)
         };
+        // The other way round: an entry in a shipped milestone's part of
+        // the file whose own listed range leaves it out, while one open
+        // milestone's range names it (`✅ v1.17 — Phases 67–68 (69, 70
+        // deferred to v1.19)`, `🚧 v1.19 — Phases 69, 70, 77`): deferred
+        // there, its detail left where it was first written.
+        let deferred = |id: &PhaseId, at: usize| -> Option<usize> {
+            if ms[at].range.is_empty() || ms[at].range.contains(id) {
+                return None;
+            }
+            match milestone::by_range(ms, id).as_slice() {
+                [m] if !ms[*m].is_shipped() => Some(*m),
+                _ => None,
+            }
+        };
         let moved: Vec<Option<usize>> = self
             .phases
             .iter()
             .map(|p| {
                 let at = resolve(&p.id, p.milestone)?;
                 if ms[at].is_shipped() {
-                    return None;
+                    return deferred(&p.id, at);
                 }
                 shipped_elsewhere(&p.id, at, &p.name)
+            })
+            .collect();
+        let moved_entries: Vec<Option<usize>> = self
+            .checklist
+            .iter()
+            .map(|c| {
+                let at = resolve(&c.phase, c.milestone)?;
+                ms[at]
+                    .is_shipped()
+                    .then(|| deferred(&c.phase, at))
+                    .flatten()
             })
             .collect();
         // The same for a progress row: one table of every milestone's rows
@@ -752,7 +808,7 @@ impl Roadmap {
                 let id = r.phase.as_ref()?;
                 let at = resolve(id, r.milestone)?;
                 if ms[at].is_shipped() {
-                    return None;
+                    return deferred(id, at);
                 }
                 let name = r
                     .label
@@ -764,8 +820,8 @@ impl Roadmap {
             p.milestone = moved.or_else(|| resolve(&p.id, p.milestone));
             p.archived = shipped(p.milestone);
         }
-        for c in &mut self.checklist {
-            c.milestone = resolve(&c.phase, c.milestone);
+        for (c, moved) in self.checklist.iter_mut().zip(moved_entries) {
+            c.milestone = moved.or_else(|| resolve(&c.phase, c.milestone));
             c.archived = shipped(c.milestone);
         }
         let rows = self.progress.iter_mut().flat_map(|t| &mut t.rows);

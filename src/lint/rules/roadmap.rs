@@ -258,18 +258,26 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
             } else {
                 format!("phases {first}–{last} are")
             };
-            // A gap before a phase that has run is settled: the numbers
-            // after it are already in use. (A folder the roadmap does not
-            // know, with work still to run, is not: that is live drift.)
+            // A gap before phases that have run is settled: the numbers
+            // after it are already in use (`6 → 8` in folders a finished
+            // milestone left, when 9–12 have run since). (A folder the
+            // roadmap does not know, with work still to run and nothing
+            // run after it, is not: that is live drift.)
+            let ran = |r: &crate::model::reading::PhaseReading| {
+                r.archived || r.checked == Some(true) || (r.plans > 0 && r.summaries >= r.plans)
+            };
             let settled = cx
                 .ws
                 .current_phases()
                 .find(|p| &p.dir == w[1].1)
                 .and_then(|p| p.id.as_ref())
                 .and_then(|id| cx.reading.phase(id))
-                .is_some_and(|r| {
-                    r.archived || r.checked == Some(true) || (r.plans > 0 && r.summaries >= r.plans)
-                });
+                .is_some_and(ran)
+                || cx
+                    .reading
+                    .phases
+                    .iter()
+                    .any(|r| r.phase_id.major() > w[1].0 && ran(r));
             s.file_severity(
                 if settled {
                     crate::lint::Severity::Info
@@ -320,7 +328,10 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
             // Summaries and no plan left to run: a record of work that is
             // done (`m2s2-celery/` holding its slice's SUMMARY), not a
             // folder GSD has to find a phase in.
-            let record = ph.plan_count() == 0 && !ph.summary_files.is_empty();
+            // So is a folder whose every plan has its summary
+            // (`QA-AUDIT-dashboard-audit/`, 9 of 9 run).
+            let record = (ph.plan_count() == 0 && !ph.summary_files.is_empty())
+                || (ph.plan_count() > 0 && ph.completed_plans() >= ph.plan_count());
             let put_aside = stray
                 || finished
                 || record
