@@ -2763,3 +2763,39 @@ fn phases_deferred_to_an_open_milestone_are_its_work() {
     );
     assert_eq!(v["current_phase"], "70", "{v}");
 }
+
+/// A `<details>` folding a milestone's phases away, whose summary names no
+/// milestone (`<summary>展开 Phase 9-12</summary>` under `### ✅ v1.3 …`),
+/// is that milestone's: its phases are v1.3's, and no milestone named
+/// after the summary appears (batch 17, coderstory+vibe_coding). A summary
+/// that names a version is a milestone of its own, as before.
+#[test]
+fn a_details_block_without_a_version_under_a_milestone_heading_is_its() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Phases\n\n### ✅ v1.3 Queues (2026-04-03 → 2026-04-29)\n\n<details>\n<summary>展开 Phase 9-10</summary>\n\n- [x] **Phase 9: Topics** — completed 2026-04-20\n- [x] **Phase 10: Consumers** — completed 2026-04-28\n\n</details>\n\n<details>\n<summary>✅ v1.2 Users — SHIPPED 2026-04-18</summary>\n\n- [x] **Phase 8: Users** — completed 2026-04-18\n\n</details>\n\n### 🚧 v1.4 Next\n\n- [ ] **Phase 11**: Monitoring\n",
+    );
+    let v = roadmap(root);
+    let titles: Vec<&str> = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["title"].as_str().unwrap())
+        .collect();
+    assert!(!titles.iter().any(|t| t.contains("展开")), "{titles:?}");
+    assert!(titles.iter().any(|t| t.contains("v1.2")), "{titles:?}");
+    let of = |n: &str| {
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["number"] == n)
+            .map(|p| p["milestone"].clone())
+    };
+    assert_eq!(of("9"), Some(json!("v1.3")), "{v}");
+    assert_eq!(of("10"), Some(json!("v1.3")), "{v}");
+    assert_eq!(v["current_milestone"], "v1.4 Next", "{v}");
+}

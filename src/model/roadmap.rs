@@ -335,7 +335,38 @@ impl Roadmap {
                 map.add_with_status(content, item.line.number, MilestoneSource::List, status);
             }
         }
+        // A `<details>` whose summary names no milestone (`展开 Phase
+        // 9-12`, `Show phases`) right under a milestone heading, before any
+        // other heading: that milestone's phases folded away, not one more
+        // milestone. Its region is the heading's (set below).
+        let own_part = |i: usize| {
+            let start = md.headings[i].line.span.start;
+            let end = md
+                .headings
+                .get(i + 1)
+                .map_or(body.end, |h| h.line.span.start);
+            Span::new(start, end)
+        };
+        let folded_under = |d: &DetailsBlock| -> Option<usize> {
+            if super::milestone::find_milestone_id(&d.summary).is_some() {
+                return None;
+            }
+            md.headings.iter().enumerate().find_map(|(i, h)| {
+                let t = h.text.slice(text);
+                (h.level <= 3
+                    && parse_phase_title(t).is_none()
+                    && is_milestone_heading(t)
+                    && super::milestone::find_milestone_id(t).is_some()
+                    && own_part(i).covers(d.span))
+                .then_some(i)
+            })
+        };
+        let mut folded: Vec<(usize, Span)> = Vec::new();
         for d in &details {
+            if let Some(h) = folded_under(d) {
+                folded.push((h, d.span));
+                continue;
+            }
             let mut status = MilestoneStatus::of_text(&d.summary);
             if status == MilestoneStatus::Unknown {
                 status = if d.open {
@@ -392,6 +423,12 @@ impl Roadmap {
                 span: section,
                 milestone,
             });
+            for (_, span) in folded.iter().filter(|(at, _)| *at == i) {
+                map.regions.push(Region {
+                    span: *span,
+                    milestone,
+                });
+            }
         }
         // A line of prose that names the milestone with its status
         // (`_Milestone: v1.0 MVP_ ✅ **COMPLETE**`, `**Milestone:** M2 🚧`):
