@@ -632,6 +632,12 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         "count",
     ]));
     out.push(s(&["phases", "list", "--type", "context"]));
+    out.push(s(&["state", "get"]));
+    out.push(s(&["query", "state.get", "milestone", "--raw"]));
+    out.push(s(&["state", "get", "status"]));
+    out.push(s(&["state", "get", "Phase", "--raw"]));
+    out.push(s(&["state", "get", "Current Position"]));
+    out.push(s(&["state", "get", "no such field", "--raw"]));
     out.push(s(&["query", "graphify.query", "auth", "--raw"]));
     for dir in phase_dirs(tree) {
         out.push(s(&["query", "verification.status", &dir]));
@@ -745,11 +751,12 @@ struct PeerCounts {
 }
 
 /// The calls of the corpus read parity that gsd hands on to gsd-tools, as
-/// measured (2026-12-03, 134 trees; the `progress` and `phases list` calls
-/// added then are handed on only on the seven workstream trees): an answer
+/// measured (2026-12-03, 134 trees; the `progress`, `phases list` and
+/// `state get` calls added then are handed on only on the workstream
+/// trees): an answer
 /// that stops being gsd's own is a regression the equality check alone
 /// does not see.
-const HANDED_ON_AT_MOST: usize = 1636;
+const HANDED_ON_AT_MOST: usize = 1672;
 
 #[test]
 #[cfg_attr(

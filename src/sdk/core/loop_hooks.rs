@@ -22,13 +22,9 @@ use serde_json::{Map, Value, json};
 
 use super::js::truthy;
 use super::native::{CoreCall, Refusal, claude_config_dir, claude_runtime, config_object, hand_on};
-use super::output::{Failure, Out, js_string};
+use super::output::{Failure, Out, PRINTED_LIMIT, js_string};
 
 const TABLE: &str = include_str!("gsd-core-1.14.0-loop-hooks.json");
-
-/// The longest JSON 1.14.0 prints itself (in UTF-16 units); longer goes to a
-/// temporary file whose path it prints.
-const PRINTED_LIMIT: usize = 50_000;
 
 fn table() -> &'static Value {
     static T: OnceLock<Value> = OnceLock::new();

@@ -50,6 +50,7 @@ pub mod roadmap_phase;
 pub mod runtime_facts;
 pub mod section_manifest;
 pub mod slug;
+pub mod state_get;
 pub mod summary_extract;
 pub mod tdd_applicable;
 pub mod test_command;

@@ -19,8 +19,8 @@ use super::{
     agents, eval_score, frontmatter, gitinfo, graphify, init_execute_phase, init_manager,
     init_milestone, init_phase_op, init_plan_phase, init_todos, isolation, loop_hooks, models,
     mvp_mode, predicate, progress, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts,
-    summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
-    windows, writes,
+    state_get, summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story,
+    verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -147,6 +147,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         progress::progress(c, Some("table"))
     }),
     ("phases.list", Scope::Planning, progress::phases_list),
+    ("state.get", Scope::Planning, state_get::state_get),
     ("roadmap.analyze", Scope::Planning, roadmap_analyze::analyze),
     (
         "roadmap.milestone-scope",

@@ -23,18 +23,33 @@ pub fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into())
 }
 
+/// The longest JSON 1.14.0's `output()` prints itself (in UTF-16 units).
+pub const PRINTED_LIMIT: usize = 50_000;
+
+/// JSON as `output()` delivers it: longer than [`PRINTED_LIMIT`], 1.14.0
+/// writes it to a temporary file (with one final newline) and its `main`
+/// prints that file back, so the answer ends in a newline.
+fn printed(v: &Value) -> String {
+    let text = pretty(v);
+    if text.encode_utf16().count() > PRINTED_LIMIT {
+        text + "\n"
+    } else {
+        text
+    }
+}
+
 impl Out {
     /// A JSON answer with no raw form (`--raw` prints the JSON too).
     pub fn json(v: &Value) -> Out {
         Out {
-            text: pretty(v),
+            text: printed(v),
             raw: None,
         }
     }
     /// A JSON answer whose raw form is `raw`.
     pub fn with_raw(v: &Value, raw: impl Into<String>) -> Out {
         Out {
-            text: pretty(v),
+            text: printed(v),
             raw: Some(raw.into()),
         }
     }
@@ -209,5 +224,22 @@ mod tests {
             "{\n  \"slug\": \"a-b\"\n}"
         );
         assert_eq!(js_string(&json!([1, null, "x"])), "1,,x");
+    }
+
+    #[test]
+    fn json_past_the_printed_limit_ends_in_a_newline() {
+        let under = json!({"content": "x".repeat(PRINTED_LIMIT - 20)});
+        assert!(!Out::json(&under).text.ends_with('\n'));
+        let over = json!({"content": "é".repeat(PRINTED_LIMIT)});
+        let out = Out::with_raw(&over, "raw");
+        assert!(out.text.ends_with("}\n"));
+        assert_eq!(render(&out, true, None).unwrap(), "raw");
+        assert_eq!(
+            render(&out, false, Some("content"))
+                .unwrap()
+                .chars()
+                .count(),
+            PRINTED_LIMIT
+        );
     }
 }
