@@ -23,6 +23,25 @@ fn plan(phase: &str, n: &str, reqs: &str) -> String {
     )
 }
 
+/// One plan in each phase folder `(dir, number, ran)`, with its summary
+/// where it ran.
+fn one_plan_each(root: &Path, folders: &[(&str, &str, bool)]) {
+    for &(dir, n, done) in folders {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+        if done {
+            write(
+                root,
+                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+                "# Summary\n",
+            );
+        }
+    }
+}
+
 fn roadmap(root: &Path) -> Value {
     let o = common::gsd(root, &["roadmap", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
@@ -2633,24 +2652,14 @@ fn a_sentence_naming_a_phase_and_a_shared_progress_row_keep_it_in_its_milestone(
         ".planning/ROADMAP.md",
         "# Roadmap: Shop\n\n## Milestones\n\n- [x] **v1.7 Spike** — Phase 8 (shipped 2026-06-12)\n- 🚧 **v1.8 Cutover** — Phases 9-10 (active)\n\n<details>\n<summary>v1.7 Spike (Phase 8) — SHIPPED 2026-06-12</summary>\n\n- [x] Phase 8: Storage spike (completed 2026-06-12)\n\n</details>\n\n## v1.8 Cutover (Phases 9-10) — ACTIVE\n\n### Phase 9: Migration\n\n**Goal:** Convert the Phase 8 proof into migration code.\n\n- [x] Harden the Phase 8 proof into production code.\n\n### Phase 10: Removal\n\n**Goal:** Remove the old stack.\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 8. Storage spike | 1/1 | Complete | 2026-06-12 |\n| 9. Migration | 1/1 | Complete | 2026-06-20 |\n| 10. Removal | 0/1 | Not started | - |\n",
     );
-    for (dir, n, done) in [
-        ("08-storage-spike", "08", true),
-        ("09-migration", "09", true),
-        ("10-removal", "10", false),
-    ] {
-        write(
-            root,
-            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
-            &plan(n, "01", ""),
-        );
-        if done {
-            write(
-                root,
-                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
-                "# Summary\n",
-            );
-        }
-    }
+    one_plan_each(
+        root,
+        &[
+            ("08-storage-spike", "08", true),
+            ("09-migration", "09", true),
+            ("10-removal", "10", false),
+        ],
+    );
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], "v1.8 Cutover", "{v}");
     assert_eq!(active(&v), ["9", "10"], "{v}");
@@ -2734,25 +2743,15 @@ fn phases_deferred_to_an_open_milestone_are_its_work() {
         ".planning/ROADMAP.md",
         "# Roadmap: CAD\n\n## Milestones\n\n- ✅ **v1.17 Library** — Phases 67–68 (partial-shipped 2026-05-07; Phases 69 + 70 deferred to v1.19)\n- 🚧 **v1.19 Linking** — Phases 69, 70, 77 (in progress)\n- ✅ **v1.20 Depth** — Phases 78–80 (shipped 2026-05-15)\n\n## v1.17 Library\n\n- [x] **Phase 67: Foundation**\n- [x] **Phase 68: Apply**\n- [ ] **Phase 69: Linking**\n- [ ] **Phase 70: Rebuild**\n\n### Phase 67: Foundation\n\n**Goal:** f\n\n### Phase 68: Apply\n\n**Goal:** a\n\n### Phase 69: Linking — v1.19 ACTIVE\n\n**Goal:** l\n\n### Phase 70: Rebuild — v1.19 ACTIVE\n\n**Goal:** r\n\n### Phase 77: Cleanup — v1.19 ACTIVE\n\n**Goal:** c\n\n## v1.20 Depth\n\n- [x] **Phase 78: Maps**\n- [x] **Phase 79: Presets**\n- [x] **Phase 80: Controls**\n\n## Polish Phases\n\n- 🚧 **Phase 87 — Theme toggle** (in progress)\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 69. Linking | 1/1 | Complete | 2026-05-08 |\n| 70. Rebuild | 0/1 | In progress | - |\n| 87. Theme toggle | 1/1 | Complete | 2026-05-20 |\n",
     );
-    for (dir, n, done) in [
-        ("69-linking", "69", true),
-        ("70-rebuild", "70", false),
-        ("77-cleanup", "77", false),
-        ("87-theme-toggle", "87", true),
-    ] {
-        write(
-            root,
-            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
-            &plan(n, "01", ""),
-        );
-        if done {
-            write(
-                root,
-                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
-                "# Summary\n",
-            );
-        }
-    }
+    one_plan_each(
+        root,
+        &[
+            ("69-linking", "69", true),
+            ("70-rebuild", "70", false),
+            ("77-cleanup", "77", false),
+            ("87-theme-toggle", "87", true),
+        ],
+    );
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], "v1.19 Linking", "{v}");
     assert_eq!(active(&v), ["69", "70", "77"], "{v}");
