@@ -5,10 +5,12 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 struct Counting;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static COUNT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
 static INNER: mimalloc::MiMalloc = mimalloc::MiMalloc;
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size(), Relaxed);
+        let live = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+        PEAK.fetch_max(live, Relaxed);
         COUNT.fetch_add(1, Relaxed);
         unsafe { INNER.alloc(l) }
     }
@@ -17,7 +19,8 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { INNER.dealloc(p, l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        LIVE.fetch_add(n, Relaxed);
+        let live = LIVE.fetch_add(n, Relaxed) + n;
+        PEAK.fetch_max(live, Relaxed);
         LIVE.fetch_sub(l.size(), Relaxed);
         COUNT.fetch_add(1, Relaxed);
         unsafe { INNER.realloc(p, l, n) }
@@ -42,7 +45,7 @@ fn skeleton(root: &std::path::Path) {
     let b = snap();
     let doc = gsd::model::Document::parse(
         gsd::doc::Source::from_text(root.join(".planning/ROADMAP.md"), text),
-        "ROADMAP.md".into(),
+        std::path::Path::new("ROADMAP.md"),
     );
     let c = snap();
     let roadmap = gsd::model::roadmap::Roadmap::parse(doc);
@@ -70,6 +73,15 @@ fn skeleton(root: &std::path::Path) {
         grew(f, g),
         grew(h, i),
         run.diagnostics.len()
+    );
+    drop((ws, run));
+    PEAK.store(LIVE.load(Relaxed), Relaxed);
+    let base = LIVE.load(Relaxed);
+    let project = gsd::lint::project::run_project(root, &Default::default()).unwrap();
+    eprintln!(
+        "gsd lint as the command runs it: peak live heap {} B ({} findings)",
+        PEAK.load(Relaxed) - base,
+        project.diagnostics.len()
     );
 }
 

@@ -347,7 +347,7 @@ proptest! {
         let files = gsd::render::init::render(&gsd::render::Renderer::new(None), &spec).unwrap();
         let get = |f: &str| {
             let text = files.iter().find(|(p, _)| p.ends_with(f)).unwrap().1.clone();
-            Document::parse(gsd::doc::Source::from_text(f, text), f.into())
+            Document::parse(gsd::doc::Source::from_text(f, text), std::path::Path::new(f))
         };
         let project = Project::parse(get("PROJECT.md"));
         prop_assert_eq!(project.name.as_deref(), Some(name.as_str()));
@@ -392,7 +392,7 @@ fn remaining_template_snapshots() {
     insta::assert_snapshot!("template_ralph_prompt", prompt);
     let doc = gsd::model::Document::parse(
         gsd::doc::Source::from_text("R.md", research.clone()),
-        "R.md".into(),
+        std::path::Path::new("R.md"),
     );
     assert!(
         doc.text()

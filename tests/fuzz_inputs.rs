@@ -270,7 +270,7 @@ proptest! {
             let docs: std::collections::HashMap<&Path, &Document> = ws
                 .documents()
                 .into_iter()
-                .map(|d| (d.rel_path.as_path(), d))
+                .map(|d| (&*d.rel_path, d))
                 .collect();
             let _ = gsd::lint::output::human::render(&found, &docs, false, docs.len(), &[]);
         }

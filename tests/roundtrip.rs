@@ -20,7 +20,10 @@ fn scalar_edits(n: &Node, text: &str, out: &mut Vec<Edit>) {
 }
 
 fn check(bytes: Vec<u8>) {
-    let doc = Document::parse(Source::from_bytes("x.md", bytes.clone()), "x.md".into());
+    let doc = Document::parse(
+        Source::from_bytes("x.md", bytes.clone()),
+        std::path::Path::new("x.md"),
+    );
     assert_eq!(doc.reassemble(), bytes);
     if let Some(fm) = doc.fm() {
         let mut edits = Vec::new();

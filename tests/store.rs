@@ -415,7 +415,7 @@ fn writers_killed_at_random_moments_never_tear_the_file() {
         let after = std::fs::read_to_string(&p).unwrap();
         let doc = gsd::model::Document::parse(
             gsd::doc::Source::from_text("STATE.md", after.clone()),
-            "STATE.md".into(),
+            std::path::Path::new("STATE.md"),
         );
         assert!(
             doc.fm().is_some(),

@@ -345,10 +345,16 @@ mod tests {
     use crate::doc::Source;
 
     fn run(text: &str, key: &str, value: &str) -> String {
-        let doc = Document::parse(Source::from_text("x.md", text), "x.md".into());
+        let doc = Document::parse(
+            Source::from_text("x.md", text),
+            std::path::Path::new("x.md"),
+        );
         let edits = set(&doc, key, &|old| yaml_text(&doc, value, old)).unwrap();
         let out = crate::doc::apply_edits(text, &edits).unwrap();
-        let back = Document::parse(Source::from_text("x.md", out.clone()), "x.md".into());
+        let back = Document::parse(
+            Source::from_text("x.md", out.clone()),
+            std::path::Path::new("x.md"),
+        );
         assert!(back.fm().is_some(), "result parses:\n{out}");
         out
     }
@@ -413,7 +419,7 @@ mod tests {
                  \x20       line one\n        line two\n  key_links: []\n\
                  literal: |\n  one\n  two\nstrip: |-\n  one\nfolded: >\n  one\n  two\n\n  three\n\
                  plain_multi: one\n  two\n---\nbody\n";
-        let doc = Document::parse(Source::from_text("x.md", t), "x.md".into());
+        let doc = Document::parse(Source::from_text("x.md", t), std::path::Path::new("x.md"));
         let keys: Vec<String> = doc
             .fm()
             .unwrap()
@@ -560,7 +566,7 @@ mod tests {
     #[test]
     fn a_value_yaml_cannot_hold_there_is_refused() {
         let t = "---\nlist: [a, b]\n---\n";
-        let doc = Document::parse(Source::from_text("x.md", t), "x.md".into());
+        let doc = Document::parse(Source::from_text("x.md", t), std::path::Path::new("x.md"));
         let e = set(&doc, "list.2", &|old| yaml_text(&doc, "k: v\nj: w", old)).unwrap_err();
         assert!(e.to_string().contains("flow"), "{e}");
     }

@@ -49,11 +49,9 @@ impl Convention {
                 facts.keys_ran_without.contains(k)
                     || (!facts.keys_ran_without.is_empty() && EXECUTOR_DEFAULTS.contains(k))
             }),
-            Convention::TaskChildrenRanWithout(kind, missing) => missing.iter().all(|c| {
-                facts
-                    .task_children_ran_without
-                    .contains(&(kind.clone(), *c))
-            }),
+            Convention::TaskChildrenRanWithout(kind, missing) => missing
+                .iter()
+                .all(|c| facts.task_child_ran_without(kind, c)),
         }
     }
 
@@ -73,8 +71,10 @@ pub struct Facts {
     pub(crate) bare_plan_ran: bool,
     /// Required frontmatter keys phase plans that ran go without.
     pub(crate) keys_ran_without: HashSet<&'static str>,
-    /// Task children, by task type, the tasks of plans that ran go without.
-    pub(crate) task_children_ran_without: HashSet<(String, &'static str)>,
+    /// Task children, by task type, the tasks of plans that ran go without:
+    /// a few pairs, looked up before adding (a set of owned pairs made a
+    /// String for every task of every plan that ran).
+    pub(crate) task_children_ran_without: Vec<(String, &'static str)>,
     /// Requirement IDs the plans name (`requirements:` or a
     /// `**Requirements:**` line).
     pub requirements_named: HashSet<String>,
@@ -98,8 +98,7 @@ impl Facts {
                 }
                 for t in p.tasks.iter().filter(|t| t.unclosed_children.is_empty()) {
                     for c in t.kind.schema().0.iter().filter(|c| !t.has(c)) {
-                        f.task_children_ran_without
-                            .insert((t.kind.as_str().to_owned(), *c));
+                        f.add_task_child_ran_without(t.kind.as_str(), c);
                     }
                 }
             }
@@ -112,12 +111,27 @@ impl Facts {
         f
     }
 
+    /// Whether tasks of type `kind` in plans that ran go without `child`.
+    fn task_child_ran_without(&self, kind: &str, child: &str) -> bool {
+        self.task_children_ran_without
+            .iter()
+            .any(|(k, c)| k == kind && *c == child)
+    }
+
+    fn add_task_child_ran_without(&mut self, kind: &str, child: &'static str) {
+        if !self.task_child_ran_without(kind, child) {
+            self.task_children_ran_without
+                .push((kind.to_owned(), child));
+        }
+    }
+
     /// Add the facts of another pass.
     pub fn merge(&mut self, other: Facts) {
         self.bare_plan_ran |= other.bare_plan_ran;
         self.keys_ran_without.extend(other.keys_ran_without);
-        self.task_children_ran_without
-            .extend(other.task_children_ran_without);
+        for (kind, c) in other.task_children_ran_without {
+            self.add_task_child_ran_without(&kind, c);
+        }
         self.requirements_named.extend(other.requirements_named);
         self.stopped_summaries.extend(other.stopped_summaries);
     }
@@ -237,7 +251,7 @@ impl<'a> Sink<'a> {
     pub(crate) fn file_unless_ran_so(
         &mut self,
         convention: Convention,
-        file: impl Into<PathBuf>,
+        file: impl crate::lint::diagnostic::FilePath,
         message: impl Into<String>,
         help: impl Into<Cow<'static, str>>,
     ) {
@@ -280,14 +294,14 @@ impl<'a> Sink<'a> {
     pub fn file_severity(
         &mut self,
         severity: super::diagnostic::Severity,
-        file: impl Into<PathBuf>,
+        file: impl crate::lint::diagnostic::FilePath,
         message: impl Into<String>,
         help: impl Into<Cow<'static, str>>,
     ) {
         self.out.push(Diagnostic::file(
             self.rule.code,
             severity,
-            file.into(),
+            file,
             message.into(),
             help.into(),
         ));
@@ -326,7 +340,7 @@ impl<'a> Sink<'a> {
     /// Report about a file as a whole (it may not exist).
     pub fn file(
         &mut self,
-        file: impl Into<PathBuf>,
+        file: impl crate::lint::diagnostic::FilePath,
         message: impl Into<String>,
         help: impl Into<Cow<'static, str>>,
     ) {
@@ -351,14 +365,18 @@ pub struct Tree<'a> {
     /// The phase STATE.md's position names first (read once: rules ask
     /// per phase whether the work has moved past it).
     state_phase: Option<crate::model::PhaseId>,
+    /// What every pass's history reads from the whole tree.
+    pub history: crate::lint::history::TreeHistory,
 }
 
 impl<'a> Tree<'a> {
     pub fn new(ws: &'a Workspace) -> Self {
+        let reading = RoadmapReading::new(ws);
         Tree {
             ws,
             phases: PhaseIndex::new(ws),
-            reading: RoadmapReading::new(ws),
+            history: crate::lint::history::TreeHistory::of(ws, &reading),
+            reading,
             archived_requirements: ws.archived_requirements(),
             shipped: crate::model::shipped::ShippedRecords::of(ws),
             state_phase: ws

@@ -2,7 +2,8 @@
 //! Rendering happens in `lint::output`, never here.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde::ser::SerializeStruct;
@@ -28,18 +29,54 @@ impl Severity {
     }
 }
 
+/// What a finding's file can be given as: a document's shared path
+/// (cloned, not copied), or any path.
+pub trait FilePath {
+    fn into_file(self) -> Arc<Path>;
+}
+
+impl FilePath for &Arc<Path> {
+    fn into_file(self) -> Arc<Path> {
+        Arc::clone(self)
+    }
+}
+
+impl FilePath for Arc<Path> {
+    fn into_file(self) -> Arc<Path> {
+        self
+    }
+}
+
+impl FilePath for std::path::PathBuf {
+    fn into_file(self) -> Arc<Path> {
+        self.into()
+    }
+}
+
+impl FilePath for &std::path::PathBuf {
+    fn into_file(self) -> Arc<Path> {
+        self.as_path().into()
+    }
+}
+
+impl FilePath for &Path {
+    fn into_file(self) -> Arc<Path> {
+        self.into()
+    }
+}
+
 /// One lint finding.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
     pub code: &'static str,
     pub severity: Severity,
-    /// Path relative to the project root.
-    pub file: PathBuf,
+    /// Path relative to the project root (its document's, shared).
+    pub file: Arc<Path>,
     /// 1-based line and column (column counts characters).
-    pub line: usize,
-    pub column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
     pub message: String,
     /// What to do about it: most rules' is a fixed sentence, kept without a
     /// copy per finding (a big tree has a hundred thousand findings).
@@ -93,14 +130,15 @@ impl Diagnostic {
     ) -> Self {
         let (line, column) = doc.source.line_col(span.start);
         let (end_line, end_column) = doc.source.line_col(span.end);
+        let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Diagnostic {
             code,
             severity,
             file: doc.rel_path.clone(),
-            line,
-            column,
-            end_line,
-            end_column,
+            line: small(line),
+            column: small(column),
+            end_line: small(end_line),
+            end_column: small(end_column),
             message,
             help,
             history: false,
@@ -112,14 +150,14 @@ impl Diagnostic {
     pub fn file(
         code: &'static str,
         severity: Severity,
-        file: PathBuf,
+        file: impl FilePath,
         message: String,
         help: Cow<'static, str>,
     ) -> Self {
         Diagnostic {
             code,
             severity,
-            file,
+            file: file.into_file(),
             line: 1,
             column: 1,
             end_line: 1,

@@ -9,7 +9,7 @@
 //! are history too.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::model::reading::RoadmapReading;
 use crate::model::workspace::PhaseLocation;
@@ -96,29 +96,50 @@ fn state_recorded_plans(ws: &Workspace) -> Vec<crate::model::PlanId> {
     out
 }
 
-/// The files whose execution findings are history.
-pub struct History {
-    files: HashSet<PathBuf>,
+/// The files whose execution findings are history (borrowed from the
+/// pass's documents: a copy of every path of a big tree was most of the
+/// time this took).
+pub struct History<'v> {
+    files: HashSet<&'v Path>,
 }
 
-impl History {
+/// What the history of every pass reads from the whole tree, read once
+/// (each of a big tree's hundreds of passes scanned every phase of the
+/// reading and every line of STATE.md again).
+pub struct TreeHistory {
+    /// The last live phase that has run: a phase before it is overtaken.
+    last_run: Option<crate::model::PhaseId>,
+    /// The plans STATE.md records as executed.
+    recorded_run: Vec<crate::model::PlanId>,
+}
+
+impl TreeHistory {
+    pub fn of(ws: &Workspace, reading: &RoadmapReading) -> TreeHistory {
+        TreeHistory {
+            last_run: reading
+                .phases
+                .iter()
+                .filter(|r| r.active && r.summaries > 0 && !r.phase_id.is_backlog())
+                .map(|r| &r.phase_id)
+                .max()
+                .cloned(),
+            recorded_run: state_recorded_plans(ws),
+        }
+    }
+}
+
+impl<'v> History<'v> {
     /// The history among the documents of `view`, read against the tree `ws`.
     pub fn new(
         ws: &Workspace,
-        view: &View,
+        view: &View<'v>,
         reading: &RoadmapReading,
         shipped: &crate::model::shipped::ShippedRecords,
-    ) -> History {
+        tree: &TreeHistory,
+    ) -> History<'v> {
         let mut files = HashSet::new();
-        // The last live phase that has run: a phase before it is overtaken
-        // (one maximum instead of a scan of every phase per phase).
-        let last_run = reading
-            .phases
-            .iter()
-            .filter(|r| r.active && r.summaries > 0 && !r.phase_id.is_backlog())
-            .map(|r| &r.phase_id)
-            .max();
-        let recorded_run = state_recorded_plans(ws);
+        let last_run = tree.last_run.as_ref();
+        let recorded_run = &tree.recorded_run;
         for ph in view.phases {
             let shipped = match &ph.location {
                 PhaseLocation::Archived(_) => true,
@@ -179,12 +200,12 @@ impl History {
                     .is_some_and(|id| recorded_run.iter().any(|r| r.same(id)));
                 if shipped || all_ran || aside_inside || state_says_ran || ph.plan_has_summary(plan)
                 {
-                    files.insert(plan.doc.rel_path.clone());
+                    files.insert(&*plan.doc.rel_path);
                 }
             }
             if shipped {
-                files.extend(ph.summaries.iter().map(|s| s.doc.rel_path.clone()));
-                files.extend(ph.other_docs.iter().map(|d| d.rel_path.clone()));
+                files.extend(ph.summaries.iter().map(|s| &*s.doc.rel_path));
+                files.extend(ph.other_docs.iter().map(|d| &*d.rel_path));
             }
         }
         // Every other file kept in an archive folder (`archive/v1-phases/
@@ -195,7 +216,7 @@ impl History {
                 .components()
                 .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()))
             {
-                files.insert(doc.rel_path.clone());
+                files.insert(&*doc.rel_path);
             }
         }
         // Archives in schemes of their own (`archive/v1.1/phases/…`,
@@ -207,7 +228,7 @@ impl History {
                 .components()
                 .any(|c| is_archive_folder(&c.as_os_str().to_string_lossy()));
             if archived {
-                files.insert(plan.doc.rel_path.clone());
+                files.insert(&*plan.doc.rel_path);
             }
         }
         // A `*-PLAN.md` lying loose in `phases/` is never executed: GSD only
@@ -215,7 +236,7 @@ impl History {
         let phases_dir = ws.planning.join("phases");
         for plan in view.loose_plans {
             if plan.doc.path().parent() == Some(phases_dir.as_path()) {
-                files.insert(plan.doc.rel_path.clone());
+                files.insert(&*plan.doc.rel_path);
             }
         }
         // Quick tasks: done once their folder holds a SUMMARY, or STATE.md's
@@ -245,7 +266,7 @@ impl History {
                 .zip(last_quick_run)
                 .is_some_and(|(this, last)| this < last);
             if overtaken {
-                files.insert(plan.doc.rel_path.clone());
+                files.insert(&*plan.doc.rel_path);
                 continue;
             }
             let dir = plan.doc.path().parent();
@@ -271,7 +292,7 @@ impl History {
                     .iter()
                     .any(|d| d.path().parent() == dir && d.file_name().ends_with("SUMMARY.md"));
             if done {
-                files.insert(plan.doc.rel_path.clone());
+                files.insert(&*plan.doc.rel_path);
             }
         }
         History { files }

@@ -38,8 +38,9 @@ const BATCH_PHASES: usize = 16;
 pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
     let tree = Tree::new(ws);
     let linter = Linter::new(&tree, options);
-    let pass = linter.check(&View::whole(ws));
-    linter.finish(vec![pass]).diagnostics
+    let found = Found::default();
+    let pass = linter.check(&View::whole(ws), &found);
+    linter.finish(vec![pass], found).diagnostics
 }
 
 /// Run every enabled rule over a workspace loaded as a skeleton
@@ -49,7 +50,8 @@ pub fn run(ws: &Workspace, options: &Options) -> Vec<Diagnostic> {
 pub fn run_streaming(skeleton: &Workspace, options: &Options) -> Linted {
     let tree = Tree::new(skeleton);
     let linter = Linter::new(&tree, options);
-    let mut passes = vec![linter.check(&View::outside_phases(skeleton))];
+    let found = Found::for_tree(skeleton);
+    let mut passes = vec![linter.check(&View::outside_phases(skeleton), &found)];
     let n = skeleton.phases.len();
     let batches: Vec<std::ops::Range<usize>> = (0..n)
         .step_by(BATCH_PHASES)
@@ -58,9 +60,41 @@ pub fn run_streaming(skeleton: &Workspace, options: &Options) -> Linted {
     passes.par_extend(batches.into_par_iter().map(|range| {
         // The batch's documents are dropped here, once checked.
         let batch = skeleton.load_phases(range);
-        linter.check(&View::batch(&batch))
+        linter.check(&View::batch(&batch), &found)
     }));
-    linter.finish(passes)
+    linter.finish(passes, found)
+}
+
+/// Every pass's findings, in one vector the passes append to as they end
+/// (in whatever order the thread pool finishes them; sorted at the end).
+/// Gathering them into a new vector at the end held a big tree's hundred
+/// thousand findings twice at the run's peak of memory.
+#[derive(Default)]
+struct Found(std::sync::Mutex<Vec<Diagnostic>>);
+
+impl Found {
+    /// Room reserved for about two findings a file: address space, not
+    /// memory, until findings fill it — and no copy as it grows.
+    fn for_tree(ws: &Workspace) -> Found {
+        let files: usize = ws
+            .phases
+            .iter()
+            .map(|p| p.plan_files.len() + p.summary_files.len() + p.other_files.len())
+            .sum();
+        Found(std::sync::Mutex::new(Vec::with_capacity(2 * files + 1024)))
+    }
+
+    /// Append a pass's findings; returns where they start.
+    fn append(&self, mut diagnostics: Vec<Diagnostic>) -> usize {
+        let mut all = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let at = all.len();
+        all.append(&mut diagnostics);
+        at
+    }
+
+    fn into_inner(self) -> Vec<Diagnostic> {
+        self.0.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The findings of a run, and what it read.
@@ -75,10 +109,10 @@ pub struct Linted {
     pub skipped: usize,
 }
 
-/// What one pass of the file rules found.
+/// What one pass of the file rules found (its findings are in [`Found`]).
 struct Pass {
-    diagnostics: Vec<Diagnostic>,
-    /// Findings whose severity waits on the facts of every pass.
+    /// Findings (by index in [`Found`]) whose severity waits on the facts
+    /// of every pass.
     conventions: Vec<(usize, Convention)>,
     facts: Facts,
     /// The documents that mention gsd-ignore (only they can suppress a
@@ -93,7 +127,7 @@ struct Pass {
 
 /// Findings, and those of them (by index) whose severity waits on the
 /// facts of every pass.
-type Found = (Vec<Diagnostic>, Vec<(usize, Convention)>);
+type Findings = (Vec<Diagnostic>, Vec<(usize, Convention)>);
 
 /// Whether two findings of a sorted list say the same thing: same file,
 /// place and rule.
@@ -101,10 +135,39 @@ pub(crate) fn same_place(a: &Diagnostic, b: &Diagnostic) -> bool {
     (a.line, a.column, a.code) == (b.line, b.column, b.code) && a.file == b.file
 }
 
-/// Sort findings by file (as bytes), line, column and rule.
+/// Sort findings by file (as bytes), line, column and rule, stably.
+///
+/// The order is found on indices and then applied in place: a stable sort
+/// of the findings themselves takes scratch room for half of them (9 MB on
+/// a 10,000-phase tree, at the run's peak of memory), one of indices 4
+/// bytes a finding.
 pub(crate) fn sort_by_place(all: &mut [Diagnostic]) {
+    let Ok(n) = u32::try_from(all.len()) else {
+        all.sort_by(place_order);
+        return;
+    };
     // Paths compare as bytes: component-wise comparison was a tenth of the run.
-    all.sort_by(place_order);
+    let mut order: Vec<u32> = (0..n).collect();
+    order.sort_by(|&a, &b| place_order(&all[a as usize], &all[b as usize]));
+    permute(all, &mut order);
+}
+
+/// Reorder `items` so that position `i` holds what was at `order[i]`,
+/// following each cycle of the permutation with swaps (`order` is used up).
+fn permute<T>(items: &mut [T], order: &mut [u32]) {
+    const DONE: u32 = u32::MAX;
+    for start in 0..order.len() {
+        let mut at = start;
+        while order[at] != DONE {
+            let from = order[at] as usize;
+            order[at] = DONE;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 fn place_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
@@ -121,7 +184,7 @@ fn place_order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
 /// overlaps three others of its wave — and the report keeps one). Done as
 /// each pass ends, so the duplicates never pile up (100,000 of them on a
 /// 10,000-phase tree). A file's findings of one rule all come from one pass.
-fn one_per_place(found: Vec<Diagnostic>, conventions: Vec<(usize, Convention)>) -> Found {
+fn one_per_place(found: Vec<Diagnostic>, conventions: Vec<(usize, Convention)>) -> Findings {
     let mut waiting: Vec<Option<Convention>> = Vec::new();
     if !conventions.is_empty() {
         waiting.resize_with(found.len(), || None);
@@ -167,8 +230,8 @@ impl<'a> Linter<'a> {
     }
 
     /// Run the enabled rules that read `reads` with `cx`, in registry order.
-    fn apply(&self, reads: Reads, cx: &Ctx) -> Found {
-        let found: Vec<Found> = self
+    fn apply(&self, reads: Reads, cx: &Ctx) -> Findings {
+        let found: Vec<Findings> = self
             .rules
             .par_iter()
             .filter(|r| r.reads == reads)
@@ -189,16 +252,23 @@ impl<'a> Linter<'a> {
     }
 
     /// The file rules over one view, with the history of its files.
-    fn check(&self, view: &View) -> Pass {
+    fn check(&self, view: &View, found: &Found) -> Pass {
         let none = Facts::default();
         let cx = self.tree.cx(view, &none);
         let (mut diagnostics, conventions) = self.apply(Reads::Files, &cx);
-        let history =
-            history::History::new(self.tree.ws, view, &self.tree.reading, &self.tree.shipped);
+        let history = history::History::new(
+            self.tree.ws,
+            view,
+            &self.tree.reading,
+            &self.tree.shipped,
+            &self.tree.history,
+        );
         for d in &mut diagnostics {
             history.apply(d);
         }
         let (diagnostics, conventions) = one_per_place(diagnostics, conventions);
+        let at = found.append(diagnostics);
+        let conventions = conventions.into_iter().map(|(i, c)| (at + i, c)).collect();
         let documents = view.documents();
         let outside: Vec<PathBuf> = view
             .core
@@ -206,10 +276,9 @@ impl<'a> Linter<'a> {
             .copied()
             .chain(view.loose_plans.iter().map(|p| &p.doc))
             .chain(view.other)
-            .map(|d| d.rel_path.clone())
+            .map(|d| d.rel_path.to_path_buf())
             .collect();
         Pass {
-            diagnostics,
             conventions,
             facts: Facts::of(view),
             ignoring: documents
@@ -225,35 +294,33 @@ impl<'a> Linter<'a> {
 
     /// The tree rules with the facts of every pass, every severity settled,
     /// suppressions applied, findings sorted.
-    fn finish(&self, passes: Vec<Pass>) -> Linted {
+    fn finish(&self, passes: Vec<Pass>, found: Found) -> Linted {
+        let mut all = found.into_inner();
         let mut facts = Facts::default();
-        let mut all = Vec::with_capacity(passes.iter().map(|p| p.diagnostics.len()).sum());
         let mut ignoring = Vec::new();
         let mut pending = Vec::new();
         let (mut outside, mut phase_documents, mut skipped) = (Vec::new(), 0, 0);
         for p in passes {
             facts.merge(p.facts);
-            let at = all.len();
-            pending.extend(p.conventions.into_iter().map(|(i, c)| (at + i, c)));
-            all.extend(p.diagnostics);
+            pending.extend(p.conventions);
             ignoring.extend(p.ignoring);
             outside.extend(p.outside);
             phase_documents += p.phase_documents;
             skipped += p.skipped;
         }
+        let empty = View::default();
+        let (tree_found, _) = self.apply(Reads::Tree, &self.tree.cx(&empty, &facts));
         for (i, c) in pending {
             c.settle(&mut all[i], &facts);
         }
-        let empty = View::default();
-        let (tree_found, _) = self.apply(Reads::Tree, &self.tree.cx(&empty, &facts));
         all.extend(tree_found);
         // Only files that mention gsd-ignore can suppress anything.
         let suppressing: HashMap<&Path, &Document> =
-            ignoring.iter().map(|d| (d.rel_path.as_path(), d)).collect();
+            ignoring.iter().map(|d| (&*d.rel_path, d)).collect();
         if !suppressing.is_empty() {
             all.retain(|d| {
                 !suppressing
-                    .get(d.file.as_path())
+                    .get(&*d.file)
                     .is_some_and(|doc| suppress::is_suppressed(doc, d))
             });
         }

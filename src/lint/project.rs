@@ -103,10 +103,18 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let targets = targets(root)?;
     let root_linted = targets.contains(&None);
+    let mut runs = 0;
     for t in targets {
+        runs += 1;
         let run = lint_track(root, t.as_deref(), options)?;
         counted.add(&run);
-        diagnostics.extend(run.diagnostics);
+        // Moved, not copied, when it is the only track: a copy of a big
+        // tree's findings was the run's peak of memory.
+        if diagnostics.is_empty() {
+            diagnostics = run.diagnostics;
+        } else {
+            diagnostics.extend(run.diagnostics);
+        }
     }
     // Work only in workstreams: the root is no track of its own, but the
     // files it shares with them are checked. What the root would say about
@@ -115,6 +123,7 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
     // there, outside the root's phases/.
     if !root_linted {
         let run = lint_track(root, None, options)?;
+        runs += 1;
         counted.add(&run);
         let phases = Path::new(".planning").join("phases");
         for d in run.diagnostics {
@@ -123,11 +132,15 @@ pub fn run_project(root: &Path, options: &Options) -> Result<ProjectLint, Worksp
             }
         }
     }
-    super::sort_by_place(&mut diagnostics);
-    // One finding per file, place and code: the first one made (the sort is
-    // stable). Done on the sorted list, not with a set of every finding's
-    // path: hashing 100,000 paths was a few percent of a big tree's lint.
-    diagnostics.dedup_by(|later, first| super::same_place(later, first));
+    // One run's findings come sorted and one per place; several runs'
+    // are merged here. One finding per file, place and code: the first one
+    // made (the sort is stable). Done on the sorted list, not with a set of
+    // every finding's path: hashing 100,000 paths was a few percent of a
+    // big tree's lint.
+    if runs > 1 {
+        super::sort_by_place(&mut diagnostics);
+        diagnostics.dedup_by(|later, first| super::same_place(later, first));
+    }
     Ok(ProjectLint {
         diagnostics,
         files_checked: counted.total(),

@@ -30,11 +30,11 @@ pub fn is_suppressed(doc: &Document, d: &Diagnostic) -> bool {
     {
         return true;
     }
-    let line = |n: usize| {
+    let line = |n: u32| {
         if n == 0 {
             ""
         } else {
-            doc.source.line_span(n).slice(text)
+            doc.source.line_span(n as usize).slice(text)
         }
     };
     [d.line, d.line.saturating_sub(1)]

@@ -4,7 +4,8 @@
 //! and the linter reports frontmatter problems from here, so the YAML of a
 //! file is parsed exactly once.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::doc::frontmatter::{self, Split};
 use crate::doc::yaml::{self, Node, YamlError};
@@ -29,15 +30,17 @@ pub enum Frontmatter {
 #[derive(Debug, Clone)]
 pub struct Document {
     pub source: Source,
-    /// Path relative to the project root (for messages and output).
-    pub rel_path: PathBuf,
+    /// Path relative to the project root (for messages and output), shared
+    /// with the findings about the file (a big tree has a hundred thousand).
+    pub rel_path: Arc<Path>,
     pub split: Split,
     pub frontmatter: Frontmatter,
 }
 
 impl Document {
     /// Parse a markdown-like file: split the frontmatter and read its YAML.
-    pub fn parse(source: Source, rel_path: PathBuf) -> Self {
+    pub fn parse(source: Source, rel_path: impl Into<Arc<Path>>) -> Self {
+        let rel_path = rel_path.into();
         let Some(text) = source.text() else {
             // Not UTF-8: nothing is parsed, so the body is empty text.
             let body = Span::empty(0);
@@ -67,7 +70,8 @@ impl Document {
     }
 
     /// A file that is not markdown: no frontmatter is looked for.
-    pub fn plain(source: Source, rel_path: PathBuf) -> Self {
+    pub fn plain(source: Source, rel_path: impl Into<Arc<Path>>) -> Self {
+        let rel_path = rel_path.into();
         let body = match source.text() {
             Some(_) => Span::new(source.content_start().min(source.len()), source.len()),
             None => Span::empty(0),

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::doc::Span;
-use crate::doc::markdown::{Checkbox, Markdown, label_line};
+use crate::doc::markdown::{Checkbox, Markdown, exact, label_line};
 
 use super::document::Document;
 use super::ids::{PhaseId, PhaseKey, PlanId};
@@ -683,9 +683,12 @@ impl Roadmap {
             milestones: map.milestones.clone(),
             details,
             regions: map.regions.clone(),
-            checklist,
-            phases,
-            progress,
+            checklist: exact(checklist),
+            phases: exact(phases),
+            progress: progress.map(|mut t| {
+                t.rows = exact(t.rows);
+                t
+            }),
             index: HashMap::new(),
         };
         rm.assign_milestones(&map);

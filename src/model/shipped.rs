@@ -202,9 +202,9 @@ pub fn put_away_phase_numbers(ws: &Workspace) -> Vec<u64> {
     let files = ws
         .other
         .iter()
-        .map(|d| d.rel_path.as_path())
-        .chain(ws.loose_plans.iter().map(|p| p.doc.rel_path.as_path()))
-        .chain(ws.skipped.iter().map(|s| s.rel_path.as_path()));
+        .map(|d| &*d.rel_path)
+        .chain(ws.loose_plans.iter().map(|p| &*p.doc.rel_path))
+        .chain(ws.skipped.iter().map(|s| &*s.rel_path));
     let mut out = Vec::new();
     for f in files {
         let rel = f.strip_prefix(ws.rel(&ws.planning)).unwrap_or(f);

@@ -408,10 +408,10 @@ fn file_name(p: &Path) -> String {
 }
 
 fn load_file(root: &Path, path: &Path) -> Loaded {
-    let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+    let rel = path.strip_prefix(root).unwrap_or(path);
     let skip = |reason| {
         Loaded::Skipped(Skipped {
-            rel_path: rel.clone(),
+            rel_path: rel.to_path_buf(),
             reason,
         })
     };

@@ -141,7 +141,7 @@ pub fn write(
         out.clear();
         let src = match d.span {
             Some(span) => docs
-                .source(d.file.as_path())
+                .source(&d.file)
                 .filter(|source| source.text().is_some())
                 .map(|source| {
                     Excerpt::around_in(d.file.display().to_string(), source, span.start, span.len())

@@ -251,10 +251,14 @@ pub fn files_modified_overlap(cx: &Ctx, s: &mut Sink) {
                             .iter()
                             .any(|d| matches!(resolve(cx, phase, d), Some(Target::Plan(t)) if std::ptr::eq(t, b)))
                 };
-                for earlier in earlier_ones
+                // Every finding of a plan here is at one place, and the
+                // report keeps the first made at a place: the first earlier
+                // plan it overlaps is the one said (a wave of twelve plans
+                // all editing one file made 66 findings for 11 kept).
+                if let Some(earlier) = earlier_ones
                     .into_iter()
                     .map(|j| plans[j])
-                    .filter(|e| !depends(later, e) && !depends(e, later))
+                    .find(|e| !depends(later, e) && !depends(e, later))
                 {
                     let shared: Vec<&String> = later
                         .fm
@@ -320,24 +324,28 @@ pub fn orphan_summary(cx: &Ctx, s: &mut Sink) {
             let only_pair = phase.plans.len() == 1
                 && phase.summary_files.len() == 1
                 && phase.plan_has_summary(&phase.plans[0]);
+            // The cheap pairings over every plan first: the name pairing
+            // GSD's older forms need copies strings, and asked of every
+            // plan before the summary's own it made the rule quadratic.
             let has_plan = only_pair
                 || phase.plans.iter().any(|p| {
                     p.doc.file_name().trim_end_matches("PLAN.md") == stem
-                        || crate::model::workspace::summary_is_for(
-                            sum.doc.file_name(),
-                            p.doc.file_name(),
-                        )
                         || matches!((&p.id, &sum.id), (Some(a), Some(b)) if a.same(b))
                         || (sum.id.is_none()
                             && fm_plan.is_some()
                             && p.id.as_ref().map(|i| i.number()) == fm_plan)
+                })
+                || phase.plans.iter().any(|p| {
+                    crate::model::workspace::summary_is_for(sum.doc.file_name(), p.doc.file_name())
                 });
             // GSD's gap-closure plans are named `NN-MM-FIX.md`: a summary
             // `NN-MM-FIX-SUMMARY.md` reports one.
-            let fix_plan = phase.other_files.iter().any(|f| {
-                f.strip_suffix(".md")
-                    .is_some_and(|s| format!("{s}-") == stem)
-            });
+            let fix_plan = !has_plan
+                && phase.other_files.iter().any(|f| {
+                    f.strip_suffix(".md")
+                        .and_then(|s| stem.strip_prefix(s))
+                        .is_some_and(|rest| rest == "-")
+                });
             // `05-DISCUSS-SUMMARY.md`, `PHASE-SUMMARY.md`: a report named by
             // what it sums up, naming no plan in its name or frontmatter, is
             // the phase's, not a plan's.

@@ -262,7 +262,7 @@ pub fn validation_missing(cx: &Ctx, s: &mut Sink) {
 pub fn milestone_not_in_milestones_md(cx: &Ctx, s: &mut Sink) {
     let ms_file = cx.planning_rel("MILESTONES.md");
     let ms_dir = cx.planning_rel("milestones");
-    let milestones = cx.ws.other.iter().find(|d| d.rel_path == ms_file);
+    let milestones = cx.ws.other.iter().find(|d| *d.rel_path == *ms_file);
     for doc in &cx.ws.other {
         let name = doc.file_name();
         let in_ms = doc.rel_path.parent() == Some(ms_dir.as_path());

@@ -33,7 +33,7 @@ pub fn prepare(
 pub fn lint_errors(ws: &Workspace, rel: &std::path::Path) -> Vec<String> {
     crate::lint::run(ws, &crate::lint::Options::default())
         .iter()
-        .filter(|d| d.file == rel && d.severity == crate::lint::Severity::Error)
+        .filter(|d| &*d.file == rel && d.severity == crate::lint::Severity::Error)
         .map(|d| {
             format!(
                 "the plan does not lint: {}:{} {} {}",
