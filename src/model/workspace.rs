@@ -317,6 +317,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every file under `dir` as [`walk`] lists them, except those in the
+/// folders `skip` (absolute paths) names.
+fn walk_outside(dir: &Path, skip: &std::collections::HashSet<PathBuf>, out: &mut Vec<PathBuf>) {
+    if skip.is_empty() {
+        return walk(dir, out);
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in &entries {
+        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+        match is_dir {
+            true if skip.contains(&e.path()) => {}
+            true => walk_outside(&e.path(), skip, out),
+            false => walk_entry(e, out),
+        }
+    }
+}
+
 fn walk_entry(e: &std::fs::DirEntry, out: &mut Vec<PathBuf>) {
     let Ok(ft) = e.file_type() else { return };
     if ft.is_dir() {
@@ -447,6 +468,10 @@ fn load_file(root: &Path, path: &Path) -> Loaded {
     }
 }
 
+/// A phase folder's files, (name, nested), as listed; and whether its
+/// VERIFICATION.md says it passed (read for a skeleton only).
+type Listing = (Vec<(String, Nest)>, bool);
+
 /// A file read and parsed into what its place in the tree says it is.
 enum Parsed {
     Skipped(Skipped),
@@ -459,9 +484,6 @@ enum Parsed {
     PhasePlan(usize, Box<Plan>),
     PhaseSummary(usize, Box<Summary>),
     PhaseOther(usize, Box<Document>),
-    /// A phase file only listed (`Scope::Skeleton`); true for a
-    /// VERIFICATION.md that says the phase passed.
-    PhaseListed(usize, bool),
     LoosePlan(Box<Plan>),
     Other(Box<Document>),
 }
@@ -479,7 +501,6 @@ fn place_file(
     path: &Path,
     base: &Path,
     dir_index: &HashMap<PathBuf, usize>,
-    scope: Scope,
 ) -> Placed {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let role = role(rel, base);
@@ -490,20 +511,6 @@ fn place_file(
         _ => None,
     };
     let listed = phase.map(|(i, nested)| (i, file_name(rel), nested));
-    if scope == Scope::Skeleton
-        && let Some((i, nested)) = phase
-    {
-        let name = file_name(rel);
-        let beside = |n: &str| path.with_file_name(n).is_file();
-        let verification = name.ends_with("VERIFICATION.md")
-            && phase_file_kind(&name, nested, beside) == PhaseFileKind::Other;
-        let passed = verification
-            && matches!(load_file(root, path), Loaded::Text(doc) if super::verification::passed(&doc));
-        return Placed {
-            listed,
-            file: Parsed::PhaseListed(i, passed),
-        };
-    }
     let doc = match load_file(root, path) {
         Loaded::Text(doc) => doc,
         Loaded::Skipped(s) => {
@@ -672,8 +679,16 @@ impl Workspace {
         let mut to_read = Vec::new();
         // Other workstreams are other trees: the root reading skips them all.
         let workstreams = top.join("workstreams");
+        // A skeleton only lists the phase folders (below, a folder at a
+        // time): walking their files here too made a path and a record for
+        // each of a big tree's hundred thousand files, all dropped again.
+        let listed_only: std::collections::HashSet<PathBuf> = if scope == Scope::Skeleton {
+            phase_dirs.iter().map(|(d, _)| root.join(d)).collect()
+        } else {
+            Default::default()
+        };
         match scope.core_files() {
-            None => walk(&planning, &mut to_read),
+            None => walk_outside(&planning, &listed_only, &mut to_read),
             Some(core) => to_read.extend(
                 core.iter()
                     .map(|name| planning.join(name))
@@ -695,7 +710,7 @@ impl Workspace {
         // Reading, parsing and typing each file is independent of the
         // others, so all of it runs on the thread pool; what is left for one
         // thread is moving the results into place.
-        let place = |p: &PathBuf| place_file(root, p, &base, &dir_index, scope);
+        let place = |p: &PathBuf| place_file(root, p, &base, &dir_index);
         let place_all = || -> Vec<Placed> {
             if to_read.len() > PARALLEL_FROM {
                 to_read.par_iter().map(place).collect()
@@ -708,24 +723,46 @@ impl Workspace {
         // the folders here, on the thread pool beside the parsing of the
         // core files when there are many (10,000 folders listed one after
         // the other were a fifth of `gsd state`).
-        let listed = |(dir, _): &(PathBuf, PhaseLocation)| -> Vec<(String, Nest)> {
-            if matches!(scope, Scope::Full | Scope::Skeleton) {
-                return Vec::new();
+        // A skeleton reads one file of them: a VERIFICATION.md, for
+        // whether the phase passed.
+        let listed = |(dir, _): &(PathBuf, PhaseLocation)| -> Listing {
+            if scope == Scope::Full {
+                return (Vec::new(), false);
             }
             let abs = root.join(dir);
             let mut files = Vec::new();
             walk(&abs, &mut files);
-            files
+            let mut passed = false;
+            if scope == Scope::Skeleton {
+                for f in files.iter().filter(|f| {
+                    f.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.ends_with("VERIFICATION.md"))
+                }) {
+                    let name = file_name(f);
+                    let beside = |n: &str| f.with_file_name(n).is_file();
+                    passed |= phase_file_kind(&name, Nest::of(f, &abs), beside)
+                        == PhaseFileKind::Other
+                        && matches!(load_file(root, f), Loaded::Text(doc) if super::verification::passed(&doc));
+                }
+            }
+            let names = files
                 .iter()
                 .map(|f| (file_name(f), Nest::of(f, &abs)))
-                .collect()
+                .collect();
+            (names, passed)
         };
-        let (placed, mut names): (Vec<Placed>, Vec<Vec<(String, Nest)>>) =
-            if phase_dirs.len() > PARALLEL_FROM {
-                rayon::join(place_all, || phase_dirs.par_iter().map(listed).collect())
-            } else {
-                (place_all(), phase_dirs.iter().map(listed).collect())
-            };
+        let (placed, listings): (Vec<Placed>, Vec<Listing>) = if phase_dirs.len() > PARALLEL_FROM {
+            rayon::join(place_all, || phase_dirs.par_iter().map(listed).collect())
+        } else {
+            (place_all(), phase_dirs.iter().map(listed).collect())
+        };
+        let mut names = Vec::with_capacity(listings.len());
+        let mut verified = Vec::with_capacity(listings.len());
+        for (n, v) in listings {
+            names.push(n);
+            verified.push(v);
+        }
 
         let mut ws = Workspace {
             root: root.to_path_buf(),
@@ -758,6 +795,9 @@ impl Workspace {
                 _ => {}
             }
         }
+        for (c, passed) in contents.iter_mut().zip(verified) {
+            c.verified = passed;
+        }
         for (c, [plans, summaries, others]) in contents.iter_mut().zip(sizes) {
             c.plans.reserve_exact(plans);
             c.summaries.reserve_exact(summaries);
@@ -780,7 +820,6 @@ impl Workspace {
                 Parsed::PhasePlan(i, plan) => contents[i].plans.push(*plan),
                 Parsed::PhaseSummary(i, summary) => contents[i].summaries.push(*summary),
                 Parsed::PhaseOther(i, doc) => contents[i].other_docs.push(*doc),
-                Parsed::PhaseListed(i, passed) => contents[i].verified |= passed,
                 Parsed::LoosePlan(plan) => ws.loose_plans.push(*plan),
                 Parsed::Other(doc) => ws.other.push(*doc),
             }
@@ -833,7 +872,7 @@ impl Workspace {
             files.clear();
             walk(&self.root.join(&ph.dir), &mut files);
             for f in &files {
-                let placed = place_file(&self.root, f, &base, &dir_index, Scope::Full);
+                let placed = place_file(&self.root, f, &base, &dir_index);
                 if let Some((i, name, nested)) = placed.listed {
                     names[i].push((name, nested));
                 }
