@@ -294,11 +294,7 @@ enum Loaded {
 /// several subfolders (`phases/`, `milestones/`) are listed on the thread
 /// pool: on a 1,000-phase tree the listing alone was a tenth of `gsd lint`.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
+    let entries = sorted_entries(dir);
     let is_dir = |e: &std::fs::DirEntry| e.file_type().is_ok_and(|t| t.is_dir());
     if entries.iter().filter(|e| is_dir(e)).count() > 1 {
         let parts: Vec<Vec<PathBuf>> = entries
@@ -323,12 +319,7 @@ fn walk_outside(dir: &Path, skip: &std::collections::HashSet<PathBuf>, out: &mut
     if skip.is_empty() {
         return walk(dir, out);
     }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in &entries {
+    for e in &sorted_entries(dir) {
         let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
         match is_dir {
             true if skip.contains(&e.path()) => {}
@@ -336,6 +327,16 @@ fn walk_outside(dir: &Path, skip: &std::collections::HashSet<PathBuf>, out: &mut
             false => walk_entry(e, out),
         }
     }
+}
+
+/// The entries of `dir` in name order (none when it cannot be read).
+fn sorted_entries(dir: &Path) -> Vec<std::fs::DirEntry> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    entries
 }
 
 fn walk_entry(e: &std::fs::DirEntry, out: &mut Vec<PathBuf>) {
