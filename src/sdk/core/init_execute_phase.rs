@@ -169,11 +169,7 @@ pub fn execute_phase(call: &CoreCall) -> Result<Out, Refusal> {
         _ => Value::Null,
     };
     r.insert("branch_name".into(), branch);
-    r.insert(
-        "milestone_version".into(),
-        json!(milestone.as_ref().map(|m| &m.0)),
-    );
-    r.insert("milestone_name".into(), json!(milestone_name));
+    mw::insert_milestone(&mut r, &milestone);
     r.insert(
         "milestone_slug".into(),
         json!(milestone_name.as_deref().and_then(|n| slug(n, Some(60)))),

@@ -95,14 +95,7 @@ pub fn manager(call: &CoreCall) -> Result<Out, Refusal> {
         ))
     };
     let mut r = Map::new();
-    r.insert(
-        "milestone_version".into(),
-        json!(milestone.as_ref().map(|m| &m.0)),
-    );
-    r.insert(
-        "milestone_name".into(),
-        json!(milestone.as_ref().and_then(|m| m.1.as_ref())),
-    );
+    mw::insert_milestone(&mut r, &milestone);
     r.insert("phase_count".into(), json!(phases.len()));
     r.insert("completed_count".into(), json!(completed));
     r.insert("in_progress_count".into(), json!(in_progress));

@@ -307,11 +307,7 @@ pub fn milestone_op(call: &CoreCall) -> Result<Out, Refusal> {
     let name = milestone.as_ref().and_then(|m| m.1.clone());
     let mut r = Map::new();
     r.insert("commit_docs".into(), commit_docs(call.project));
-    r.insert(
-        "milestone_version".into(),
-        json!(milestone.as_ref().map(|m| &m.0)),
-    );
-    r.insert("milestone_name".into(), json!(name));
+    mw::insert_milestone(&mut r, &milestone);
     r.insert(
         "milestone_slug".into(),
         json!(name.as_deref().and_then(|n| slug(n, Some(60)))),

@@ -183,6 +183,22 @@ fn nameable(s: &str) -> bool {
 /// name — STATE.md's milestone named by a 🚧 bullet or its open heading,
 /// else the first 🚧 **vX.Y Name** bullet, else the first open milestone
 /// heading, else a bare version anywhere outside phase headings.
+/// `milestone_version` and `milestone_name` as GSD Core's inits and
+/// `progress json` write them, one after the other, from [`milestone_info`].
+pub(super) fn insert_milestone(
+    out: &mut serde_json::Map<String, serde_json::Value>,
+    milestone: &Option<(String, Option<String>)>,
+) {
+    out.insert(
+        "milestone_version".into(),
+        serde_json::json!(milestone.as_ref().map(|m| &m.0)),
+    );
+    out.insert(
+        "milestone_name".into(),
+        serde_json::json!(milestone.as_ref().and_then(|m| m.1.as_ref())),
+    );
+}
+
 pub fn milestone_info(project: &Path) -> Option<(String, Option<String>)> {
     let bytes = std::fs::read(project.join(".planning/ROADMAP.md")).ok()?;
     let roadmap = String::from_utf8_lossy(&bytes);

@@ -133,14 +133,7 @@ pub fn progress(call: &CoreCall, format: Option<&str>) -> Result<Out, Refusal> {
         _ => {
             let milestone = mw::milestone_info(call.project);
             let mut v = Map::new();
-            v.insert(
-                "milestone_version".into(),
-                json!(milestone.as_ref().map(|m| &m.0)),
-            );
-            v.insert(
-                "milestone_name".into(),
-                json!(milestone.as_ref().and_then(|m| m.1.as_ref())),
-            );
+            mw::insert_milestone(&mut v, &milestone);
             v.insert("phases".into(), Value::Array(phases));
             v.insert("total_plans".into(), json!(plans_total));
             v.insert("total_summaries".into(), json!(summaries_total));
