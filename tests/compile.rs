@@ -357,7 +357,8 @@ proptest! {
         let want: Vec<(String, String)> = phases.iter().enumerate().map(|(i, p)| ((i + 1).to_string(), p.clone())).collect();
         prop_assert_eq!(&got, &want);
         prop_assert_eq!(roadmap.checklist.len(), phases.len());
-        prop_assert_eq!(roadmap.progress.as_ref().unwrap().rows.len(), phases.len());
+        prop_assert_eq!(roadmap.progress.len(), 1);
+        prop_assert_eq!(roadmap.progress[0].rows.len(), phases.len());
         let req = Requirements::parse(get("REQUIREMENTS.md"));
         let got: Vec<(String, String)> = req.items.iter().map(|r| (r.id.clone(), r.text.clone())).collect();
         prop_assert_eq!(&got, &reqs);

@@ -2076,3 +2076,49 @@ fn an_oddly_named_folder_whose_plans_all_ran_is_history() {
     );
     assert_eq!(severities(root, "phase-dir-bad-name"), ["info"]);
 }
+
+/// STATE.md's position naming a phase whose status says it is done
+/// (`Status: Phase complete`, `Phase: 2 — SHIPPED`) says that phase's
+/// plans ran, whatever summary one of them lacks: what its plans' markup
+/// lacks is history (info), not an error on work to execute. With a
+/// status of work under way the same finding is an error (batch 19,
+/// szTheory+mailglass: six `task-missing-required` on a shipped release
+/// checklist).
+#[test]
+fn a_phase_state_md_says_is_done_has_run_its_plans() {
+    let t = project(&["Core", "Release"], &[]);
+    let root = t.path();
+    plans(root, "01-core", 1, 1, "");
+    plans(root, "02-release", 2, 1, "");
+    edit(
+        root,
+        ".planning/phases/02-release/02-02-PLAN.md",
+        "<task type=\"auto\">\n<name>T</name>\n<files>src/02-02.txt</files>\n<action>a</action>",
+        "<task type=\"checkpoint:human-action\">\n<name>Approve the release</name>\n<files>src/02-02.txt</files>",
+    );
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Phase: 1 of 2 (Core)",
+        "Phase: 2 of 2 (Release)",
+    );
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Status: Ready to plan",
+        "Status: Executing",
+    );
+    let live = findings(root, "task-missing-required");
+    assert_eq!(live.len(), 1, "{live:?}");
+    assert_eq!(live[0]["severity"], "error", "{live:?}");
+
+    for (from, to) in [
+        ("Status: Executing", "Status: Phase complete"),
+        ("Status: Phase complete", "Status: shipped (v0.1.1)"),
+    ] {
+        edit(root, ".planning/STATE.md", from, to);
+        let done = findings(root, "task-missing-required");
+        assert_eq!(done.len(), 1, "{to}: {done:?}");
+        assert_eq!(done[0]["severity"], "info", "{to}: {done:?}");
+    }
+}

@@ -2798,3 +2798,109 @@ fn a_details_block_without_a_version_under_a_milestone_heading_is_its() {
     assert_eq!(of("10"), Some(json!("v1.3")), "{v}");
     assert_eq!(v["current_milestone"], "v1.4 Next", "{v}");
 }
+
+/// A roadmap keeps one progress table per milestone: `## Progress` for the
+/// shipped ones, another under the open milestone's heading. Phases named
+/// only by the second table's rows (no `### Phase` section) are the open
+/// milestone's, and `roadmap update-progress` edits that table and adds the
+/// rows it lacks to it, not to the shipped one (batch 19,
+/// theaspect+obsidian-toggl).
+#[test]
+fn every_progress_table_is_read_and_the_live_one_takes_new_rows() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Toggl\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phases 1-2 (shipped 2026-04-13)\n\n## Phases\n\n<details>\n<summary>✅ v1.0 MVP (Phases 1-2) — SHIPPED 2026-04-13</summary>\n\n- [x] Phase 1: Scaffolding (1/1 plans)\n- [x] Phase 2: Settings (1/1 plans)\n\n</details>\n\n## Progress\n\n| Phase | Milestone | Plans Complete | Status | Completed |\n|-------|-----------|----------------|--------|-----------|\n| 1. Scaffolding | v1.0 | 1/1 | Complete | 2026-04-09 |\n| 2. Settings | v1.0 | 1/1 | Complete | 2026-04-10 |\n\n## v1.1 Polish\n\n| Phase | Milestone | Plans Complete | Status | Completed |\n|-------|-----------|----------------|--------|-----------|\n| 3. CI Fixes | v1.1 | 0/1 | Not started | - |\n| 4. Security | v1.1 | 1/1 | Complete | 2026-04-15 |\n\n### Phase 5: Import\n**Goal**: sort entries\n**Plans:** 1 plan\n\nPlans:\n- [ ] 05-01-PLAN.md — sort\n",
+    );
+    one_plan_each(
+        root,
+        &[
+            ("03-ci-fixes", "03", true),
+            ("04-security", "04", true),
+            ("05-import", "05", false),
+        ],
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v1.1 Polish", "{v}");
+    assert_eq!(active(&v), ["3", "4", "5"], "{v}");
+    assert_eq!(
+        v["current_phase"].as_str().or(v["next_phase"].as_str()),
+        Some("5"),
+        "{v}"
+    );
+    assert_eq!(
+        (v["total_plans"].clone(), v["total_summaries"].clone()),
+        (json!(3), json!(2)),
+        "{v}"
+    );
+    // The stale row of the live table is drift; the shipped table is not read for it.
+    let stale: Vec<_> = lint_codes(root)
+        .into_iter()
+        .filter(|(c, _, _)| c == "roadmap-progress-mismatch")
+        .collect();
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    assert!(stale[0].2.contains("phase 3 says 0/1"), "{stale:?}");
+    assert_eq!(stale[0].1, "warning", "{stale:?}");
+
+    let o = common::gsd(root, &["roadmap", "update-progress", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let text = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    let live = &text[text.find("## v1.1 Polish").unwrap()..];
+    let shipped = &text[text.find("## Progress").unwrap()..text.find("## v1.1 Polish").unwrap()];
+    assert!(
+        live.contains("| 3. CI Fixes | v1.1 | 1/1 | Complete |"),
+        "{text}"
+    );
+    assert!(live.contains("| 5. Import | v1.1 | 0/1 |"), "{text}");
+    assert!(!shipped.contains("Import"), "{text}");
+    assert_eq!(shipped.matches("\n|").count(), 4, "{text}");
+}
+
+/// A bullet whose bold head names a version only after other words is not
+/// a milestone entry: `**\`inbound\` (v0.5+) is intentionally absent.**`
+/// in a rationale section, `**Phase 7: v2.1 — …**` (batch 19,
+/// szTheory+mailglass). The head field `**Milestone:** v0.1` names the
+/// milestone; entries that open with a status word (`Complete **v1.4 …**`)
+/// still name theirs.
+#[test]
+fn a_version_inside_a_bullets_sentence_is_not_a_milestone() {
+    let t = common::gsd_init(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: mail\n\n**Milestone:** v0.1 (validation release)\n\n## Phases\n\n- [x] **Phase 1: Foundation** - zero-dep modules\n- [ ] **Phase 2: Preview** - dev preview\n\n## Phase Details\n\n### Phase 1: Foundation\n**Goal**: render\n\n### Phase 2: Preview\n**Goal**: preview\n\n## Phase Ordering Rationale\n\n- **Preview (Phase 2) follows Foundation.**\n- **`mail_inbound` (v0.5+) is intentionally absent.** It shares plumbing with v0.5 work.\n",
+    );
+    let v = roadmap(root);
+    let versions: Vec<&str> = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["version"].as_str())
+        .collect();
+    assert_eq!(versions, ["v0.1"], "{v}");
+    assert_eq!(v["current_milestone"], "v0.1", "{v}");
+
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- Active **v1.5 Redesign** — started 2026-05-27\n- Complete **v1.4 Search** — Phases 1-2 shipped 2026-05-26\n\n## Phases\n\n- [x] **Phase 1: A**\n- [x] **Phase 2: B**\n- [ ] **Phase 3: C**\n",
+    );
+    let v = roadmap(root);
+    let named: Vec<(String, String)> = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["version"].as_str().unwrap_or("").to_owned(),
+                m["status"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let versions: Vec<&str> = named.iter().map(|(v, _)| v.as_str()).collect();
+    assert_eq!(versions, ["v1.5", "v1.4"], "{v}");
+    assert_eq!(v["current_milestone"], "v1.5 Redesign", "{v}");
+}

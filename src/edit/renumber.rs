@@ -414,7 +414,7 @@ pub fn remove_phase(ws: &Workspace, id: &PhaseId, force: bool) -> Result<Removal
             }
         }
     }
-    if let Some(t) = &rm.progress {
+    for t in &rm.progress {
         for row in &t.rows {
             let (Some(old), Some(cell)) = (&row.phase, row.cells.first()) else {
                 continue;

@@ -108,7 +108,7 @@ fn progress_row(
     total: usize,
     date: &str,
 ) -> String {
-    let columns = rm.progress.as_ref().map_or(4, |t| t.columns.len());
+    let columns = rm.live_progress().map_or(4, |t| t.columns.len());
     let milestone = rm
         .phase(id)
         .and_then(|p| p.milestone)
@@ -176,7 +176,7 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
     let rm = roadmap(ws)?;
     let text = rm.doc.text();
     let n = nl(rm);
-    let Some(table) = &rm.progress else {
+    let Some(live) = rm.live_progress() else {
         let rows = new_rows(ws, rm, &super::progress::active_phases(ws));
         let sep = if text.ends_with('\n') || text.is_empty() {
             ""
@@ -188,55 +188,57 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
         );
         return Ok(vec![Edit::new(Span::empty(text.len()), section)]);
     };
-    let Columns {
-        plans: plans_col,
-        status: status_col,
-        date: date_col,
-    } = columns(table);
     let mut edits = Vec::new();
     let mut seen: Vec<PhaseId> = Vec::new();
-    for row in &table.rows {
-        let Some(id) = &row.phase else { continue };
-        seen.push(id.clone());
-        // A shipped milestone's row is history: its folders moved to
-        // `milestones/`, so the disk would read 0/0 and "Not started".
-        if row.archived {
-            continue;
-        }
-        let (done, total) = disk(ws, id);
-        let status = status_word(done, total);
-        let mut set = |i: Option<usize>, value: String| {
-            if let Some(cell) = i.and_then(|i| row.cells.get(i))
-                && cell.slice(text) != value
-            {
-                edits.push(Edit::new(*cell, value));
+    for table in &rm.progress {
+        let Columns {
+            plans: plans_col,
+            status: status_col,
+            date: date_col,
+        } = columns(table);
+        for row in &table.rows {
+            let Some(id) = &row.phase else { continue };
+            seen.push(id.clone());
+            // A shipped milestone's row is history: its folders moved to
+            // `milestones/`, so the disk would read 0/0 and "Not started".
+            if row.archived {
+                continue;
             }
-        };
-        set(plans_col, format!("{done}/{total}"));
-        set(status_col, status.to_owned());
-        let old_date = date_col
-            .and_then(|i| row.cells.get(i))
-            .map(|c| c.slice(text).trim().to_owned())
-            .unwrap_or_default();
-        // A completion date is recorded, never invented: the checklist's
-        // `(completed DATE)`, else the phase's summaries; unknown stays as is.
-        let date = if status == "Complete" {
-            if old_date.is_empty() || old_date == "-" {
-                completion_date(ws, rm, id).unwrap_or(old_date)
+            let (done, total) = disk(ws, id);
+            let status = status_word(done, total);
+            let mut set = |i: Option<usize>, value: String| {
+                if let Some(cell) = i.and_then(|i| row.cells.get(i))
+                    && cell.slice(text) != value
+                {
+                    edits.push(Edit::new(*cell, value));
+                }
+            };
+            set(plans_col, format!("{done}/{total}"));
+            set(status_col, status.to_owned());
+            let old_date = date_col
+                .and_then(|i| row.cells.get(i))
+                .map(|c| c.slice(text).trim().to_owned())
+                .unwrap_or_default();
+            // A completion date is recorded, never invented: the checklist's
+            // `(completed DATE)`, else the phase's summaries; unknown stays as is.
+            let date = if status == "Complete" {
+                if old_date.is_empty() || old_date == "-" {
+                    completion_date(ws, rm, id).unwrap_or(old_date)
+                } else {
+                    old_date
+                }
             } else {
-                old_date
-            }
-        } else {
-            "-".to_owned()
-        };
-        set(date_col, date);
+                "-".to_owned()
+            };
+            set(date_col, date);
+        }
     }
     let missing: Vec<PhaseId> = super::progress::active_phases(ws)
         .into_iter()
         .filter(|id| !seen.iter().any(|s| s.same(id)))
         .collect();
     if !missing.is_empty() {
-        let last = table.rows.last().map_or(table.line + 1, |r| r.line);
+        let last = live.rows.last().map_or(live.line + 1, |r| r.line);
         let at = rm.doc.source.line_start(last + 1);
         let rows = new_rows(ws, rm, &missing);
         let sep = if text[..at].ends_with('\n') { "" } else { n };
@@ -274,7 +276,7 @@ fn insertion_points(
                     .map_or(3, |h| h.level as usize),
             )
         });
-    let row = rm.progress.as_ref().and_then(|t| {
+    let row = rm.live_progress().and_then(|t| {
         t.rows
             .iter()
             .filter(|r| {
@@ -573,7 +575,7 @@ pub fn plan_added(
     let (done, total) = disk(ws, phase);
     let total = total + 1;
     let mut edits = Vec::new();
-    if let Some(table) = &rm.progress {
+    for table in &rm.progress {
         let Columns {
             plans: plans_col,
             status: status_col,

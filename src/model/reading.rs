@@ -293,13 +293,29 @@ impl RoadmapReading {
         // The phase STATE.md says the work is in now (its first position,
         // with a status that does not say done): its roadmap section's
         // ticked boxes are work under way, not a finished phase.
-        let state_current: Option<PhaseKey> = ws.state.as_ref().and_then(|st| {
-            let pos = st.positions().into_iter().next()?;
-            let line_done = st
-                .body_field("currentPhase")
-                .is_some_and(|f| f.value.to_lowercase().contains("complete"));
-            (!st.says_phase_done() && !line_done).then(|| pos.phase.key())
-        });
+        // Else, when its status says that phase is done (`Status: Phase
+        // complete`, `Phase: 07.1 — SHIPPED`), the phase's plans ran,
+        // whatever summary one of them lacks.
+        let (state_current, state_done): (Option<PhaseKey>, Option<PhaseKey>) = ws
+            .state
+            .as_ref()
+            .and_then(|st| {
+                let pos = st.positions().into_iter().next()?;
+                let line_done = st
+                    .body_field("currentPhase")
+                    .is_some_and(|f| f.value.to_lowercase().contains("complete"));
+                let phase_done = st
+                    .status()
+                    .is_some_and(|s| super::state::status_says_phase_done(&s));
+                Some(if phase_done {
+                    (None, Some(pos.phase.key()))
+                } else if st.says_phase_done() || line_done {
+                    (None, None)
+                } else {
+                    (Some(pos.phase.key()), None)
+                })
+            })
+            .unwrap_or_default();
         // STATE.md's own per-phase table (`| Phase | Status |`), first row
         // of a phase kept: some trees keep their progress there.
         let mut state_rows: HashMap<PhaseKey, String> = HashMap::new();
@@ -489,6 +505,8 @@ impl RoadmapReading {
                 Some("its VERIFICATION passed")
             } else if code_complete {
                 Some("a status says its code is complete")
+            } else if state_done.as_ref() == Some(&id.key()) {
+                Some("STATE.md's position says it is done")
             } else if disk.is_some_and(|d| {
                 d.summary_files
                     .iter()

@@ -113,7 +113,10 @@ pub struct Roadmap {
     pub regions: Vec<Region>,
     pub checklist: Vec<ChecklistEntry>,
     pub phases: Vec<PhaseDetail>,
-    pub progress: Option<ProgressTable>,
+    /// Every progress table, in file order: a roadmap often keeps one per
+    /// milestone (`## Progress` for the shipped ones, another under the
+    /// open milestone's heading).
+    pub progress: Vec<ProgressTable>,
     /// Where each phase is named, for lookups by ID: a scan per lookup made
     /// every per-phase question quadratic in the phases (10,000 took 35 s
     /// to lint).
@@ -242,6 +245,27 @@ fn bare_number(value: &str) -> Option<&str> {
     (n > 0 && n <= 3 && (rest.is_empty() || rest.starts_with([' ', ':', '.']))).then(|| &value[..n])
 }
 
+/// Whether a list entry's head opens by naming a milestone: its first
+/// word (after a status word) holds the ID (`✅ **v1.0 MVP**`, `[v2.1](…)`,
+/// `tools-v1.0`, `Complete **v1.4 …**`), or it
+/// opens with the milestone word (`**Milestone 3: …**`). A version later in
+/// the head is something the entry talks about (`**\`mailglass_inbound\`
+/// (v0.5+) is intentionally absent.**`, `**Phase 7: v2.1 — …**`).
+fn opens_with_milestone_id(head: &str) -> bool {
+    let mut t = head.trim_start_matches(|c: char| !c.is_alphanumeric());
+    // A status word may come first (`Complete **v1.4 …**`, `SHIPPED
+    // **v5.0 …**`, `Active **v1.5 …**`).
+    if let Some((word, rest)) = t.split_once(' ')
+        && MilestoneStatus::of_value(word) != MilestoneStatus::Unknown
+    {
+        t = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+    }
+    let first = t.split([' ', ':', '：']).next().unwrap_or("");
+    super::milestone::find_milestone_id(first).is_some()
+        || (super::words::find_milestone_word(t).is_some_and(|(at, _, _)| at == 0)
+            && super::milestone::find_milestone_id(t).is_some())
+}
+
 /// The part of a list entry that names it: its leading bold text
 /// (`**Incorporated:** upstream's v0.19.0 …` names no milestone), else
 /// what comes before a dash that starts a description, at most 80 bytes.
@@ -324,7 +348,7 @@ impl Roadmap {
                 })
             };
             if (marked || chain())
-                && super::milestone::find_milestone_id(entry_head(content)).is_some()
+                && opens_with_milestone_id(entry_head(content))
                 && !super::milestone::names_requirement_scope(entry_head(content))
             {
                 // `- [x] **v1.0: Name**`: a ticked milestone entry has shipped.
@@ -659,8 +683,8 @@ impl Roadmap {
             }
             phases.push(detail);
         }
-        let mut progress = progress_table(&doc, &md);
-        if let Some(t) = &mut progress {
+        let mut progress = progress_tables(&doc, &md);
+        for t in &mut progress {
             for row in &mut t.rows {
                 // The row's own Milestone cell says whose it is; where the
                 // table sits says it only when the row does not (one table
@@ -685,10 +709,13 @@ impl Roadmap {
             regions: map.regions.clone(),
             checklist: exact(checklist),
             phases: exact(phases),
-            progress: progress.map(|mut t| {
-                t.rows = exact(t.rows);
-                t
-            }),
+            progress: progress
+                .into_iter()
+                .map(|mut t| {
+                    t.rows = exact(t.rows);
+                    t
+                })
+                .collect(),
             index: HashMap::new(),
         };
         rm.assign_milestones(&map);
@@ -912,7 +939,7 @@ impl Roadmap {
     pub fn all_phase_ids(&self) -> Vec<PhaseId> {
         let mut ids: Vec<PhaseId> = self.phases.iter().map(|p| p.id.clone()).collect();
         ids.extend(self.checklist.iter().map(|c| c.phase.clone()));
-        if let Some(t) = &self.progress {
+        for t in &self.progress {
             ids.extend(t.rows.iter().filter_map(|r| r.phase.clone()));
         }
         ids.sort();
@@ -920,9 +947,19 @@ impl Roadmap {
         ids
     }
 
+    /// The table a new row of live work goes into: the last one that holds
+    /// a row of a milestone not shipped, else the last one.
+    pub fn live_progress(&self) -> Option<&ProgressTable> {
+        self.progress
+            .iter()
+            .rev()
+            .find(|t| t.rows.iter().any(|r| r.phase.is_some() && !r.archived))
+            .or(self.progress.last())
+    }
+
     pub fn progress_row(&self, id: &PhaseId) -> Option<&ProgressRow> {
         let first = *self.index.get(&id.key())?.rows.first()?;
-        self.progress.as_ref()?.rows.get(first)
+        self.progress.iter().flat_map(|t| &t.rows).nth(first)
     }
 }
 
@@ -965,10 +1002,12 @@ fn details_blocks(doc: &Document, md: &Markdown) -> Vec<DetailsBlock> {
     out
 }
 
-fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
+/// Every progress table: a header whose first column names the phase and
+/// another its plans or status, and the rows on the lines right after it.
+fn progress_tables(doc: &Document, md: &Markdown) -> Vec<ProgressTable> {
     let text = doc.text();
     let rows = &md.table_rows;
-    let header_i = rows.iter().position(|r| {
+    let is_header = |r: &crate::doc::markdown::TableRow| {
         let cells: Vec<String> = r
             .cells
             .iter()
@@ -978,7 +1017,24 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
             && cells
                 .iter()
                 .any(|c| words::names_plans(c) || words::names_status(c))
-    })?;
+    };
+    let mut tables = Vec::new();
+    let mut from = 0;
+    while let Some(at) = rows[from..].iter().position(is_header) {
+        let (table, end) = progress_table(text, rows, from + at);
+        tables.push(table);
+        from = end;
+    }
+    tables
+}
+
+/// The progress table whose header is `rows[header_i]`, and the index of
+/// the first table row after it.
+fn progress_table(
+    text: &str,
+    rows: &[crate::doc::markdown::TableRow],
+    header_i: usize,
+) -> (ProgressTable, usize) {
     let header = &rows[header_i];
     let columns: Vec<String> = header
         .cells
@@ -993,10 +1049,12 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
     let milestone_col = col(&|c| c.contains("milestone"));
     let mut out = Vec::new();
     let mut prev_line = header.line.number;
+    let mut end = header_i + 1;
     for row in &rows[header_i + 1..] {
         if row.line.number != prev_line + 1 {
             break;
         }
+        end += 1;
         prev_line = row.line.number;
         if row.separator {
             continue;
@@ -1044,11 +1102,14 @@ fn progress_table(doc: &Document, md: &Markdown) -> Option<ProgressTable> {
             archived: false,
         });
     }
-    Some(ProgressTable {
-        columns,
-        rows: out,
-        line: header.line.number,
-    })
+    (
+        ProgressTable {
+            columns,
+            rows: out,
+            line: header.line.number,
+        },
+        end,
+    )
 }
 
 fn parse_phase_cell(s: &str) -> Option<PhaseId> {

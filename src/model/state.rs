@@ -371,6 +371,34 @@ pub fn status_says_done(status: &str) -> bool {
             == super::milestone::MilestoneStatus::Shipped
 }
 
+/// Whether a status says the phase itself is finished, not a step of it:
+/// it opens with a done word, after an optional `Phase N` (`Phase complete
+/// (with fixes)`, `Phase 3 complete — ready for Phase 4`, `shipped
+/// (v0.1.1); …`, `Concluído`), or says its code is complete (`CODE
+/// COMPLETE — 24 of 26 plans done`). `Plan 01-04 complete, ready for
+/// 01-05` is a plan's, and says nothing of the phase.
+pub fn status_says_phase_done(status: &str) -> bool {
+    let lower = status.trim().trim_matches(['*', '_']).trim().to_lowercase();
+    let mut rest = lower.as_str();
+    if let Some(r) = rest.strip_prefix("phase") {
+        rest = r.trim_start();
+        if let Some((id, r)) = rest.split_once(' ')
+            && id.starts_with(|c: char| c.is_ascii_digit())
+            && super::PhaseId::parse(id).is_some()
+        {
+            rest = r.trim_start();
+        }
+    }
+    let opens = ["complete", "done", "verified", "shipped", "closed"]
+        .iter()
+        .any(|w| rest.starts_with(w));
+    opens
+        || super::milestone::says_code_complete(status, true)
+        || (!lower.starts_with("plan")
+            && super::milestone::MilestoneStatus::of_value(status)
+                == super::milestone::MilestoneStatus::Shipped)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,6 +416,29 @@ mod tests {
         }
         for s in ["Executing", "Ready to plan", "In progress", ""] {
             assert!(!status_says_done(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn statuses_that_say_the_phase_itself_is_done() {
+        for s in [
+            "Phase complete (with fixes)",
+            "Phase 3 complete — ready for Phase 4",
+            "shipped (v0.1.1); v0.1.2 polish queue captured",
+            "CODE COMPLETE — 24 of 26 plans done (92%)",
+            "Concluído",
+            "Verified",
+        ] {
+            assert!(status_says_phase_done(s), "{s}");
+        }
+        for s in [
+            "Plan 01-04 complete, ready for 01-05",
+            "Executing",
+            "Ready to plan",
+            "In progress — 2 of 3 plans complete",
+            "",
+        ] {
+            assert!(!status_says_phase_done(s), "{s}");
         }
     }
 

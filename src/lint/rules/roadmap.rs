@@ -450,8 +450,7 @@ pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
 
 pub fn roadmap_progress_mismatch(cx: &Ctx, s: &mut Sink) {
     let Some(rm) = &cx.ws.roadmap else { return };
-    let Some(table) = &rm.progress else { return };
-    for row in &table.rows {
+    for row in rm.progress.iter().flat_map(|t| &t.rows) {
         let (Some(id), Some((done, total))) = (&row.phase, row.plans_complete) else {
             continue;
         };
