@@ -958,8 +958,15 @@ impl Roadmap {
     }
 
     pub fn progress_row(&self, id: &PhaseId) -> Option<&ProgressRow> {
-        let first = *self.index.get(&id.key())?.rows.first()?;
-        self.progress.iter().flat_map(|t| &t.rows).nth(first)
+        // The index counts rows across the tables in file order.
+        let mut at = *self.index.get(&id.key())?.rows.first()?;
+        for t in &self.progress {
+            match t.rows.get(at) {
+                Some(row) => return Some(row),
+                None => at -= t.rows.len(),
+            }
+        }
+        None
     }
 }
 
