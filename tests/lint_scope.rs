@@ -2122,3 +2122,98 @@ fn a_phase_state_md_says_is_done_has_run_its_plans() {
         assert_eq!(done[0]["severity"], "info", "{to}: {done:?}");
     }
 }
+
+/// A core file the repository's `.gitignore` keeps out of git is missing
+/// from every clone by the project's choice (`.planning/*` with only the
+/// roadmap and state un-ignored; a config.json holding local secrets): a
+/// note. The same file missing and not ignored is still the finding GSD's
+/// health check makes (a warning for config.json, an error for the rest).
+/// (Batch 20, judged false: norcalcoop+torch-secret, shai-kappel+sonic-graph,
+/// creatlyre+dobryplan.)
+#[test]
+fn a_core_file_git_ignores_is_a_note_when_missing() {
+    let t = project(&["Core"], &[]);
+    let root = t.path();
+    std::fs::remove_file(root.join(".planning/config.json")).unwrap();
+    std::fs::remove_file(root.join(".planning/PROJECT.md")).unwrap();
+    let config = findings(root, "config-missing");
+    let project = findings(root, "project-missing");
+    assert_eq!(config.len(), 1, "{config:?}");
+    assert_eq!(config[0]["severity"], "warning", "{config:?}");
+    assert_eq!(project.len(), 1, "{project:?}");
+    assert_eq!(project[0]["severity"], "error", "{project:?}");
+
+    write(
+        root,
+        ".gitignore",
+        ".planning/*\n!.planning/ROADMAP.md\n!.planning/STATE.md\n!.planning/phases/\n",
+    );
+    for code in ["config-missing", "project-missing"] {
+        let found = findings(root, code);
+        assert_eq!(found.len(), 1, "{code}: {found:?}");
+        assert_eq!(found[0]["severity"], "info", "{code}: {found:?}");
+        let message = found[0]["message"].as_str().unwrap();
+        assert!(
+            message.contains(".gitignore keeps it out of git"),
+            "{message}"
+        );
+    }
+    // Un-ignored again (`!.planning/PROJECT.md`): a clone has it, so its
+    // absence is a fault again; config.json stays a note.
+    write(
+        root,
+        ".gitignore",
+        ".planning/*\n!.planning/ROADMAP.md\n!.planning/STATE.md\n!.planning/PROJECT.md\n",
+    );
+    assert_eq!(findings(root, "project-missing")[0]["severity"], "error");
+    assert_eq!(findings(root, "config-missing")[0]["severity"], "info");
+    // A lint run from inside the planning folder reads the same repository.
+    let inner = common::gsd(&root.join(".planning"), &["lint", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&inner.stdout).unwrap();
+    let sev = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "config-missing")
+        .map(|d| d["severity"].clone());
+    assert_eq!(sev, Some(Value::from("info")));
+}
+
+/// STATE.md still names the last phase of the milestone that shipped, and
+/// says it is finished (`Phase: 04 of 07 (…) - COMPLETE`, `Status:
+/// Milestone 2 Complete`), its folder archived with it: a record of
+/// finished work, a note. The same position without a done word is a
+/// reference to a phase nobody has: a warning. (Batch 20, judged false:
+/// shai-kappel+sonic-graph.)
+#[test]
+fn a_finished_position_of_a_shipped_milestone_is_a_note() {
+    let t = project(&["Core"], &[]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n- **[Milestone 1: Foundation](milestones/v1-ROADMAP.md)** - Completed 2026-03-30.\n- **[Milestone 2: Data](milestones/v2.0-ROADMAP.md)** - Completed 2026-04-04.\n\n## Milestone 3: Sharing (Phase 5-6)\n\n### Phase 5: Firebase\n- [ ] Set up auth.\n\n### Phase 6: Links\n- [ ] Share links.\n",
+    );
+    let state = |position: &str, status: &str| {
+        format!(
+            "# Project State\n\n**Current focus:** Milestone 3 (Sharing)\n\n## Current Position\n\nPhase: {position}\nStatus: {status}\nLast activity: 2026-04-04\n"
+        )
+    };
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("04 of 07 (Wikidata) - COMPLETE", "Milestone 2 Complete"),
+    );
+    let found = findings(root, "state-unknown-phase");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["severity"], "info", "{found:?}");
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("04 of 07 (Wikidata)", "Executing"),
+    );
+    let found = findings(root, "state-unknown-phase");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["severity"], "warning", "{found:?}");
+}

@@ -2904,3 +2904,95 @@ fn a_version_inside_a_bullets_sentence_is_not_a_milestone() {
     assert_eq!(versions, ["v1.5", "v1.4"], "{v}");
     assert_eq!(v["current_milestone"], "v1.5 Redesign", "{v}");
 }
+
+/// A roadmap of phases alone (no milestone named) whose numbering
+/// restarted after an earlier milestone shipped: MILESTONES.md records
+/// that milestone (`Phases: 18-21`), the older folders stay in `phases/`,
+/// two of them sharing numbers with the new roadmap's phases. The new
+/// roadmap's phases are the live work — its own folders, matched by
+/// name — and the older folders are shipped, not live; the project is
+/// between milestones only once a record names the new phases or STATE.md
+/// says the milestone is done. (Batch 20: hmseeb+gooseclaw.)
+#[test]
+fn a_restarted_roadmap_is_live_beside_an_earlier_milestones_record() {
+    let t = initialised(&["Template Engine", "Extension Registration"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-provider-ui-expansion", "01", true),
+            ("02-validation-and-env-plumbing", "02", true),
+            ("07-channel-plugin-parity", "07", true),
+            ("01-template-engine", "01", true),
+            ("02-extension-registration", "02", true),
+        ],
+    );
+    // The new phase 1 ran two plans: its folder, not the older one, counts.
+    write(
+        root,
+        ".planning/phases/01-template-engine/01-02-PLAN.md",
+        &plan("01", "02", ""),
+    );
+    write(
+        root,
+        ".planning/phases/01-template-engine/01-02-SUMMARY.md",
+        "# Summary\n",
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v4.0 Production Hardening (Shipped: 2026-03-16)\n\n**Phases:** 18-21 (4 phases, 12 plans)\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    assert_eq!(active(&v), ["1", "2"], "{v}");
+    assert_eq!(
+        (v["total_summaries"].clone(), v["total_plans"].clone()),
+        (json!(3), json!(3)),
+        "{v}"
+    );
+
+    // A record that names the new phases: they shipped with it.
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v5.0 — 2026-04-01\n\n### What landed\n- Template engine and registration (Phases 1–2)\n\n## v4.0 Production Hardening (Shipped: 2026-03-16)\n\n**Phases:** 18-21\n",
+    );
+    let v = roadmap(root);
+    assert!(active(&v).is_empty(), "{v}");
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(why.contains("between milestones"), "{why}");
+}
+
+/// The last milestone listed as shipped, the next ones planned with no
+/// phases yet, and STATE.md's frontmatter saying where GSD stopped
+/// (`stopped_at: Milestone v1.4.1 complete; ready for /gsd-new-milestone`):
+/// between milestones, not in the first planned one. A stale body
+/// position of the shipped milestone's last phase does not change that.
+/// (Batch 20: HelloThisIsFlo+omnifocus-operator.)
+#[test]
+fn state_stopped_at_a_finished_milestone_is_between_milestones() {
+    let t = initialised(&["Catalog"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Milestones\n\n- ✅ **v1.4.1 Subtree Retrieval** — Phases 56-57 (shipped 2026-04-24) — [archive](milestones/v1.4.1-ROADMAP.md)\n- 📋 **v1.5 Project Writes** — see [MILESTONE-v1.5.md](../spec/MILESTONE-v1.5.md)\n- 📋 **v1.6 UI** — see [MILESTONE-v1.6.md](../spec/MILESTONE-v1.6.md)\n\n## Phases\n",
+    );
+    let state = "---\nmilestone: v1.4.1\nstatus: complete\nstopped_at: Milestone v1.4.1 complete; ready for /gsd-new-milestone to start v1.5\n---\n\n# Project State\n\n## Current Position\n\nPhase: 57 (Parent Filter) — EXECUTING\nStatus: Executing Phase 57\n";
+    write(root, ".planning/STATE.md", state);
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    // Where GSD stopped mid-milestone says nothing of the kind.
+    write(
+        root,
+        ".planning/STATE.md",
+        &state.replace(
+            "Milestone v1.4.1 complete; ready for /gsd-new-milestone to start v1.5",
+            "Completed 57-01-PLAN.md",
+        ),
+    );
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v1.5"));
+}

@@ -482,6 +482,30 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A missing core file's finding: `rule`'s severity weighed by the
+    /// layout, and a note for the message. A file the repository's
+    /// `.gitignore` keeps out of git (`.planning/*` with only the roadmap
+    /// and state un-ignored, a config.json with local secrets) is missing
+    /// from every clone by the project's choice: a note, not a fault CI
+    /// should fail on.
+    pub fn weigh_missing(
+        &self,
+        rule: Severity,
+        rel: &std::path::Path,
+    ) -> (Severity, &'static str, Option<&'static str>) {
+        if ignored_by_git(&self.ws.root, rel) {
+            (
+                Severity::Info,
+                "; the repository's .gitignore keeps it out of git, so a clone has none",
+                Some(
+                    "nothing to fix where it is kept locally; commit it (`git add -f`) if CI should read it",
+                ),
+            )
+        } else {
+            (self.weigh_layout(rule), "", None)
+        }
+    }
+
     /// Between milestones with the roadmap removed: GSD's complete-milestone
     /// archives ROADMAP.md (`milestones/vX.Y-ROADMAP.md`, a MILESTONES.md
     /// entry) and the next new-milestone writes a fresh one.
@@ -541,4 +565,23 @@ impl<'a> Ctx<'a> {
             super::diagnostic::Severity::Info
         }
     }
+}
+
+/// Whether git ignores `rel` (relative to the project root `root`): the
+/// repository holding `root` has a `.gitignore` rule for it. False outside
+/// a repository, or when git cannot say.
+fn ignored_by_git(root: &std::path::Path, rel: &std::path::Path) -> bool {
+    let Ok(abs) = root.canonicalize() else {
+        return false;
+    };
+    let Ok(repo) = git2::Repository::discover(&abs) else {
+        return false;
+    };
+    let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
+        return false;
+    };
+    abs.join(rel)
+        .strip_prefix(&workdir)
+        .ok()
+        .is_some_and(|inside| repo.is_path_ignored(inside).unwrap_or(false))
 }

@@ -464,9 +464,25 @@ impl PhaseRange {
         let (at, after) = super::words::find_phases_word(s)?;
         let rest = &s[at..];
         let mut parts = Vec::new();
-        let mut cur = after;
+        // A label before the numbers (`**Phases:** 18-21`, `**Phases
+        // completed:** 5-6`, the MILESTONES.md entries GSD writes).
+        let label = after
+            .strip_prefix("completed")
+            .or_else(|| after.strip_prefix("complete"))
+            .unwrap_or(after);
+        let mut cur = if label.trim_start().starts_with([':', '：']) {
+            label.trim_start_matches([':', '：', '*', '_', ' '])
+        } else {
+            after
+        };
         while let Some((a, tail)) = PhaseId::parse_prefix(cur) {
             let tail_t = tail.trim_start();
+            // A count, not a phase (`**Phases completed:** 4 phases, 12
+            // plans`, as GSD's complete-milestone writes it).
+            let lower = tail_t.get(..5).map(str::to_ascii_lowercase);
+            if matches!(lower.as_deref(), Some("phase" | "plans")) {
+                break;
+            }
             if let Some(t) = tail_t
                 .strip_prefix('-')
                 .or_else(|| tail_t.strip_prefix('–'))
@@ -947,6 +963,12 @@ mod tests {
         let (r, _) = PhaseRange::find("(Phase 1) - SHIPPED").unwrap();
         assert!(r.contains(&id("1")) && r.contains(&id("1.1")) && !r.contains(&id("2")));
         assert!(PhaseRange::find("9 phases, 27 plans").is_none());
+        // MILESTONES.md entries as GSD's template and tools write them.
+        let (r, _) = PhaseRange::find("**Phases:** 18-21 (4 phases, 12 plans)").unwrap();
+        assert!(r.contains(&id("18")) && r.contains(&id("21")) && !r.contains(&id("4")));
+        let (r, _) = PhaseRange::find("**Phases completed:** 5-6 (3 plans total)").unwrap();
+        assert!(r.contains(&id("5")) && r.contains(&id("6")) && !r.contains(&id("3")));
+        assert!(PhaseRange::find("**Phases completed:** 4 phases, 12 plans, 13 tasks").is_none());
     }
 
     #[test]

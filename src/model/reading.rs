@@ -266,6 +266,10 @@ impl RoadmapReading {
         // Folders the roadmap does not name: live work only in a roadmap
         // with no milestones; beside named milestones they are left over
         // from shipped ones (or not planned yet), never the current work.
+        // So too beside a roadmap of phases alone once the tree records a
+        // shipped milestone: that roadmap is the next milestone's, and the
+        // folders it leaves out are the shipped ones' (numbering that
+        // restarted leaves two folders per number).
         let mut unnamed: std::collections::HashSet<PhaseKey> = std::collections::HashSet::new();
         for ph in ws.current_phases() {
             if let Some(id) = &ph.id
@@ -276,7 +280,7 @@ impl RoadmapReading {
                 // (A milestone STATE.md names holds the roadmap's phases,
                 // not every folder left on disk.)
                 let m = ws.roadmap.as_ref().and_then(|r| r.milestone_by_range(id));
-                if m.is_none() && !milestones.is_empty() {
+                if m.is_none() && (!milestones.is_empty() || (records.any() && !named.is_empty())) {
                     unnamed.insert(id.key());
                 }
                 if seen.insert((m, id.key()), order.len()).is_none() {
@@ -383,7 +387,8 @@ impl RoadmapReading {
             .map(|(_, id)| id)
             .max();
         let passed_over = |id: &PhaseId| {
-            last_shipped.is_some_and(|last| id < last) && folders.find(id, None, false).is_none()
+            last_shipped.is_some_and(|last| id < last)
+                && folders.find(id, None, false, None).is_none()
         };
         let loose_live = current.is_none()
             && !milestones.is_empty()
@@ -449,7 +454,14 @@ impl RoadmapReading {
                     (Some(i), Some(c)) => i == c,
                     (Some(_), None) => true,
                 };
-            let disk = folders.find(&id, milestone, archived);
+            let disk = folders.find(
+                &id,
+                milestone,
+                archived,
+                detail
+                    .map(|d| d.name.as_str())
+                    .or_else(|| entry.map(|e| e.name.as_str())),
+            );
             let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
             // The tree says the phase is done: a ticked entry, a done
             // status cell, a status in its heading (`✅`, `(Complete)`).
@@ -635,7 +647,7 @@ impl RoadmapReading {
                 p.active = false;
             }
         }
-        if between_milestones(&records, &phases, current.map(|i| &milestones[i])) {
+        if between_milestones(ws, &records, &phases, current.map(|i| &milestones[i])) {
             shipped_now = current.take();
             explain.push(format!(
                 "between milestones: every phase of {} is complete and MILESTONES.md or an archive records it",
@@ -1108,7 +1120,19 @@ fn state_says_between(ws: &Workspace) -> bool {
             v.contains("next milestone")
                 || (v.contains("milestone") && (v.contains("complete") || v.contains("archived")))
         });
-    status_done || milestone_done || focus
+    // Where GSD stopped (`stopped_at: Milestone v1.4.1 complete; ready
+    // for /gsd-new-milestone`): a sentence about the milestone itself.
+    let stopped = ["stopped_at", "last_activity"].iter().any(|k| {
+        st.fm_field(k)
+            .and_then(|(_, v)| v.as_str())
+            .is_some_and(|v| {
+                let v = v.trim_start_matches(|c: char| c.is_ascii_digit() || "- ".contains(c));
+                let v = v.to_lowercase();
+                v.starts_with("milestone")
+                    && (v.contains("complete") || v.contains("shipped") || v.contains("archived"))
+            })
+    });
+    status_done || milestone_done || focus || stopped
 }
 
 /// Whether the live work has all shipped: every live phase complete, and
@@ -1117,6 +1141,7 @@ fn state_says_between(ws: &Workspace) -> bool {
 /// another record says it shipped. STATE.md saying "complete" is not
 /// enough: a finished milestone is still current until it is recorded.
 fn between_milestones(
+    ws: &Workspace,
     records: &ShippedRecords,
     phases: &[PhaseReading],
     current: Option<&Milestone>,
@@ -1128,7 +1153,21 @@ fn between_milestones(
     match current.and_then(|m| m.version.as_deref()) {
         // An archive of phase folders alone is no ship record.
         Some(v) => records.mentions(v) && !records.only_phase_folders(v),
-        None => current.is_none() && records.any(),
+        // A roadmap that names no milestone: a ship record that names
+        // phases is about its work only when it names one of them
+        // (`Phases 1–5`), or STATE.md says the milestone is done. A record
+        // of an earlier milestone whose numbering the new roadmap
+        // restarted (`Phases: 18-21` beside a roadmap of 1-3) is not.
+        None => {
+            current.is_none()
+                && records.any()
+                && (records.shipped_phases.is_empty()
+                    || state_says_between(ws)
+                    || phases
+                        .iter()
+                        .filter(|p| p.active)
+                        .any(|p| records.names_shipped_phase(&p.phase_id)))
+        }
     }
 }
 
@@ -1142,7 +1181,9 @@ fn milestone_rank(ms: &[Milestone], i: usize) -> usize {
 
 /// Phase folders by key: `phases/` and each `milestones/vX.Y-phases/`.
 struct Folders<'a> {
-    current: HashMap<PhaseKey, &'a Phase>,
+    /// Every folder of a number in `phases/`, in file order: a roadmap
+    /// whose numbering restarted leaves two (`01-provider-ui`, `01-template-engine`).
+    current: HashMap<PhaseKey, Vec<&'a Phase>>,
     archived: HashMap<(String, PhaseKey), &'a Phase>,
     any: HashMap<PhaseKey, &'a Phase>,
 }
@@ -1180,7 +1221,7 @@ impl<'a> Folders<'a> {
             f.any.entry(id.key()).or_insert(ph);
             match &ph.location {
                 PhaseLocation::Current => {
-                    f.current.entry(id.key()).or_insert(ph);
+                    f.current.entry(id.key()).or_default().push(ph);
                 }
                 PhaseLocation::Archived(v) => {
                     f.archived.entry((v.clone(), id.key())).or_insert(ph);
@@ -1193,7 +1234,15 @@ impl<'a> Folders<'a> {
     /// A shipped phase's folder is in its milestone's archive when there is
     /// one (numbers restart, so `phases/05-…` may be another milestone's),
     /// else still in `phases/`; an active phase's folder is in `phases/`.
-    fn find(&self, id: &PhaseId, m: Option<&Milestone>, archived: bool) -> Option<&'a Phase> {
+    /// Of several folders with its number, the one whose slug shares the
+    /// most words with the roadmap's name for it (`name`), else the first.
+    fn find(
+        &self,
+        id: &PhaseId,
+        m: Option<&Milestone>,
+        archived: bool,
+        name: Option<&str>,
+    ) -> Option<&'a Phase> {
         let key = id.key();
         if archived && let Some(v) = m.and_then(|m| m.version.as_deref()) {
             let hit = self
@@ -1207,7 +1256,31 @@ impl<'a> Folders<'a> {
         }
         self.current
             .get(&key)
-            .copied()
+            .and_then(|all| match (all.as_slice(), name) {
+                ([one], _) | ([one, ..], None) => Some(*one),
+                (all, Some(name)) => {
+                    let words = slug_words(name);
+                    let shared = |p: &Phase| {
+                        slug_words(&p.slug)
+                            .iter()
+                            .filter(|w| words.contains(w))
+                            .count()
+                    };
+                    // The first of the best: `max_by_key` keeps the last.
+                    let best = all.iter().map(|p| shared(p)).max()?;
+                    all.iter().find(|p| shared(p) == best).copied()
+                }
+                ([], _) => None,
+            })
             .or_else(|| (m.is_none()).then(|| self.any.get(&key).copied()).flatten())
     }
+}
+
+/// The words of a phase name or folder slug, lower-cased, for matching one
+/// to the other (`Template Engine and Code Generation` ~ `template-engine-…`).
+fn slug_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+        .map(str::to_lowercase)
+        .collect()
 }

@@ -72,7 +72,14 @@ impl ShippedRecords {
                         out.last_shipped_on = Some(date.to_owned());
                     }
                 }
-                let body = || lines[i + 1..].iter().take_while(|l| !is_entry_heading(l));
+                // Its body runs to the next heading of its level or above:
+                // an entry's own subheadings (`### What landed`) are its.
+                let level = heading_level(line);
+                let body = || {
+                    lines[i + 1..]
+                        .iter()
+                        .take_while(move |l| heading_level(l) == 0 || heading_level(l) > level)
+                };
                 // An entry its own heading or status line says is still
                 // to come (`## v6.0 Dashboard (Planned: TBD)`, written
                 // ahead by hand) records nothing shipped.
@@ -259,6 +266,16 @@ fn entry_version(line: &str) -> Option<String> {
 /// A MILESTONES.md entry's heading.
 fn is_entry_heading(line: &str) -> bool {
     line.starts_with("## ") || line.starts_with("### ")
+}
+
+/// A Markdown heading's level (`### x` is 3), 0 for a line that is none.
+fn heading_level(line: &str) -> usize {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    if hashes > 0 && line[hashes..].starts_with(' ') {
+        hashes
+    } else {
+        0
+    }
 }
 
 /// The status an entry's own `Status:` line states (`- Status: \`Initialized\``,

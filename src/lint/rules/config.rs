@@ -5,11 +5,13 @@ use crate::lint::context::{Ctx, Sink};
 
 pub fn config_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.config.is_none() {
+        let rel = std::path::PathBuf::from(".planning/config.json");
+        let (severity, why, hint) = cx.weigh_missing(s.severity(), &rel);
         s.file_severity(
-            cx.weigh_layout(s.severity()),
-            std::path::PathBuf::from(".planning/config.json"),
-            "config.json not found",
-            "create it (`gsd init` writes one); defaults apply until then",
+            severity,
+            rel,
+            format!("config.json not found{why}"),
+            hint.unwrap_or("create it (`gsd init` writes one); defaults apply until then"),
         );
     }
 }

@@ -20,11 +20,15 @@ pub fn project_missing(cx: &Ctx, s: &mut Sink) {
             return;
         }
         // Shared by every workstream: reported where it belongs, once.
+        let rel = std::path::PathBuf::from(".planning/PROJECT.md");
+        let (severity, why, hint) = cx.weigh_missing(s.severity(), &rel);
         s.file_severity(
-            cx.weigh_layout(s.severity()),
-            std::path::PathBuf::from(".planning/PROJECT.md"),
-            "PROJECT.md not found",
-            "create it (`gsd init` writes one) with What This Is, Core Value and Requirements",
+            severity,
+            rel,
+            format!("PROJECT.md not found{why}"),
+            hint.unwrap_or(
+                "create it (`gsd init` writes one) with What This Is, Core Value and Requirements",
+            ),
         );
     }
 }

@@ -29,11 +29,15 @@ pub fn roadmap_missing(cx: &Ctx, s: &mut Sink) {
         return;
     }
     if cx.ws.roadmap.is_none() {
+        let rel = cx.planning_rel("ROADMAP.md");
+        let (severity, why, hint) = cx.weigh_missing(s.severity(), &rel);
         s.file_severity(
-            cx.weigh_layout(s.severity()),
-            cx.planning_rel("ROADMAP.md"),
-            "ROADMAP.md not found",
-            "create it (`gsd init` writes one) — phases, plans and progress are read from it",
+            severity,
+            rel,
+            format!("ROADMAP.md not found{why}"),
+            hint.unwrap_or(
+                "create it (`gsd init` writes one) — phases, plans and progress are read from it",
+            ),
         );
     }
 }

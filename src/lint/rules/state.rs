@@ -5,11 +5,15 @@ use crate::model::PhaseId;
 
 pub fn state_missing(cx: &Ctx, s: &mut Sink) {
     if cx.ws.state.is_none() {
+        let rel = cx.planning_rel("STATE.md");
+        let (severity, why, hint) = cx.weigh_missing(s.severity(), &rel);
         s.file_severity(
-            cx.weigh_layout(s.severity()),
-            cx.planning_rel("STATE.md"),
-            "STATE.md not found",
-            "create it (`gsd init` writes one); agents read the current position from it",
+            severity,
+            rel,
+            format!("STATE.md not found{why}"),
+            hint.unwrap_or(
+                "create it (`gsd init` writes one); agents read the current position from it",
+            ),
         );
     }
 }
@@ -66,13 +70,23 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
             .collect();
         // Between milestones (every milestone named has shipped) the
         // position is a record of finished work.
+        let shipped = |m: &crate::model::reading::MilestoneReading| {
+            m.status == crate::model::milestone::MilestoneStatus::Shipped
+        };
         let between = cx.reading.current_milestone.is_none()
             && !cx.reading.milestones.is_empty()
-            && cx
-                .reading
-                .milestones
-                .iter()
-                .all(|m| m.status == crate::model::milestone::MilestoneStatus::Shipped);
+            && cx.reading.milestones.iter().all(shipped);
+        // Or the position itself says it is finished (`Phase: 04 of 07 —
+        // COMPLETE`, `Status: Milestone 2 Complete`) in a tree that has
+        // shipped a milestone: the last phase of the one that shipped,
+        // its folder archived with it (GSD leaves the line until the next
+        // milestone starts).
+        let finished = (st.says_phase_done()
+            || st
+                .body_field("currentPhase")
+                .is_some_and(|f| crate::model::state::status_says_done(&f.value)))
+            && (cx.reading.milestones.iter().any(shipped) || cx.shipped.any());
+        let between = between || finished;
         s.at_line_severity(
             if between {
                 crate::lint::Severity::Info
