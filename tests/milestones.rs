@@ -2996,3 +2996,39 @@ fn state_stopped_at_a_finished_milestone_is_between_milestones() {
     );
     assert_eq!(current(&roadmap(root)).as_deref(), Some("v1.5"));
 }
+
+/// Two milestones marked in progress: a `🚧 Pending milestone` of phases
+/// carried over from the backlog (two still to do) and `🚧 v4.0 … (active)`.
+/// STATE.md's position names the last carried phase and says it is
+/// COMPLETE, and its `milestone:` key names v4.0: the position records
+/// what was finished on the side; v4.0 is current. While the position's
+/// phase is still under way, the position decides. (Batch 21:
+/// HanSur94+FastSense.)
+#[test]
+fn a_finished_side_position_yields_to_the_milestone_state_names() {
+    let t = initialised(&["Catalog"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Shop\n\n## Milestones\n\n- ✅ **v3.0 Companion** — Phases 18-23 (shipped 2026-04-30)\n- 🚧 **Pending milestone** — Phases 25-28 (promoted from backlog, awaiting scoping)\n- 🚧 **v4.0 Multi-User** — Phases 29-30 (active, started 2026-05-13)\n\n## Phases\n\n<details open>\n<summary>🚧 v4.0 Multi-User (Phases 29-30) — ACTIVE</summary>\n\n- [ ] **Phase 29: Locks**\n- [ ] **Phase 30: Writer**\n\n</details>\n\n<details>\n<summary>🚧 Pending milestone (Phases 25-28) — promoted from backlog</summary>\n\n- [ ] **Phase 25: Tags**\n- [ ] **Phase 26: Filters**\n- [x] **Phase 28: Perf**\n\n</details>\n",
+    );
+    one_plan_each(
+        root,
+        &[("29-locks", "29", true), ("30-writer", "30", false)],
+    );
+    let state = |phase: &str| {
+        format!(
+            "---\nmilestone: v4.0\nmilestone_name: Multi-User\nstatus: executing\n---\n\n# Project State\n\n## Current Position\n\nPhase: {phase}\nStatus: Executing\n"
+        )
+    };
+    write(root, ".planning/STATE.md", &state("28 (Perf) — COMPLETE"));
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v4.0"), "{v}");
+    assert_eq!(active(&v), ["29", "30"], "{v}");
+    // The position's phase still under way: that milestone is where the work is.
+    write(root, ".planning/STATE.md", &state("26 (Filters)"));
+    let v = roadmap(root);
+    assert_eq!(active(&v), ["25", "26", "28"], "{v}");
+}

@@ -568,14 +568,16 @@ impl<'a> Ctx<'a> {
 }
 
 /// Whether git ignores `rel` (relative to the project root `root`): the
-/// repository holding `root` has a `.gitignore` rule for it. False outside
-/// a repository, or when git cannot say.
+/// repository holding `root` has a `.gitignore` rule for it. Outside a
+/// repository (a tree copied out of one, `.gitignore` beside it), the
+/// project's own `.gitignore` files say the same: the root's and the
+/// planning folder's. False when neither can say.
 fn ignored_by_git(root: &std::path::Path, rel: &std::path::Path) -> bool {
     let Ok(abs) = root.canonicalize() else {
         return false;
     };
     let Ok(repo) = git2::Repository::discover(&abs) else {
-        return false;
+        return ignored_by_files(&abs, rel);
     };
     let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
         return false;
@@ -584,4 +586,32 @@ fn ignored_by_git(root: &std::path::Path, rel: &std::path::Path) -> bool {
         .strip_prefix(&workdir)
         .ok()
         .is_some_and(|inside| repo.is_path_ignored(inside).unwrap_or(false))
+}
+
+/// `rel` matched by the `.gitignore` files at `root` and in the folders on
+/// the way down to it (the last match wins, `!` re-includes), as git reads
+/// them. Only files that exist are read.
+fn ignored_by_files(root: &std::path::Path, rel: &std::path::Path) -> bool {
+    let mut dir = root.to_path_buf();
+    let mut ignored = false;
+    let mut parts = rel.parent().into_iter().flat_map(|p| p.components());
+    loop {
+        let file = dir.join(".gitignore");
+        if file.is_file() {
+            let (rules, _) = ignore::gitignore::Gitignore::new(&file);
+            let inside = root.join(rel);
+            if !inside.starts_with(&dir) {
+                return ignored;
+            }
+            match rules.matched_path_or_any_parents(&inside, false) {
+                ignore::Match::Ignore(_) => ignored = true,
+                ignore::Match::Whitelist(_) => ignored = false,
+                ignore::Match::None => {}
+            }
+        }
+        match parts.next() {
+            Some(c) => dir.push(c),
+            None => return ignored,
+        }
+    }
 }

@@ -40,7 +40,7 @@ rules! {
     "binary-file", Info, Files, files::binary_file, "", "A binary file sits inside .planning/ (skipped).";
     "file-too-large", Warning, Files, files::file_too_large, "", "A file is too large to parse.";
     "file-unreadable", Warning, Files, files::file_unreadable, "", "An entry in .planning/ cannot be read: a link to a folder or to nothing, a pipe, a device, or no permission.";
-    "merge-conflict-markers", Error, Files, files::merge_conflict_markers, "", "A file holds unresolved git merge-conflict markers.";
+    "merge-conflict-markers", Error, Files, files::merge_conflict_markers, "", "A file holds unresolved git merge-conflict markers; info in a shipped or finished phase's files and in archives.";
     "empty-file", Warning, Files, files::empty_file, "", "A planning file is empty.";
     "unknown-root-file", Info, Files, files::unknown_root_file, "W019", "A markdown file at the .planning/ root is not a GSD root file.";
     "frontmatter-invalid-yaml", Error, Files, frontmatter::frontmatter_invalid_yaml, "", "Frontmatter is not valid YAML (or exceeds alias/nesting limits).";

@@ -776,6 +776,25 @@ impl RoadmapReading {
         let [m] = open[..] else {
             return None;
         };
+        // The position's phase is finished and STATE.md's `milestone:` key
+        // names another milestone the roadmap marks in progress (`🚧 v4.0
+        // … (active)` beside a `🚧 Pending milestone` of carried-over
+        // phases): the position records the last thing done on the side,
+        // and the key says where the work is.
+        let position_done = self.phases.iter().any(|p| {
+            p.phase_id.same(&pos.phase) && p.milestone_index == Some(m) && p.status == "complete"
+        });
+        let key = state_milestone(ws).and_then(|k| k.version);
+        let key_elsewhere = key.is_some_and(|k| {
+            self.milestones.iter().enumerate().any(|(i, r)| {
+                i != m
+                    && r.status == MilestoneStatus::InProgress
+                    && r.version.as_deref().is_some_and(|v| same_version(v, &k))
+            })
+        });
+        if position_done && key_elsewhere {
+            return None;
+        }
         self.phases
             .iter()
             .any(|p| p.milestone_index == Some(m) && !p.backlog && p.status != "complete")

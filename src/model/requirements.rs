@@ -148,9 +148,25 @@ fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
 }
 
 /// Words of a section heading that put its requirements after the current
-/// work (`## Future Requirements`, `## Parked …`, `## Backlog`).
+/// work (`## Future Requirements`, `## Parked …`, `## Backlog`), in the
+/// languages real trees are written in (`## Requirements Futuros (M9+)`,
+/// `## Zukünftige Anforderungen`, `## 后续需求`). Stems, matched anywhere
+/// in the lower-cased heading.
 const LATER_WORDS: &[&str] = &[
-    "future",
+    // future, futuro(s), futura(s), futur, futures
+    "futur",
+    "zukünft",
+    "künftig",
+    "später",
+    "adiad",
+    "aplazad",
+    "pospuest",
+    "diferid",
+    "ultérieur",
+    "plus tard",
+    "未来",
+    "后续",
+    "今後",
     "deferred",
     "later",
     "parked",

@@ -138,8 +138,32 @@ pub fn file_unreadable(cx: &Ctx, s: &mut Sink) {
     }
 }
 
+/// Markers in a file of live work (the root documents, a live phase's
+/// files, notes outside the archives) break whoever reads it next: the
+/// rule's severity. In a shipped or finished phase's files, or an archive,
+/// they are damage to history nobody reads for the work: a note.
 pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
-    for doc in cx.view.documents() {
+    let view = cx.view;
+    let rule = s.severity();
+    let mut weighed: Vec<(&crate::model::Document, Severity)> =
+        view.core.iter().map(|d| (*d, rule)).collect();
+    for ph in view.phases {
+        let live = matches!(ph.location, PhaseLocation::Current)
+            && ph.id.as_ref().is_none_or(|id| cx.live(id));
+        let severity = if live { rule } else { Severity::Info };
+        weighed.extend(ph.plans.iter().map(|p| (&p.doc, severity)));
+        weighed.extend(ph.summaries.iter().map(|p| (&p.doc, severity)));
+        weighed.extend(ph.other_docs.iter().map(|d| (d, severity)));
+    }
+    weighed.extend(view.loose_plans.iter().map(|p| (&p.doc, rule)));
+    weighed.extend(view.other.iter().map(|d| {
+        let archived = d
+            .rel_path
+            .components()
+            .any(|c| crate::model::workspace::is_archive_folder(&c.as_os_str().to_string_lossy()));
+        (d, if archived { Severity::Info } else { rule })
+    }));
+    for (doc, severity) in weighed {
         let text = doc.text();
         if !text.contains("<<<<<<< ") && !text.contains("<<<<<<<\n") {
             continue;
@@ -154,7 +178,7 @@ pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
                 && let Some(start) = open.take()
             {
                 let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-                s.at(doc, Span::new(start, end), "unresolved merge-conflict markers", "resolve the conflict (keep one side) and remove the <<<<<<< ======= >>>>>>> lines");
+                s.at_severity(severity, doc, Span::new(start, end), "unresolved merge-conflict markers", "resolve the conflict (keep one side) and remove the <<<<<<< ======= >>>>>>> lines");
             }
             offset += line.len();
         }
