@@ -3032,3 +3032,30 @@ fn a_finished_side_position_yields_to_the_milestone_state_names() {
     let v = roadmap(root);
     assert_eq!(active(&v), ["25", "26", "28"], "{v}");
 }
+
+/// A progress row of a phase with no plan on disk keeps the count the
+/// planner left open (`0/TBD`, `0/?`): GSD's own update-plan-progress
+/// leaves such rows alone, and `0/0` would lose what was written. A phase
+/// with plans gets its count from the disk as before.
+#[test]
+fn update_progress_keeps_an_open_plan_count() {
+    let t = initialised(&["Core", "Billing"]);
+    let root = t.path();
+    let rm = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&rm).unwrap();
+    let text = text
+        .replace("| 1. Core | 0/0 |", "| 1. Core | 0/TBD |")
+        .replace("| 2. Billing | 0/0 |", "| 2. Billing | 0/? |");
+    std::fs::write(&rm, &text).unwrap();
+    common::git(root, &["add", "-A"]);
+    common::git(root, &["commit", "-qm", "open counts"]);
+    one_plan_each(root, &[("01-core", "01", true)]);
+    let o = common::gsd(root, &["roadmap", "update-progress", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let after = std::fs::read_to_string(&rm).unwrap();
+    assert!(after.contains("| 1. Core | 1/1 | Complete |"), "{after}");
+    assert!(
+        after.contains("| 2. Billing | 0/? | Not started |"),
+        "{after}"
+    );
+}

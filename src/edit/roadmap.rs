@@ -213,7 +213,19 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
                     edits.push(Edit::new(*cell, value));
                 }
             };
-            set(plans_col, format!("{done}/{total}"));
+            // No plan on disk yet: a count the planner left open (`0/TBD`,
+            // `0/?`) still says what is known; `0/0` would only lose it.
+            let open_count = total == 0
+                && plans_col
+                    .and_then(|i| row.cells.get(i))
+                    .map(|c| c.slice(text).trim())
+                    .and_then(|v| v.strip_prefix("0/"))
+                    .is_some_and(|d| {
+                        !d.trim().is_empty() && !d.trim().starts_with(|c: char| c.is_ascii_digit())
+                    });
+            if !open_count {
+                set(plans_col, format!("{done}/{total}"));
+            }
             set(status_col, status.to_owned());
             let old_date = date_col
                 .and_then(|i| row.cells.get(i))
