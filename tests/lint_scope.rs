@@ -2293,3 +2293,34 @@ fn conflict_markers_in_finished_phases_are_notes() {
     all.sort();
     assert_eq!(all, ["error", "info", "info"]);
 }
+
+/// A requirements section whose own first line puts it off (`## v1.8
+/// Requirements` then `Deferred to future release. Tracked but not in
+/// current roadmap.`, the sentence of GSD's template under a version of
+/// the user's own) holds nothing this milestone must trace; the same
+/// section without that line still does. (Batch 22, judged false:
+/// jiang925+where-is-my-shit, six `requirement-untraced`.)
+#[test]
+fn a_section_its_first_line_defers_needs_no_trace() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let reqs = |intro: &str| {
+        format!(
+            "# Requirements: Shop\n\n## v1.7 Requirements\n\n- [ ] **CAT-01**: list\n\n## v1.8 Requirements\n\n{intro}\n\n### Signing\n- **SIGN-01**: sign the daemon\n\n## Traceability\n\n| Requirement | Phase | Status |\n|---|---|---|\n| CAT-01 | Phase 1 | Pending |\n"
+        )
+    };
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        &reqs("Deferred to future release. Tracked but not in current roadmap."),
+    );
+    assert!(findings(root, "requirement-untraced").is_empty());
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        &reqs("Requirements for the signing milestone."),
+    );
+    let f = findings(root, "requirement-untraced");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0]["message"].as_str().unwrap().contains("SIGN-01"));
+}

@@ -3059,3 +3059,49 @@ fn update_progress_keeps_an_open_plan_count() {
         "{after}"
     );
 }
+
+/// A parked milestone (`⏸ … (parked; deferred …)`) that later milestones
+/// shipped past, with STATE.md saying the last one is done: between
+/// milestones, not the parked one. While STATE.md says work goes on, or
+/// when no later milestone has shipped, the parked one stays current.
+/// (Batch 22: SpillwaveSolutions+agent-brain; batch 19's
+/// vinux31+PortalHC_KPB is the same class.)
+#[test]
+fn a_parked_milestone_passed_by_shipped_ones_is_not_current() {
+    let t = initialised(&["Catalog"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let roadmap_text = "# Roadmap: Shop\n\n**Active milestone:** none — planning next\n\n## Milestones\n\n- ✅ **v9.5 Search** — Phases 40-45 (shipped 2026-05-01)\n- ⏸ **v9.6.0 Runtime Parity** — Phases 46-49 (parked; deferred to post-MCP)\n- ✅ **v10.4 MCP v4** — Phases 64-70 (shipped 2026-06-22)\n";
+    write(root, ".planning/ROADMAP.md", roadmap_text);
+    let state = |status: &str| {
+        format!(
+            "# Project State\n\n**Current Milestone:** none — v10.4 shipped, planning next\n**Status:** {status}\n"
+        )
+    };
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("v10.4 milestone complete — archived and tagged"),
+    );
+    assert_eq!(current(&roadmap(root)), None);
+    let why = common::stdout(&common::gsd(root, &["roadmap", "--explain"]));
+    assert!(why.contains("is parked"), "{why}");
+    // STATE.md has the work going on: the parked milestone is back.
+    write(root, ".planning/STATE.md", &state("Executing phase 47"));
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v9.6.0"));
+    // No later milestone shipped past it: it is the open one.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &roadmap_text.replace(
+            "- ✅ **v10.4 MCP v4** — Phases 64-70 (shipped 2026-06-22)\n",
+            "",
+        ),
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("v9.5 milestone complete — archived"),
+    );
+    assert_eq!(current(&roadmap(root)).as_deref(), Some("v9.6.0"));
+}

@@ -579,6 +579,7 @@ impl RoadmapReading {
                 name: detail
                     .map(|d| d.name.clone())
                     .or_else(|| entry.map(|e| e.name.clone()))
+                    .or_else(|| row.and_then(ProgressRow::name))
                     .or_else(|| disk.map(|d| d.slug.replace('-', " "))),
                 goal: detail.and_then(|d| d.goal.clone()),
                 depends_on: detail.and_then(|d| d.depends_on.clone()),
@@ -640,6 +641,26 @@ impl RoadmapReading {
         {
             explain.push(format!(
                 "between milestones: {} has no phases yet and is still to be planned (its line or STATE.md says so)",
+                milestones[c].label()
+            ));
+            current = None;
+            for p in phases.iter_mut().filter(|p| p.active) {
+                p.active = false;
+            }
+        }
+        // A parked milestone (`⏸ **v9.6.0 …** (parked; deferred …)`) that
+        // a later milestone has shipped past, while STATE.md says the last
+        // one is done: set aside, not the work under way; the project is
+        // between milestones.
+        if let Some(c) = current
+            && line_says_parked(ws, milestones[c].line)
+            && milestones.iter().any(|m| {
+                m.is_shipped() && version_order(m, &milestones[c]) == std::cmp::Ordering::Greater
+            })
+            && state_says_between(ws)
+        {
+            explain.push(format!(
+                "between milestones: {} is parked (its line says so), a later milestone has shipped, and STATE.md says that one is done",
                 milestones[c].label()
             ));
             current = None;
@@ -1084,6 +1105,24 @@ fn put_off_outside(
 
 /// ROADMAP.md's line `line` (or the lines right under it) says what it
 /// names is still to be planned.
+/// Whether a milestone's own line says it is set aside (`⏸`, `parked`,
+/// `paused`, `on hold`, `deferred`).
+fn line_says_parked(ws: &Workspace, line: usize) -> bool {
+    let Some(rm) = &ws.roadmap else {
+        return false;
+    };
+    let text = rm
+        .doc
+        .source
+        .line_span(line)
+        .slice(rm.doc.text())
+        .to_lowercase();
+    text.contains('⏸')
+        || ["parked", "paused", "on hold", "deferred"]
+            .iter()
+            .any(|w| text.contains(w))
+}
+
 fn line_says_to_be_planned(ws: &Workspace, line: usize) -> bool {
     let Some(rm) = &ws.roadmap else {
         return false;

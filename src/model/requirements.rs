@@ -212,6 +212,23 @@ impl Requirements {
                 .headings
                 .iter()
                 .rfind(|h| h.level == 3 && h.line.span.start < at);
+            // The section's own first line says it is for later (`## v1.8
+            // Requirements` then `Deferred to future release. Tracked but
+            // not in current roadmap.`, GSD's template sentence under a
+            // version of the user's own).
+            let intro_later = h2.is_some_and(|h| {
+                text[h.line.span.end..]
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .filter(|l| !l.starts_with(['-', '*', '#', '|', '+']) || l.starts_with("**"))
+                    .is_some_and(|l| {
+                        let l = l.to_lowercase();
+                        LATER_WORDS
+                            .iter()
+                            .any(|w| l.starts_with(w) || l.starts_with(&format!("**{w}")))
+                    })
+            });
             let shipped = h2.is_some_and(|h| {
                 super::milestone::MilestoneStatus::of_text(h.text.slice(text))
                     == super::milestone::MilestoneStatus::Shipped
@@ -226,7 +243,7 @@ impl Requirements {
                 {
                     Scope::V2
                 }
-                Some(t) if LATER_WORDS.iter().any(|w| t.contains(w)) => Scope::V2,
+                Some(t) if LATER_WORDS.iter().any(|w| t.contains(w)) || intro_later => Scope::V2,
                 Some(t)
                     if own_version.as_ref().is_some_and(|own| {
                         super::milestone::find_version(&t)

@@ -96,6 +96,30 @@ pub struct ProgressRow {
     pub archived: bool,
 }
 
+impl ProgressRow {
+    /// The phase's name as the row gives it (`3. Payments Gateway`,
+    /// `Phase 3: Payments`, `**03 — Payments**`), without its number; None
+    /// when the cell holds the number alone.
+    pub fn name(&self) -> Option<String> {
+        let cell = self.label.trim().trim_matches(['*', '_']).trim();
+        let cell = super::words::strip_phase_word(cell).unwrap_or(cell);
+        let (_, rest) = PhaseId::parse_prefix(cell.trim_start())?;
+        // A range row (`01-04`) names phases, not one phase's name.
+        let range = rest
+            .trim_start()
+            .strip_prefix(['-', '–', '—'])
+            .is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+        if range {
+            return None;
+        }
+        let name = rest
+            .trim_start_matches(|c: char| c.is_whitespace() || ".:-–—|：".contains(c))
+            .trim_matches(['*', '_'])
+            .trim();
+        (!name.is_empty()).then(|| name.to_owned())
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct ProgressTable {
     pub columns: Vec<String>,
@@ -1128,6 +1152,37 @@ fn parse_phase_cell(s: &str) -> Option<PhaseId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A progress row names its phase's title: after the number, in the
+    /// forms real tables use; a range row (`01-04`) names no one phase.
+    #[test]
+    fn progress_row_names() {
+        let row = |label: &str| ProgressRow {
+            phase: None,
+            label: label.to_owned(),
+            plans_complete: None,
+            status: String::new(),
+            completed: String::new(),
+            line: 0,
+            cells: Vec::new(),
+            milestone_cell: None,
+            milestone: None,
+            archived: false,
+        };
+        assert_eq!(
+            row("3. Payments Gateway").name().as_deref(),
+            Some("Payments Gateway")
+        );
+        assert_eq!(row("Phase 3: Payments").name().as_deref(), Some("Payments"));
+        assert_eq!(row("**03 — Payments**").name().as_deref(), Some("Payments"));
+        assert_eq!(
+            row("19. article view 增强").name().as_deref(),
+            Some("article view 增强")
+        );
+        assert_eq!(row("01-04").name(), None);
+        assert_eq!(row("05 – 08").name(), None);
+        assert_eq!(row("7").name(), None);
+    }
 
     #[test]
     fn phase_titles() {
