@@ -629,44 +629,42 @@ impl RoadmapReading {
         // is between milestones.
         // Or its own line says it is still to be planned (`📋 **v1.1** — TBD
         // (planning next)`, `## Next Milestone (v1.1) — To be planned`).
-        if let Some(c) = current
-            && matches!(
-                milestones[c].status,
-                MilestoneStatus::Planned | MilestoneStatus::Unknown
-            )
-            && milestones.iter().any(Milestone::is_shipped)
-            && !phases.iter().any(|p| p.milestone_index == Some(c))
-            && ((milestones[c].status == MilestoneStatus::Planned && state_says_between(ws))
-                || line_says_to_be_planned(ws, milestones[c].line))
-        {
-            explain.push(format!(
-                "between milestones: {} has no phases yet and is still to be planned (its line or STATE.md says so)",
-                milestones[c].label()
-            ));
-            current = None;
-            for p in phases.iter_mut().filter(|p| p.active) {
-                p.active = false;
-            }
-        }
         // A parked milestone (`⏸ **v9.6.0 …** (parked; deferred …)`) that
         // a later milestone has shipped past, while STATE.md says the last
         // one is done: set aside, not the work under way; the project is
         // between milestones.
-        if let Some(c) = current
-            && line_says_parked(ws, milestones[c].line)
-            && milestones.iter().any(|m| {
-                m.is_shipped() && version_order(m, &milestones[c]) == std::cmp::Ordering::Greater
-            })
-            && state_says_between(ws)
-        {
-            explain.push(format!(
-                "between milestones: {} is parked (its line says so), a later milestone has shipped, and STATE.md says that one is done",
-                milestones[c].label()
-            ));
-            current = None;
-            for p in phases.iter_mut().filter(|p| p.active) {
-                p.active = false;
+        let set_aside = current.and_then(|c| {
+            let m = &milestones[c];
+            let placeholder = matches!(m.status, MilestoneStatus::Planned | MilestoneStatus::Unknown)
+                && milestones.iter().any(Milestone::is_shipped)
+                && !phases.iter().any(|p| p.milestone_index == Some(c))
+                && ((m.status == MilestoneStatus::Planned && state_says_between(ws))
+                    || line_says_to_be_planned(ws, m.line));
+            let parked = || {
+                line_says_parked(ws, m.line)
+                    && milestones.iter().any(|o| {
+                        o.is_shipped() && version_order(o, m) == std::cmp::Ordering::Greater
+                    })
+                    && state_says_between(ws)
+            };
+            if placeholder {
+                Some(format!(
+                    "between milestones: {} has no phases yet and is still to be planned (its line or STATE.md says so)",
+                    m.label()
+                ))
+            } else if parked() {
+                Some(format!(
+                    "between milestones: {} is parked (its line says so), a later milestone has shipped, and STATE.md says that one is done",
+                    m.label()
+                ))
+            } else {
+                None
             }
+        });
+        if let Some(why) = set_aside {
+            explain.push(why);
+            current = None;
+            set_all_inactive(&mut phases);
         }
         if between_milestones(ws, &records, &phases, current.map(|i| &milestones[i])) {
             shipped_now = current.take();
@@ -674,9 +672,7 @@ impl RoadmapReading {
                 "between milestones: every phase of {} is complete and MILESTONES.md or an archive records it",
                 shipped_now.map_or("the roadmap".to_owned(), |i| milestones[i].label())
             ));
-            for p in phases.iter_mut().filter(|p| p.active) {
-                p.active = false;
-            }
+            set_all_inactive(&mut phases);
         }
         let active: Vec<&PhaseReading> = phases.iter().filter(|p| p.active).collect();
         let total_plans: usize = active.iter().map(|p| p.plans).sum();
@@ -1105,6 +1101,13 @@ fn put_off_outside(
 
 /// ROADMAP.md's line `line` (or the lines right under it) says what it
 /// names is still to be planned.
+/// Between milestones nothing is live: every phase leaves the live set.
+fn set_all_inactive(phases: &mut [PhaseReading]) {
+    for p in phases.iter_mut() {
+        p.active = false;
+    }
+}
+
 /// Whether a milestone's own line says it is set aside (`⏸`, `parked`,
 /// `paused`, `on hold`, `deferred`).
 fn line_says_parked(ws: &Workspace, line: usize) -> bool {
