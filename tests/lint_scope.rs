@@ -2177,6 +2177,21 @@ fn a_core_file_git_ignores_is_a_note_when_missing() {
         .find(|d| d["code"] == "config-missing")
         .map(|d| d["severity"].clone());
     assert_eq!(sev, Some(Value::from("info")));
+    // The whole planning folder ignored and nothing of it tracked (GSD's
+    // `commit_docs: false`): the checkout is the only copy, and a missing
+    // file is missing.
+    write(root, ".gitignore", ".planning/\n");
+    common::git(root, &["rm", "-r", "-q", "--cached", ".planning"]);
+    assert_eq!(findings(root, "config-missing")[0]["severity"], "warning");
+    assert_eq!(findings(root, "project-missing")[0]["severity"], "error");
+    // A selection of it force-added (`git add -f`): published by choice.
+    common::git(root, &["add", "-f", ".planning/ROADMAP.md"]);
+    assert_eq!(findings(root, "config-missing")[0]["severity"], "info");
+    write(
+        root,
+        ".gitignore",
+        ".planning/*\n!.planning/ROADMAP.md\n!.planning/STATE.md\n!.planning/PROJECT.md\n",
+    );
     // The tree copied out of its repository, `.gitignore` beside it: the
     // project's own rules still say the file is kept out; a planning
     // folder's own `.gitignore` is read too, `!` re-including.

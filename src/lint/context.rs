@@ -582,10 +582,32 @@ fn ignored_by_git(root: &std::path::Path, rel: &std::path::Path) -> bool {
     let Some(workdir) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
         return false;
     };
-    abs.join(rel)
+    let Ok(inside) = abs
+        .join(rel)
         .strip_prefix(&workdir)
-        .ok()
-        .is_some_and(|inside| repo.is_path_ignored(inside).unwrap_or(false))
+        .map(std::path::Path::to_path_buf)
+    else {
+        return false;
+    };
+    if !repo.is_path_ignored(&inside).unwrap_or(false) {
+        return false;
+    }
+    // The whole planning folder ignored (`commit_docs: false`, or a tree
+    // inside another repository's ignored folder): the checkout is the
+    // only copy, and a file missing from it is missing — unless the
+    // project force-adds a selection of that folder, which it publishes.
+    let Some(folder) = inside.parent() else {
+        return true;
+    };
+    if !repo.is_path_ignored(folder).unwrap_or(false) {
+        return true;
+    }
+    let prefix = folder.to_string_lossy().replace('\\', "/") + "/";
+    repo.index().is_ok_and(|index| {
+        index
+            .iter()
+            .any(|e| String::from_utf8_lossy(&e.path).starts_with(&prefix))
+    })
 }
 
 /// `rel` matched by the `.gitignore` files at `root` and in the folders on

@@ -280,7 +280,12 @@ impl RoadmapReading {
                 // (A milestone STATE.md names holds the roadmap's phases,
                 // not every folder left on disk.)
                 let m = ws.roadmap.as_ref().and_then(|r| r.milestone_by_range(id));
-                if m.is_none() && (!milestones.is_empty() || (records.any() && !named.is_empty())) {
+                // (Left over: a record names it, or its plans all ran; a folder
+                // of new work with plans still to run stays live.)
+                let left_over = records.any()
+                    && !named.is_empty()
+                    && (records.names_shipped_phase(id) || ph.disk_status() == "complete");
+                if m.is_none() && (!milestones.is_empty() || left_over) {
                     unnamed.insert(id.key());
                 }
                 if seen.insert((m, id.key()), order.len()).is_none() {
@@ -641,7 +646,7 @@ impl RoadmapReading {
                 && ((m.status == MilestoneStatus::Planned && state_says_between(ws))
                     || line_says_to_be_planned(ws, m.line));
             let parked = || {
-                line_says_parked(ws, m.line)
+                line_says_parked(ws, m)
                     && milestones.iter().any(|o| {
                         o.is_shipped() && version_order(o, m) == std::cmp::Ordering::Greater
                     })
@@ -1099,8 +1104,6 @@ fn put_off_outside(
         })
 }
 
-/// ROADMAP.md's line `line` (or the lines right under it) says what it
-/// names is still to be planned.
 /// Between milestones nothing is live: every phase leaves the live set.
 fn set_all_inactive(phases: &mut [PhaseReading]) {
     for p in phases.iter_mut() {
@@ -1108,24 +1111,33 @@ fn set_all_inactive(phases: &mut [PhaseReading]) {
     }
 }
 
-/// Whether a milestone's own line says it is set aside (`⏸`, `parked`,
-/// `paused`, `on hold`, `deferred`).
-fn line_says_parked(ws: &Workspace, line: usize) -> bool {
-    let Some(rm) = &ws.roadmap else {
+/// Whether a milestone's own roadmap line says it is set aside: a `⏸`
+/// mark, or a parenthesised status that opens with the word (`(parked;
+/// deferred to post-MCP)`, `(paused — closed early)`), not a word inside
+/// a description (`(in progress; offline mode deferred)`).
+fn line_says_parked(ws: &Workspace, m: &Milestone) -> bool {
+    let (Some(rm), MilestoneSource::List | MilestoneSource::Details | MilestoneSource::Heading) =
+        (&ws.roadmap, m.source)
+    else {
         return false;
     };
     let text = rm
         .doc
         .source
-        .line_span(line)
+        .line_span(m.line)
         .slice(rm.doc.text())
         .to_lowercase();
     text.contains('⏸')
-        || ["parked", "paused", "on hold", "deferred"]
-            .iter()
-            .any(|w| text.contains(w))
+        || text.split('(').skip(1).any(|inside| {
+            let inside = inside.trim_start();
+            ["parked", "paused", "on hold", "deferred"]
+                .iter()
+                .any(|w| inside.starts_with(w))
+        })
 }
 
+/// ROADMAP.md's line `line` (or the lines right under it) says what it
+/// names is still to be planned.
 fn line_says_to_be_planned(ws: &Workspace, line: usize) -> bool {
     let Some(rm) = &ws.roadmap else {
         return false;
@@ -1183,14 +1195,23 @@ fn state_says_between(ws: &Workspace) -> bool {
         });
     // Where GSD stopped (`stopped_at: Milestone v1.4.1 complete; ready
     // for /gsd-new-milestone`): a sentence about the milestone itself.
+    // The done word follows the milestone's ID (`Milestone v1.4.1
+    // complete`), not a phase of it (`Milestone v1.2 phase 3 complete`).
     let stopped = ["stopped_at", "last_activity"].iter().any(|k| {
         st.fm_field(k)
             .and_then(|(_, v)| v.as_str())
             .is_some_and(|v| {
-                let v = v.trim_start_matches(|c: char| c.is_ascii_digit() || "- ".contains(c));
-                let v = v.to_lowercase();
-                v.starts_with("milestone")
-                    && (v.contains("complete") || v.contains("shipped") || v.contains("archived"))
+                let v = v
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || "-–— ".contains(c))
+                    .to_lowercase();
+                let mut words = v.split_whitespace();
+                words.next() == Some("milestone")
+                    && words.next().is_some()
+                    && words.next().is_some_and(|w| {
+                        ["complete", "shipped", "archived"]
+                            .iter()
+                            .any(|d| w.starts_with(d))
+                    })
             })
     });
     status_done || milestone_done || focus || stopped

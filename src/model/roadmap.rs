@@ -104,19 +104,23 @@ impl ProgressRow {
         let cell = self.label.trim().trim_matches(['*', '_']).trim();
         let cell = super::words::strip_phase_word(cell).unwrap_or(cell);
         let (_, rest) = PhaseId::parse_prefix(cell.trim_start())?;
-        // A range row (`01-04`) names phases, not one phase's name.
+        // A range row (`01-04`) names phases, not one phase's name (`3 -
+        // 2FA Setup` is a name: the number runs into letters).
         let range = rest
             .trim_start()
             .strip_prefix(['-', '–', '—'])
-            .is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+            .and_then(|r| PhaseId::parse_prefix(r.trim_start()))
+            .is_some_and(|(_, tail)| !tail.starts_with(|c: char| c.is_alphanumeric()));
         if range {
             return None;
         }
         let name = rest
-            .trim_start_matches(|c: char| c.is_whitespace() || ".:-–—|：".contains(c))
+            .trim_start_matches(|c: char| c.is_whitespace() || ".:-–—|：*_".contains(c))
             .trim_matches(['*', '_'])
             .trim();
-        (!name.is_empty()).then(|| name.to_owned())
+        name.chars()
+            .any(char::is_alphanumeric)
+            .then(|| name.to_owned())
     }
 }
 
@@ -1182,6 +1186,12 @@ mod tests {
         assert_eq!(row("01-04").name(), None);
         assert_eq!(row("05 – 08").name(), None);
         assert_eq!(row("7").name(), None);
+        assert_eq!(
+            row("**Phase 3**: Payments").name().as_deref(),
+            Some("Payments")
+        );
+        assert_eq!(row("3 - 2FA Setup").name().as_deref(), Some("2FA Setup"));
+        assert_eq!(row("3 ✅").name(), None);
     }
 
     #[test]

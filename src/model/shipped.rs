@@ -74,11 +74,14 @@ impl ShippedRecords {
                 }
                 // Its body runs to the next heading of its level or above:
                 // an entry's own subheadings (`### What landed`) are its.
+                // (Not a subheading of another entry, `### v1.0.1 Hotfix`,
+                // or of work put off, `### Carried to v1.1`.)
                 let level = heading_level(line);
                 let body = || {
-                    lines[i + 1..]
-                        .iter()
-                        .take_while(move |l| heading_level(l) == 0 || heading_level(l) > level)
+                    lines[i + 1..].iter().take_while(move |l| {
+                        let h = heading_level(l);
+                        h == 0 || (h > level && !subheading_ends_entry(l))
+                    })
                 };
                 // An entry its own heading or status line says is still
                 // to come (`## v6.0 Dashboard (Planned: TBD)`, written
@@ -266,6 +269,29 @@ fn entry_version(line: &str) -> Option<String> {
 /// A MILESTONES.md entry's heading.
 fn is_entry_heading(line: &str) -> bool {
     line.starts_with("## ") || line.starts_with("### ")
+}
+
+/// A subheading inside a MILESTONES.md entry that is not that entry's
+/// record: another version's entry, or work carried past it.
+fn subheading_ends_entry(line: &str) -> bool {
+    let l = line.to_lowercase();
+    entry_version(line).is_some()
+        || [
+            "carr",
+            "defer",
+            "futur",
+            "next",
+            "later",
+            "out of scope",
+            "backlog",
+            "remain",
+            "pending",
+            "open",
+            "known gap",
+            "todo",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
 }
 
 /// A Markdown heading's level (`### x` is 3), 0 for a line that is none.

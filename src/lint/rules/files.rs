@@ -148,9 +148,16 @@ pub fn merge_conflict_markers(cx: &Ctx, s: &mut Sink) {
     let mut weighed: Vec<(&crate::model::Document, Severity)> =
         view.core.iter().map(|d| (*d, rule)).collect();
     for ph in view.phases {
-        let live = matches!(ph.location, PhaseLocation::Current)
-            && ph.id.as_ref().is_none_or(|id| cx.live(id));
-        let severity = if live { rule } else { Severity::Info };
+        // Finished: archived, or read as complete or shipped. A phase of a
+        // later milestone, a backlog one, one the roadmap does not name
+        // keeps the rule's severity: someone will read those files.
+        let finished = !matches!(ph.location, PhaseLocation::Current)
+            || ph.id.as_ref().is_some_and(|id| {
+                cx.reading
+                    .phase(id)
+                    .is_some_and(|p| p.archived || p.status == "complete")
+            });
+        let severity = if finished { Severity::Info } else { rule };
         weighed.extend(ph.plans.iter().map(|p| (&p.doc, severity)));
         weighed.extend(ph.summaries.iter().map(|p| (&p.doc, severity)));
         weighed.extend(ph.other_docs.iter().map(|d| (d, severity)));

@@ -81,10 +81,27 @@ pub fn state_unknown_phase(cx: &Ctx, s: &mut Sink) {
         // shipped a milestone: the last phase of the one that shipped,
         // its folder archived with it (GSD leaves the line until the next
         // milestone starts).
-        let finished = (st.says_phase_done()
-            || st
-                .body_field("currentPhase")
-                .is_some_and(|f| crate::model::state::status_says_done(&f.value)))
+        let status_done = st.status().is_some_and(|v| {
+            let l = v.to_lowercase();
+            crate::model::state::status_says_phase_done(&v)
+                || (l.contains("milestone")
+                    && ["complete", "shipped", "archived", "delivered"]
+                        .iter()
+                        .any(|w| l.contains(w)))
+        });
+        // The position line's own last word says so (`… (Wikidata) -
+        // COMPLETE`), not a word of the phase's name (`Email Verification`).
+        let line_done = st.body_field("currentPhase").is_some_and(|f| {
+            let last = f
+                .value
+                .trim_end_matches(|c: char| !c.is_alphanumeric())
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or_default()
+                .to_lowercase();
+            matches!(last.as_str(), "complete" | "completed" | "done" | "shipped")
+        });
+        let finished = (status_done || line_done)
             && (cx.reading.milestones.iter().any(shipped) || cx.shipped.any());
         let between = between || finished;
         s.at_line_severity(
