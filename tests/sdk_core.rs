@@ -2129,6 +2129,212 @@ fn quick_batch_pure_verbs_answer_as_gsd_tools() {
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
+/// The research seam GSD Core 1.14.0's researcher agents call: the fetch
+/// plan for a set of questions (cache keys, providers by kind and by the
+/// input's flags), the cache written by `research-store put` (a day's life,
+/// the project's tier or, for a curated source, the home one), read back by
+/// `get` and by the next plan (fresh, and stale from an old entry), and the
+/// refusals of a bad key, a missing value or a bad input — each the same as
+/// gsd-tools' on stdout, stderr, exit code and the files left.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn research_plan_and_store_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let (ours, theirs) = (project(), project());
+    let (home_ours, home_theirs) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let input = serde_json::json!({
+        "ecosystem": " NPM ",
+        "config": {"brave_search": true, "jina": 0, "firecrawl": false},
+        "questions": [
+            {"text": "How do React hooks work?", "kind": "docs", "library": "React", "version": 18},
+            {"text": "Best practices for state?", "kind": "web"},
+            {"text": "https://example.com/page", "kind": "scrape"},
+            {"text": "Unknown kind", "kind": "blog", "library": {"name": "X", "tags": [1, "b"]}},
+            {"text": "Numeric kind", "kind": 3},
+            {"text": ""},
+            {"kind": "docs"},
+            "just a string",
+            {"text": "  Spaced  Query  "}
+        ]
+    });
+    for dir in [ours.path(), theirs.path()] {
+        std::fs::write(dir.join("in.json"), input.to_string()).unwrap();
+        std::fs::write(dir.join("list.json"), "[]").unwrap();
+        std::fs::write(dir.join("noq.json"), r#"{"questions": {}}"#).unwrap();
+        std::fs::write(dir.join("bad.json"), "{not json").unwrap();
+    }
+    // Run one call on both sides; the answers with fetched_at masked.
+    let both = |argv: &[&str]| {
+        let mut with = argv.to_vec();
+        with.push("--no-fallback");
+        let o = as_named(
+            shims.path(),
+            "gsd_run",
+            ours.path(),
+            &with,
+            &[("HOME", home_ours.path().to_str().unwrap())],
+        );
+        let t = run_real_with(
+            &real,
+            argv,
+            theirs.path(),
+            &[("HOME", home_theirs.path().to_str().unwrap())],
+        );
+        let mask = |o: &Output| {
+            let (out, err, code) = compared(o);
+            let out = regex::Regex::new(r#""fetched_at": "[^"]+""#)
+                .unwrap()
+                .replace_all(&out, r#""fetched_at": "<time>""#)
+                .into_owned();
+            (out, err, code)
+        };
+        (mask(&o), mask(&t))
+    };
+    let mut differ = Vec::new();
+    let mut check = |argv: &[&str]| -> String {
+        let (o, t) = both(argv);
+        if o != t {
+            differ.push(format!("{argv:?}\n gsd: {o:?}\n gsd-tools: {t:?}"));
+        }
+        o.0
+    };
+    let plan = check(&["query", "research-plan", "--input", "in.json"]);
+    let items: serde_json::Value = serde_json::from_str(&plan).expect("a plan");
+    let key = |i: usize| items["items"][i]["key"].as_str().unwrap().to_string();
+    let (k_docs, k_web, k_scrape) = (key(0), key(1), key(2));
+    assert_eq!(items["items"].as_array().unwrap().len(), 6, "{plan}");
+    for argv in [
+        vec![
+            "research-store",
+            "put",
+            &k_docs,
+            "--content",
+            "hooks digest",
+            "--source",
+            "web",
+            "--provider",
+            "context7",
+            "--confidence",
+            "MEDIUM",
+            "--kind",
+            "docs",
+        ],
+        vec![
+            "query",
+            "research-store.put",
+            &k_web,
+            "--content",
+            "state digest",
+            "--source",
+            "curated",
+            "--provider",
+            "brave",
+            "--confidence",
+            "HIGH",
+            "--kind",
+            "web",
+            "--raw",
+        ],
+        vec![
+            "research-store",
+            "put",
+            &k_scrape,
+            "--content",
+            "x",
+            "--source",
+            "--provider",
+            "jina",
+        ],
+        vec![
+            "research-store",
+            "put",
+            &k_scrape,
+            "--content",
+            "x",
+            "--source",
+            "web",
+        ],
+        vec![
+            "research-store",
+            "put",
+            &k_scrape,
+            "--content",
+            "",
+            "--source",
+            "web",
+            "--provider",
+            "p",
+            "--confidence",
+            "LOW",
+            "--kind",
+            "web",
+        ],
+        vec!["research-store", "put", "--content", "x"],
+        vec![
+            "research-store",
+            "put",
+            "../../etc/passwd",
+            "--content",
+            "x",
+        ],
+        vec!["research-store", "get", &k_docs],
+        vec!["research-store", "get", &k_web, "--raw"],
+        vec!["research-store", "get", &k_scrape],
+        vec!["research-store", "get", "ABC"],
+        vec!["research-store", "get"],
+        vec!["research-plan"],
+        vec!["research-plan", "--input", "missing.json"],
+        vec!["research-plan", "--input", "list.json"],
+        vec!["research-plan", "--input", "noq.json"],
+        vec!["research-plan", "--input", "bad.json"],
+    ] {
+        check(&argv);
+    }
+    // The cache files each side left, less the instant each wrote.
+    let instant = regex::Regex::new(r#""fetched_at":"[^"]+""#).unwrap();
+    let cached = |dir: &Path, home: &Path| -> Vec<String> {
+        let mut files = Vec::new();
+        for tier in [
+            dir.join(".planning/research/.cache"),
+            home.join(".gsd/research-cache"),
+        ] {
+            for e in std::fs::read_dir(&tier).into_iter().flatten().flatten() {
+                let text = std::fs::read_to_string(e.path()).unwrap();
+                let masked = instant.replace(&text, "<time>").into_owned();
+                files.push(format!("{}: {masked}", e.file_name().to_string_lossy()));
+            }
+        }
+        files.sort();
+        files
+    };
+    assert_eq!(
+        cached(ours.path(), home_ours.path()),
+        cached(theirs.path(), home_theirs.path())
+    );
+    assert_eq!(cached(ours.path(), home_ours.path()).len(), 2);
+    // A stale entry (written years ago) beside the fresh ones: the next plan
+    // marks the two fresh hits and fetches the stale one again.
+    let stale = r#"{"content":"old","source":"web","provider":"jina","confidence":"LOW","fetched_at":"2020-01-01T00:00:00.000Z","ttl":86400000,"kind":"scrape"}"#;
+    for dir in [ours.path(), theirs.path()] {
+        std::fs::write(
+            dir.join(format!(".planning/research/.cache/{k_scrape}.json")),
+            stale,
+        )
+        .unwrap();
+    }
+    let again = check(&["research-plan", "--input", "in.json"]);
+    assert!(
+        again.contains(r#""stale": true"#) && again.contains(r#""stale": false"#),
+        "{again}"
+    );
+    check(&["research-store", "get", &k_scrape]);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
 /// `--ws` and the workstream name are checked for every command, the way
 /// gsd-tools 1.14.0 checks them before it dispatches: no value, a blank
 /// value and a name unsafe as a folder fail with its message and exit 1; a

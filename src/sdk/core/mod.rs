@@ -43,6 +43,7 @@ pub mod prior_verify;
 pub mod progress;
 pub mod quick_batch;
 pub mod reads;
+pub mod research;
 pub mod resolve;
 pub mod review_lane;
 pub mod roadmap_analyze;

@@ -18,9 +18,9 @@ use super::output::{Failure, Out, js_string};
 use super::{
     agents, eval_score, frontmatter, gitinfo, graphify, init_execute_phase, init_manager,
     init_milestone, init_phase_op, init_plan_phase, init_todos, isolation, loop_hooks, models,
-    mvp_mode, predicate, progress, quick_batch, reads, review_lane, roadmap_analyze, runtime_facts,
-    state_get, summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story,
-    verification, windows, writes,
+    mvp_mode, predicate, progress, quick_batch, reads, research, review_lane, roadmap_analyze,
+    runtime_facts, state_get, summary_extract, tdd_applicable, test_command, todos, tree_writes,
+    user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -246,6 +246,9 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         Scope::Planning,
         quick_batch::effective_concurrency,
     ),
+    ("research-plan", Scope::Planning, research::plan),
+    ("research-store.get", Scope::Planning, research::store_get),
+    ("research-store.put", Scope::Planning, research::store_put),
 ];
 
 /// The native handler for a canonical name.
