@@ -2339,3 +2339,119 @@ fn a_section_its_first_line_defers_needs_no_trace() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(f[0]["message"].as_str().unwrap().contains("SIGN-01"));
 }
+
+/// A folder in phases/ not named NN-slug is a warning where it is meant as
+/// a phase GSD cannot find: it holds plans, summaries, a context or a
+/// research file, a roadmap phase is named like it, or its name is a tool's
+/// output pasted in (`{  slug …}`). A folder of notes, reviews or UAT
+/// records and nothing a phase is made of is kept beside the phases: a
+/// note. (Batch 23: 11 of 11 such warnings judged false, on folders of
+/// experiment notes, a milestone review and hotfix UAT records.)
+#[test]
+fn a_folder_of_notes_in_phases_is_a_note_not_a_misnamed_phase() {
+    let t = project(&["Core"], &[]);
+    let root = t.path();
+    write(
+        root,
+        ".planning/phases/v4.1-experiments/RIDGE_SWEEP.md",
+        "# Ridge sweep\n\nresults\n",
+    );
+    write(
+        root,
+        ".planning/phases/hotfix-banners/hotfix-UAT.md",
+        "# UAT\n\npassed\n",
+    );
+    write(
+        root,
+        ".planning/phases/side-track/W7-01-PLAN.md",
+        &plan("W7", "01", ""),
+    );
+    write(
+        root,
+        ".planning/phases/spike-auth/CONTEXT.md",
+        "# Context\n",
+    );
+    write(root, ".planning/phases/{  slug  idea}/.gitkeep", "");
+    let found = findings(root, "phase-dir-bad-name");
+    let by_dir = |name: &str| {
+        found
+            .iter()
+            .find(|f| f["file"].as_str().unwrap().ends_with(name))
+            .map(|f| f["severity"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(
+        by_dir("v4.1-experiments").as_deref(),
+        Some("info"),
+        "{found:?}"
+    );
+    assert_eq!(
+        by_dir("hotfix-banners").as_deref(),
+        Some("info"),
+        "{found:?}"
+    );
+    assert_eq!(
+        by_dir("side-track").as_deref(),
+        Some("warning"),
+        "{found:?}"
+    );
+    assert_eq!(
+        by_dir("spike-auth").as_deref(),
+        Some("warning"),
+        "{found:?}"
+    );
+    assert_eq!(
+        by_dir("{  slug  idea}").as_deref(),
+        Some("warning"),
+        "{found:?}"
+    );
+    // A roadmap phase named like the notes folder: it is that phase's.
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "## Phase Details",
+        "## Phase Details\n\n### Phase 2: Hotfix Banners\n\n**Goal:** fix the banners\n",
+    );
+    let found = findings(root, "phase-dir-bad-name");
+    let hotfix = found
+        .iter()
+        .find(|f| f["file"].as_str().unwrap().ends_with("hotfix-banners"))
+        .unwrap();
+    assert_eq!(hotfix["severity"], "warning", "{found:?}");
+}
+
+/// A plan written without frontmatter that lists its requirements in a
+/// `## Requirements` section covers them: the missing frontmatter is its
+/// own finding, not also a coverage gap for every ID it names. (Batch 23:
+/// danisolation+holo, UX-04 named by `111-01-PLAN.md`'s section.)
+#[test]
+fn a_requirements_section_in_a_plan_without_frontmatter_covers_its_ids() {
+    let t = project(&["Catalog"], &["CAT-01: list", "CAT-02: search"]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Requirements**: TBD",
+        "**Requirements**: CAT-01, CAT-02",
+    );
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Status: Ready to plan",
+        "Status: Ready to execute",
+    );
+    plans(root, "01-catalog", 1, 0, "CAT-01");
+    let bare = "# Plan 01-02: Search\n\n## Goal\nSearch the catalog.\n\n## Requirements\n- CAT-02: search by name\n\n## Tasks\n\n### Task 1: index\n";
+    write(root, ".planning/phases/01-catalog/01-02-PLAN.md", bare);
+    assert!(severities(root, "requirement-not-covered").is_empty());
+    assert!(!severities(root, "plan-no-frontmatter").is_empty());
+    // The same plan naming it only in its goal: not covered.
+    write(
+        root,
+        ".planning/phases/01-catalog/01-02-PLAN.md",
+        &bare.replace(
+            "## Requirements\n- CAT-02: search by name\n",
+            "## Notes\n- see CAT-02 later\n",
+        ),
+    );
+    assert_eq!(severities(root, "requirement-not-covered"), ["warning"]);
+}

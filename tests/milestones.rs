@@ -3105,3 +3105,97 @@ fn a_parked_milestone_passed_by_shipped_ones_is_not_current() {
     );
     assert_eq!(current(&roadmap(root)).as_deref(), Some("v9.6.0"));
 }
+
+/// Two headings opening with one version and naming different milestones
+/// (`## v0.16.0 — CAS Convergence`, later `## v0.16.0 — Share Snapshots`)
+/// are two milestones: STATE.md's `milestone_name:` says which is current,
+/// and the phases under the second heading (and under its `## v0.16.0
+/// Phases` section) are its own. A heading that only refers to the
+/// version (`## Out of v0.16.0 scope`) or a section of it (`## v0.16.0
+/// Progress`) names no other milestone. (Batch 23: marmos91+dittofs.)
+#[test]
+fn two_headings_of_one_version_with_different_names_are_two_milestones() {
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let text = "# Roadmap: Store\n\n## v0.16.0 — CAS Convergence\n\n- [x] **Phase 16: Cache RAM-only** — done\n- [x] **Phase 17: Unified interface** — done\n\n## Out of v0.16.0 scope\n\n- sharding\n\n## v0.16.0 — Share Snapshots\n\n## v0.16.0 Phases\n\n### Phase 20: Backup interface\n\n**Goal:** backups\n\n### Phase 21: Restore flow\n\n**Goal:** restore\n\n## v0.16.0 Progress\n\n| Phase | Plans | Status |\n|---|---|---|\n| 20. Backup interface | 1/1 | Complete |\n| 21. Restore flow | 0/1 | In progress |\n";
+    write(root, ".planning/ROADMAP.md", text);
+    for (dir, n, ran) in [
+        ("16-cache", "16", true),
+        ("17-unified", "17", true),
+        ("20-backup", "20", true),
+        ("21-restore", "21", false),
+    ] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
+            &plan(n, "01", ""),
+        );
+        if ran {
+            write(
+                root,
+                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
+                "# done\n",
+            );
+        }
+    }
+    let state = |name: &str| {
+        format!(
+            "---\ngsd_state_version: 1.0\nmilestone: v0.16.0\nmilestone_name: {name}\nstatus: executing\n---\n\n# State\n"
+        )
+    };
+    write(root, ".planning/STATE.md", &state("Share Snapshots"));
+    let v = roadmap(root);
+    let titles: Vec<&str> = v["milestones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        ["v0.16.0 CAS Convergence", "v0.16.0 Share Snapshots"],
+        "{v}"
+    );
+    assert_eq!(v["current_milestone"], "v0.16.0 Share Snapshots", "{v}");
+    let ids: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["active"] == true)
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["20", "21"], "{v}");
+    assert_eq!(v["current_phase"], "21", "{v}");
+    // STATE.md naming the first, whose phase 17 is still open: it is
+    // current, with its own phases.
+    write(root, ".planning/STATE.md", &state("CAS Convergence"));
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text.replace("- [x] **Phase 17", "- [ ] **Phase 17"),
+    );
+    std::fs::remove_file(root.join(".planning/phases/17-unified/17-01-SUMMARY.md")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v0.16.0 CAS Convergence", "{v}");
+    let ids: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["active"] == true)
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["16", "17"], "{v}");
+    // One name, two headings (`## v0.16.0 — Share Snapshots` and `## v0.16.0
+    // — Share Snapshots (in progress)`): one milestone.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text.replace(
+            "## v0.16.0 — CAS Convergence",
+            "## v0.16.0 — Share Snapshots (in progress)",
+        ),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["milestones"].as_array().unwrap().len(), 1, "{v}");
+}

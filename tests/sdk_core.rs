@@ -2335,6 +2335,140 @@ fn research_plan_and_store_answer_as_gsd_tools() {
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
+/// `validate context` as the health workflow asks it: the share of the
+/// window in use, its state and the thread command, as JSON or as text,
+/// and 1.14.0's refusals (a value missing, not a whole number, a window of
+/// 0, a flag it does not know, a stray word) — the same stdout, stderr and
+/// exit code as gsd-tools.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn validate_context_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let p = project();
+    let v = |rest: &[&'static str]| {
+        let mut v = vec!["query", "validate.context"];
+        v.extend_from_slice(rest);
+        v
+    };
+    let calls = [
+        v(&["--tokens-used", "130000", "--context-window", "200000"]),
+        v(&[
+            "--tokens-used",
+            "130000",
+            "--context-window",
+            "200000",
+            "--json",
+        ]),
+        v(&[
+            "--tokens-used",
+            "150000",
+            "--context-window",
+            "200000",
+            "--raw",
+        ]),
+        v(&[
+            "--tokens-used",
+            "119999",
+            "--context-window",
+            "200000",
+            "--json",
+        ]),
+        v(&["--tokens-used", "900000", "--context-window", "200000"]),
+        v(&["--tokens-used", "0x10", "--context-window", "1e3", "--json"]),
+        v(&["--tokens-used", "1.5", "--context-window", "200000"]),
+        v(&["--tokens-used", "5", "--context-window", "0"]),
+        v(&["--tokens-used", "5"]),
+        v(&["--context-window", "5", "--tokens-used", "--json"]),
+        vec![
+            "validate",
+            "context",
+            "--tokens-used",
+            "5",
+            "--context-window",
+            "9",
+            "--bogus",
+        ],
+        vec![
+            "validate",
+            "context",
+            "stray",
+            "--tokens-used",
+            "5",
+            "--context-window",
+            "9",
+        ],
+    ];
+    let differ = differing_calls(shims.path(), &real, p.path(), &calls);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// `phase list-artifacts N --type KIND`, which GSD Core 1.14.0's plan
+/// checker asks but its gsd-tools refuses as an unknown verb: gsd lists the
+/// files as gsd-sdk 1.42.3 does (PARITY.md G9), and hands a refusal on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn list_artifacts_is_answered_where_gsd_tools_lost_the_verb() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let p = project();
+    let dir = p.path().join(".planning/phases/01-start");
+    std::fs::write(dir.join("01-RESEARCH.md"), "# Research\n").unwrap();
+    std::fs::write(dir.join("01-01-SUMMARY.md"), "# Summary\n").unwrap();
+    let argv = ["query", "phase.list-artifacts", "1", "--type", "summary"];
+    let theirs = run_real(&real, &argv, p.path());
+    assert_eq!(theirs.status.code(), Some(1));
+    assert!(
+        text(&theirs.stderr).contains("Unknown phase subcommand"),
+        "{}",
+        text(&theirs.stderr)
+    );
+    let mut with = argv.to_vec();
+    with.push("--no-fallback");
+    let ours = as_named(shims.path(), "gsd_run", p.path(), &with, &[]);
+    assert_eq!(ours.status.code(), Some(0), "{}", text(&ours.stderr));
+    let sdk = Command::new(gsd_bin())
+        .current_dir(p.path())
+        .args([
+            "sdk",
+            "query",
+            "phase.list-artifacts",
+            "1",
+            "--type",
+            "summary",
+        ])
+        .output()
+        .unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&ours.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&sdk.stdout).unwrap();
+    assert_eq!(a, b);
+    assert!(
+        text(&ours.stdout).contains("01-01-SUMMARY.md"),
+        "{}",
+        text(&ours.stdout)
+    );
+    // No --type: the engine refuses, so the call goes on (and fails there).
+    let refused = as_named(
+        shims.path(),
+        "gsd_run",
+        p.path(),
+        &["query", "phase.list-artifacts", "1", "--no-fallback"],
+        &[],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("gsd does not answer"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
 /// `--ws` and the workstream name are checked for every command, the way
 /// gsd-tools 1.14.0 checks them before it dispatches: no value, a blank
 /// value and a name unsafe as a folder fail with its message and exit 1; a

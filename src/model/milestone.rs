@@ -413,6 +413,11 @@ pub struct Milestone {
     pub phase_range: Option<String>,
     #[serde(skip)]
     pub range: PhaseRange,
+    /// The name a heading gives after the version (`## v0.16.0 — Share
+    /// Snapshots`): two headings of one version with different names are
+    /// two milestones.
+    #[serde(skip)]
+    pub name: Option<String>,
 }
 
 impl Milestone {
@@ -769,11 +774,51 @@ impl MilestoneMap {
                 None => (text, None),
             },
         };
-        if let Some(v) = &version
-            && let Some(i) = self
-                .milestones
-                .iter()
-                .position(|m| m.version.as_deref().is_some_and(|w| same_version(v, w)))
+        let name = match (&version, source) {
+            (Some(v), MilestoneSource::Heading) => heading_name(text, v),
+            _ => None,
+        };
+        // Two headings of one version, each naming a different milestone
+        // (`## v0.16.0 — CAS Convergence`, then `## v0.16.0 — Share
+        // Snapshots`), stay two.
+        let other_milestone = |m: &Milestone| {
+            m.source == MilestoneSource::Heading
+                && match (&m.name, &name) {
+                    (Some(a), Some(b)) => {
+                        let (a, b) = (a.to_lowercase(), b.to_lowercase());
+                        !a.contains(&b) && !b.contains(&a)
+                    }
+                    _ => false,
+                }
+        };
+        let same = |m: &Milestone| {
+            version
+                .as_deref()
+                .is_some_and(|v| m.version.as_deref().is_some_and(|w| same_version(v, w)))
+        };
+        let shared = self
+            .milestones
+            .iter()
+            .any(|m| same(m) && other_milestone(m));
+        if shared {
+            for m in self.milestones.iter_mut().filter(|m| same(m)) {
+                if let (Some(n), Some(v)) = (&m.name, &m.version)
+                    && m.title == *v
+                {
+                    m.title = format!("{v} {n}");
+                }
+            }
+        }
+        // A heading of a shared version (`## v0.16.0 Progress`) belongs to
+        // the milestone of that version named last above it.
+        let matching = |m: &Milestone| same(m) && !other_milestone(m);
+        let found = if source == MilestoneSource::Heading {
+            self.milestones.iter().rposition(matching)
+        } else {
+            self.milestones.iter().position(matching)
+        };
+        if version.is_some()
+            && let Some(i) = found
         {
             let m = &mut self.milestones[i];
             if (m.status == MilestoneStatus::Unknown || m.put_off)
@@ -800,9 +845,16 @@ impl MilestoneMap {
             Some((r, t)) => (r, Some(t)),
             None => (PhaseRange::default(), None),
         };
+        let mut title = clean_title(text);
+        if shared
+            && let (Some(n), Some(v)) = (&name, &version)
+            && title == *v
+        {
+            title = format!("{v} {n}");
+        }
         self.milestones.push(Milestone {
             version,
-            title: clean_title(text),
+            title,
             status,
             line,
             source,
@@ -810,6 +862,7 @@ impl MilestoneMap {
             put_off,
             phase_range,
             range,
+            name,
         });
         self.milestones.len() - 1
     }
@@ -868,7 +921,11 @@ pub fn pick(ms: &[Milestone], candidates: &[usize]) -> Option<usize> {
 /// v0.7.0 … deferred to Backlog` after `✅ v0.9.0`) is not the work: the
 /// project went on past it, as history the roadmap never ticked or as
 /// work put off.
-pub fn current(ms: &[Milestone], state_version: Option<&str>) -> Option<usize> {
+pub fn current(
+    ms: &[Milestone],
+    state_version: Option<&str>,
+    state_name: Option<&str>,
+) -> Option<usize> {
     let passed = |m: &Milestone| {
         matches!(
             m.status,
@@ -881,12 +938,24 @@ pub fn current(ms: &[Milestone], state_version: Option<&str>) -> Option<usize> {
             })
     };
     let open = |m: &Milestone| !m.is_shipped() && !passed(m);
-    if let Some(v) = state_version
-        && let Some(i) = ms
+    if let Some(v) = state_version {
+        let named: Vec<usize> = ms
             .iter()
-            .position(|m| open(m) && m.version.as_deref().is_some_and(|w| same_version(v, w)))
-    {
-        return Some(i);
+            .enumerate()
+            .filter(|(_, m)| open(m) && m.version.as_deref().is_some_and(|w| same_version(v, w)))
+            .map(|(i, _)| i)
+            .collect();
+        // Of two open milestones sharing the version, the one STATE.md's
+        // `milestone_name:` names.
+        let by_name = state_name.map(str::to_lowercase).and_then(|n| {
+            named
+                .iter()
+                .copied()
+                .find(|&i| !n.is_empty() && ms[i].title.to_lowercase().contains(&n))
+        });
+        if let Some(i) = by_name.or(named.first().copied()) {
+            return Some(i);
+        }
     }
     ms.iter()
         .position(|m| m.status == MilestoneStatus::InProgress)
@@ -912,6 +981,82 @@ pub fn version_order(a: &Milestone, b: &Milestone) -> std::cmp::Ordering {
         (None, Some(_)) => std::cmp::Ordering::Greater,
         (None, None) => std::cmp::Ordering::Equal,
     }
+}
+
+/// The first words of a section of a milestone (`## v0.16.0 Progress`,
+/// `## v2.0 Phase Details`), not of another milestone's name.
+const SECTION_WORDS: &[&str] = &[
+    "phase",
+    "progress",
+    "coverage",
+    "summary",
+    "overview",
+    "detail",
+    "requirement",
+    "dependenc",
+    "graph",
+    "goal",
+    "scope",
+    "note",
+    "status",
+    "success",
+    "criteria",
+    "roadmap",
+    "timeline",
+    "plan",
+    "task",
+    "risk",
+    "decision",
+    "architecture",
+    "backlog",
+    "deliverable",
+    "milestone",
+    "gate",
+    "context",
+    "research",
+    "out of",
+    "execution",
+    "order",
+    "traceab",
+    "verification",
+    "audit",
+    "archive",
+    "changelog",
+    "retro",
+    "lessons",
+    "open",
+    "known",
+];
+
+/// The name a milestone heading gives after its version (`v0.16.0 — Share
+/// Snapshots` → `Share Snapshots`), up to a parenthesis or a status; None
+/// where nothing but a phase range, a date or a status follows.
+fn heading_name(text: &str, version: &str) -> Option<String> {
+    // Only a heading that opens with the version names a milestone by it
+    // (`Out of v0.2.5 scope` refers to one).
+    let t = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let t = match super::words::find_milestone_word(t) {
+        Some((0, _, rest)) => rest.trim_start_matches(|c: char| !c.is_alphanumeric()),
+        _ => t,
+    };
+    let rest = t
+        .get(..version.len())
+        .filter(|head| head.eq_ignore_ascii_case(version))
+        .map(|_| &t[version.len()..])?;
+    let rest = rest.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '—' | '–' | '-' | ':' | '*' | '_')
+    });
+    let end = [" (", " — ", " -- ", " - ", " – ", " |"]
+        .iter()
+        .filter_map(|stop| rest.find(stop))
+        .min()
+        .unwrap_or(rest.len());
+    let name = rest[..end].trim().trim_end_matches(['*', '_', ':']).trim();
+    let first = name.split_whitespace().next()?.to_lowercase();
+    let not_a_name = first.starts_with(|c: char| !c.is_alphabetic())
+        || SECTION_WORDS.iter().any(|w| first.starts_with(w))
+        || MilestoneStatus::of_text(name) != MilestoneStatus::Unknown;
+    (!not_a_name).then(|| name.to_owned())
 }
 
 /// A milestone's title from the text that names it: emoji, bold marks,

@@ -153,6 +153,11 @@ impl RoadmapReading {
             .and_then(|s| s.fm_field("milestone"))
             .filter(|(_, n)| !n.is_null())
             .and_then(|(_, n)| n.as_str().map(str::to_owned));
+        let state_name = ws
+            .state
+            .as_ref()
+            .and_then(|s| s.fm_field("milestone_name"))
+            .and_then(|(_, n)| n.as_str().map(str::to_owned));
         let mut owned: Vec<Milestone> = ws
             .roadmap
             .as_ref()
@@ -227,7 +232,11 @@ impl RoadmapReading {
         let milestones: &[Milestone] = &owned;
         let current = match from_state.or(forced.map(|(i, _)| i)) {
             Some(i) => Some(i),
-            None => super::milestone::current(milestones, state_version.as_deref()),
+            None => super::milestone::current(
+                milestones,
+                state_version.as_deref(),
+                state_name.as_deref(),
+            ),
         };
         explain.push(why_current(
             milestones,
@@ -1082,6 +1091,7 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
         put_off: false,
         phase_range: None,
         range: Default::default(),
+        name: None,
     }
 }
 

@@ -945,7 +945,7 @@ impl Roadmap {
     /// The milestone being worked on (see [`MilestoneMap::current`]), given
     /// STATE.md's `milestone:` version.
     pub fn current_milestone(&self, state_version: Option<&str>) -> Option<usize> {
-        milestone::current(&self.milestones, state_version)
+        milestone::current(&self.milestones, state_version, None)
     }
 
     /// The phase detail for an ID, preferring ones not archived.

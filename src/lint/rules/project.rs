@@ -77,18 +77,32 @@ pub(crate) fn referenced(view: &crate::lint::context::View, out: &mut HashSet<St
                 out.insert(r.clone());
             }
         }
+        // `Requirements: A-1, A-2` on a line, or a `## Requirements`
+        // section listing them (a plan written without frontmatter).
+        let mut in_section = false;
         for line in p.doc.text().lines().take(60) {
+            let heading = line
+                .strip_prefix('#')
+                .map(|h| h.trim_start_matches(['#', ' ']));
+            if let Some(h) = heading {
+                in_section = opens_with_requirements(h);
+                continue;
+            }
             let l = line.trim_start_matches(['*', '-', ' ']);
-            // Compared in place: lowercasing a copy of every line of every
-            // plan was most of this rule's time on a big tree.
-            if l.as_bytes()
-                .get(..12)
-                .is_some_and(|head| head.eq_ignore_ascii_case(b"requirements"))
-            {
+            if in_section || opens_with_requirements(l) {
                 out.extend(crate::model::requirements::find_req_ids(l));
             }
         }
     }
+}
+
+/// Whether a line opens with the word `Requirements` (compared in place:
+/// lowercasing a copy of every line of every plan was most of this rule's
+/// time on a big tree).
+fn opens_with_requirements(l: &str) -> bool {
+    l.as_bytes()
+        .get(..12)
+        .is_some_and(|head| head.eq_ignore_ascii_case(b"requirements"))
 }
 
 pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {

@@ -336,9 +336,21 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
             // (`QA-AUDIT-dashboard-audit/`, 9 of 9 run).
             let record = (ph.plan_count() == 0 && !ph.summary_files.is_empty())
                 || (ph.plan_count() > 0 && ph.completed_plans() >= ph.plan_count());
+            // A folder of notes, reviews or UAT records and nothing a phase
+            // is made of (no plan, summary, context or research): kept
+            // beside the phases, not a phase GSD has to find. A roadmap
+            // phase it is named for keeps the warning.
+            let phase_work = ph.plan_count() > 0
+                || !ph.summary_files.is_empty()
+                || ph
+                    .other_files
+                    .iter()
+                    .any(|f| f.ends_with("CONTEXT.md") || f.ends_with("RESEARCH.md"));
+            let notes_only = named.is_none() && !phase_work && !garbled_name(&ph.dir_name);
             let put_aside = stray
                 || finished
                 || record
+                || notes_only
                 || ph.dir_name.starts_with(['_', '.'])
                 || ph.dir_name.to_lowercase().contains("archive");
             s.file_severity(
@@ -353,6 +365,17 @@ pub fn phase_dir_bad_name(cx: &Ctx, s: &mut Sink) {
             );
         }
     }
+}
+
+/// A folder name no person chose: a tool's output pasted in as a name
+/// (`{  slug project-…}`), with brackets, quotes or characters of the
+/// private-use area standing in for new lines.
+fn garbled_name(name: &str) -> bool {
+    name.chars().any(|c| {
+        matches!(c, '{' | '}' | '"' | '\\' | '<' | '>')
+            || c.is_control()
+            || ('\u{E000}'..='\u{F8FF}').contains(&c)
+    })
 }
 
 pub fn roadmap_checklist_without_details(cx: &Ctx, s: &mut Sink) {

@@ -12,15 +12,15 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::super::commands::{config, mvp, phase_find, phases, text, triage};
+use super::super::commands::{config, listing, mvp, phase_find, phases, text, triage};
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    agents, eval_score, frontmatter, gitinfo, graphify, init_execute_phase, init_manager,
-    init_milestone, init_phase_op, init_plan_phase, init_todos, isolation, loop_hooks, models,
-    mvp_mode, predicate, progress, quick_batch, reads, research, review_lane, roadmap_analyze,
-    runtime_facts, state_get, summary_extract, tdd_applicable, test_command, todos, tree_writes,
-    user_story, verification, windows, writes,
+    agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
+    init_manager, init_milestone, init_phase_op, init_plan_phase, init_todos, isolation,
+    loop_hooks, models, mvp_mode, predicate, progress, quick_batch, reads, research, review_lane,
+    roadmap_analyze, runtime_facts, state_get, summary_extract, tdd_applicable, test_command,
+    todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -249,6 +249,12 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("research-plan", Scope::Planning, research::plan),
     ("research-store.get", Scope::Planning, research::store_get),
     ("research-store.put", Scope::Planning, research::store_put),
+    (
+        "validate.context",
+        Scope::Planning,
+        context_use::validate_context,
+    ),
+    ("phase.list-artifacts", Scope::Planning, list_artifacts),
 ];
 
 /// The native handler for a canonical name.
@@ -287,6 +293,14 @@ pub(super) fn engine(
         Ok(Reply::Text(_)) => Err(hand_on("its answer here is text")),
         Err(e) => Err(hand_on(format!("it fails here ({})", e.message))),
     }
+}
+
+/// `phase list-artifacts N --type KIND`, which GSD Core 1.14.0's plan
+/// checker asks for but its gsd-tools no longer has (it answers "Unknown
+/// phase subcommand"): answered as gsd-sdk 1.42.3, whose verb the agent was
+/// written against, lists them (PARITY.md G7). A refusal goes on.
+fn list_artifacts(call: &CoreCall) -> Result<Out, Refusal> {
+    Ok(Out::json(&engine(listing::artifacts, call, call.args)?))
 }
 
 /// `normalize-test-command CMD`: the command in its one-shot form, printed
