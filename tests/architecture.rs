@@ -54,6 +54,10 @@ const ALLOWED: &[(&str, &str)] = &[
         "dispatch-isolation's .gsd/dispatch-isolation-sentinel.json, GSD Core's guard hooks' input",
     ),
     (
+        "sdk/core/research.rs",
+        "GSD Core's research cache (.planning/research/.cache/KEY.json or ~/.gsd/research-cache/): a cache entry replaced whole, no planning document",
+    ),
+    (
         "ralph/run/worktree.rs",
         "a failed plan worktree's empty folder and git's stale record of it",
     ),

@@ -2454,4 +2454,14 @@ fn a_requirements_section_in_a_plan_without_frontmatter_covers_its_ids() {
         ),
     );
     assert_eq!(severities(root, "requirement-not-covered"), ["warning"]);
+    // The IDs on the heading's own line (`## Requirements: CAT-02`).
+    write(
+        root,
+        ".planning/phases/01-catalog/01-02-PLAN.md",
+        &bare.replace(
+            "## Requirements\n- CAT-02: search by name\n",
+            "## Requirements: CAT-02\n",
+        ),
+    );
+    assert!(severities(root, "requirement-not-covered").is_empty());
 }

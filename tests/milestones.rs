@@ -3120,25 +3120,15 @@ fn two_headings_of_one_version_with_different_names_are_two_milestones() {
     std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
     let text = "# Roadmap: Store\n\n## v0.16.0 — CAS Convergence\n\n- [x] **Phase 16: Cache RAM-only** — done\n- [x] **Phase 17: Unified interface** — done\n\n## Out of v0.16.0 scope\n\n- sharding\n\n## v0.16.0 — Share Snapshots\n\n## v0.16.0 Phases\n\n### Phase 20: Backup interface\n\n**Goal:** backups\n\n### Phase 21: Restore flow\n\n**Goal:** restore\n\n## v0.16.0 Progress\n\n| Phase | Plans | Status |\n|---|---|---|\n| 20. Backup interface | 1/1 | Complete |\n| 21. Restore flow | 0/1 | In progress |\n";
     write(root, ".planning/ROADMAP.md", text);
-    for (dir, n, ran) in [
-        ("16-cache", "16", true),
-        ("17-unified", "17", true),
-        ("20-backup", "20", true),
-        ("21-restore", "21", false),
-    ] {
-        write(
-            root,
-            &format!(".planning/phases/{dir}/{n}-01-PLAN.md"),
-            &plan(n, "01", ""),
-        );
-        if ran {
-            write(
-                root,
-                &format!(".planning/phases/{dir}/{n}-01-SUMMARY.md"),
-                "# done\n",
-            );
-        }
-    }
+    one_plan_each(
+        root,
+        &[
+            ("16-cache", "16", true),
+            ("17-unified", "17", true),
+            ("20-backup", "20", true),
+            ("21-restore", "21", false),
+        ],
+    );
     let state = |name: &str| {
         format!(
             "---\ngsd_state_version: 1.0\nmilestone: v0.16.0\nmilestone_name: {name}\nstatus: executing\n---\n\n# State\n"
@@ -3198,4 +3188,36 @@ fn two_headings_of_one_version_with_different_names_are_two_milestones() {
     );
     let v = roadmap(root);
     assert_eq!(v["milestones"].as_array().unwrap().len(), 1, "{v}");
+    // Words run on from the version (`## v1.0 Stretch Goals`, `## v1.0
+    // Release Notes`) are sections of that milestone, whatever STATE.md
+    // names: phase 3 stays the MVP's.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## v1.0 — MVP\n\n### Phase 1: One\n\n**Goal:** a\n\n### Phase 2: Two\n\n**Goal:** b\n\n## v1.0 Stretch Goals\n\n### Phase 3: Three\n\n**Goal:** c\n\n## v1.0 Release Notes\n\n- none yet\n",
+    );
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-one", "01", true),
+            ("02-two", "02", false),
+            ("03-three", "03", false),
+        ],
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        &state("MVP").replace("v0.16.0", "v1.0"),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["milestones"].as_array().unwrap().len(), 1, "{v}");
+    let ids: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["active"] == true)
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["1", "2", "3"], "{v}");
 }

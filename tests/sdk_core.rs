@@ -2296,6 +2296,7 @@ fn research_plan_and_store_answer_as_gsd_tools() {
     }
     // The cache files each side left, less the instant each wrote.
     let instant = regex::Regex::new(r#""fetched_at":"[^"]+""#).unwrap();
+    let instant_out = regex::Regex::new(r#""fetched_at": "[^"]+""#).unwrap();
     let cached = |dir: &Path, home: &Path| -> Vec<String> {
         let mut files = Vec::new();
         for tier in [
@@ -2332,6 +2333,52 @@ fn research_plan_and_store_answer_as_gsd_tools() {
         "{again}"
     );
     check(&["research-store", "get", &k_scrape]);
+    // 1.14.0's research store reads the real clock, not the test pin: a
+    // day's entry is fresh however far the pin runs ahead.
+    let pinned = |dir: &Path, home: &Path, gsd: bool| {
+        let env = [
+            ("HOME", home.to_str().unwrap()),
+            ("GSD_TEST_MODE", "1"),
+            ("GSD_NOW_MS", "1900000000000"),
+        ];
+        let argv = ["research-store", "get", k_docs.as_str()];
+        let o = if gsd {
+            let mut with = argv.to_vec();
+            with.push("--no-fallback");
+            as_named(shims.path(), "gsd_run", dir, &with, &env)
+        } else {
+            run_real_with(&real, &argv, dir, &env)
+        };
+        instant_out
+            .replace_all(&text(&o.stdout), "<time>")
+            .into_owned()
+    };
+    let (o, t) = (
+        pinned(ours.path(), home_ours.path(), true),
+        pinned(theirs.path(), home_theirs.path(), false),
+    );
+    assert!(o.contains(r#""stale": false"#), "{o}");
+    assert_eq!(o, t);
+    // JSON that JSON.parse reads and serde_json refuses (a lone surrogate)
+    // is handed on, not refused as unreadable.
+    std::fs::write(
+        ours.path().join("lone.json"),
+        r#"{"questions":[{"text":"a\ud800b"}]}"#,
+    )
+    .unwrap();
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        ours.path(),
+        &["research-plan", "--input", "lone.json", "--no-fallback"],
+        &[("HOME", home_ours.path().to_str().unwrap())],
+    );
+    assert!(
+        text(&o.stderr).contains("gsd does not answer"),
+        "{}",
+        text(&o.stderr)
+    );
+    check(&["research-plan", "--input", ""]);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 

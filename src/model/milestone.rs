@@ -947,12 +947,15 @@ pub fn current(
             .collect();
         // Of two open milestones sharing the version, the one STATE.md's
         // `milestone_name:` names.
-        let by_name = state_name.map(str::to_lowercase).and_then(|n| {
-            named
-                .iter()
-                .copied()
-                .find(|&i| !n.is_empty() && ms[i].title.to_lowercase().contains(&n))
-        });
+        let by_name = state_name
+            .map(|n| n.trim().to_lowercase())
+            .filter(|n| !n.is_empty())
+            .and_then(|n| {
+                named
+                    .iter()
+                    .copied()
+                    .find(|&i| ms[i].title.to_lowercase().contains(&n))
+            });
         if let Some(i) = by_name.or(named.first().copied()) {
             return Some(i);
         }
@@ -984,7 +987,10 @@ pub fn version_order(a: &Milestone, b: &Milestone) -> std::cmp::Ordering {
 }
 
 /// The first words of a section of a milestone (`## v0.16.0 Progress`,
-/// `## v2.0 Phase Details`), not of another milestone's name.
+/// `## v2.0 Phase Details`), not of another milestone's name. Matched as
+/// prefixes, so a name that merely starts like one (`Gateway`) is read as
+/// a section too: the heading then joins the milestone before it, as every
+/// heading of a version did before names were compared.
 const SECTION_WORDS: &[&str] = &[
     "phase",
     "progress",
@@ -1026,6 +1032,19 @@ const SECTION_WORDS: &[&str] = &[
     "lessons",
     "open",
     "known",
+    "release",
+    "stretch",
+    "exit",
+    "acceptance",
+    "definition",
+    "feature",
+    "non-goal",
+    "test",
+    "tech",
+    "key",
+    "future",
+    "deferred",
+    "appendix",
 ];
 
 /// The name a milestone heading gives after its version (`v0.16.0 — Share
@@ -1043,7 +1062,15 @@ fn heading_name(text: &str, version: &str) -> Option<String> {
         .get(..version.len())
         .filter(|head| head.eq_ignore_ascii_case(version))
         .map(|_| &t[version.len()..])?;
-    let rest = rest.trim_start_matches(|c: char| {
+    // The name is set off from the version (`v0.16.0 — Share Snapshots`,
+    // `v2: Search`); words run on from it (`v1.0 Stretch Goals`) are a
+    // section of that version.
+    let rest = rest.trim_start_matches(['*', '_']);
+    let after_sep = rest.trim_start();
+    let after_sep = ["—", "–", "-", ":"]
+        .iter()
+        .find_map(|sep| after_sep.strip_prefix(sep))?;
+    let rest = after_sep.trim_start_matches(|c: char| {
         c.is_whitespace() || matches!(c, '—' | '–' | '-' | ':' | '*' | '_')
     });
     let end = [" (", " — ", " -- ", " - ", " – ", " |"]

@@ -942,12 +942,6 @@ impl Roadmap {
             .any(|&i| self.milestones[i].is_shipped())
     }
 
-    /// The milestone being worked on (see [`MilestoneMap::current`]), given
-    /// STATE.md's `milestone:` version.
-    pub fn current_milestone(&self, state_version: Option<&str>) -> Option<usize> {
-        milestone::current(&self.milestones, state_version, None)
-    }
-
     /// The phase detail for an ID, preferring ones not archived.
     pub fn phase(&self, id: &PhaseId) -> Option<&PhaseDetail> {
         let found = self.index.get(&id.key())?.phases.iter();

@@ -86,6 +86,10 @@ pub(crate) fn referenced(view: &crate::lint::context::View, out: &mut HashSet<St
                 .map(|h| h.trim_start_matches(['#', ' ']));
             if let Some(h) = heading {
                 in_section = opens_with_requirements(h);
+                if in_section {
+                    // `## Requirements: CAT-01, CAT-02`
+                    out.extend(crate::model::requirements::find_req_ids(h));
+                }
                 continue;
             }
             let l = line.trim_start_matches(['*', '-', ' ']);

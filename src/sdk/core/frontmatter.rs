@@ -262,20 +262,7 @@ fn repair_ambiguous_colons(yaml: &str) -> String {
 
 /// Names every JavaScript object answers for, whatever it holds:
 /// `fm[field]` finds them where the frontmatter does not.
-pub(super) const INHERITED: &[&str] = &[
-    "constructor",
-    "__proto__",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "toString",
-    "valueOf",
-];
+pub(super) use super::js::INHERITED;
 
 /// `frontmatter get FILE [--field F]`.
 pub fn get(call: &CoreCall) -> Result<Out, Refusal> {

@@ -67,6 +67,42 @@ pub fn exact_integer(n: f64) -> Option<serde_json::Value> {
     (n.fract() == 0.0 && n.abs() <= SAFE).then(|| serde_json::Value::from(n as i64))
 }
 
+/// Names every plain JavaScript object inherits (`constructor`,
+/// `toString`, …): 1.14.0 looks some tables and frontmatter fields up
+/// without an own-property guard, so where a user's word is one of these it
+/// finds a function (or the prototype) and answers in a way gsd does not
+/// reproduce; such calls are handed on.
+pub const INHERITED: &[&str] = &[
+    "constructor",
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
+/// Whether a serde_json parse error is of text `JSON.parse` reads: a
+/// number beyond f64, nesting past 128, a lone surrogate escape (`\ud800`
+/// alone or followed by anything but a low surrogate). A call meeting one
+/// is handed on rather than answered as if the JSON were broken.
+pub fn serde_refuses_valid_json(e: &serde_json::Error) -> bool {
+    let m = e.to_string();
+    [
+        "number out of range",
+        "recursion limit",
+        "surrogate",
+        "hex escape",
+    ]
+    .iter()
+    .any(|k| m.contains(k))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

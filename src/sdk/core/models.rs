@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value, json};
 
+use super::js::INHERITED;
 use super::native::{CoreCall, Refusal, config_object, hand_on};
 use super::output::{Failure, Out};
 
@@ -100,23 +101,6 @@ fn tables() -> &'static Tables {
 pub fn roster() -> &'static [&'static str] {
     &tables().roster
 }
-
-/// Names JavaScript objects inherit: 1.14.0 looks some tables up without an
-/// own-property guard, so these agent names are handed on.
-const INHERITED: &[&str] = &[
-    "constructor",
-    "__proto__",
-    "toString",
-    "toLocaleString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-];
 
 fn truthy(v: Option<&Value>) -> bool {
     v.is_some_and(super::super::compat::js::truthy)

@@ -298,7 +298,7 @@ pub(super) fn engine(
 /// `phase list-artifacts N --type KIND`, which GSD Core 1.14.0's plan
 /// checker asks for but its gsd-tools no longer has (it answers "Unknown
 /// phase subcommand"): answered as gsd-sdk 1.42.3, whose verb the agent was
-/// written against, lists them (PARITY.md G7). A refusal goes on.
+/// written against, lists them (PARITY.md G9). A refusal goes on.
 fn list_artifacts(call: &CoreCall) -> Result<Out, Refusal> {
     Ok(Out::json(&engine(listing::artifacts, call, call.args)?))
 }

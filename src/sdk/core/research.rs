@@ -16,27 +16,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+use super::js::INHERITED;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::{Failure, Out};
 
 const DAY_MS: i64 = 86_400_000;
-
-/// Names every plain JavaScript object inherits: looking one up in the
-/// provider table finds a function (or the prototype), and 1.14.0 throws.
-const INHERITED: &[&str] = &[
-    "constructor",
-    "__proto__",
-    "toString",
-    "toLocaleString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-];
 
 fn usage(message: impl Into<String>) -> Refusal {
     Refusal::Fail(Failure::new("usage", message))
@@ -72,15 +56,17 @@ fn available(config: &Value, provider: &str) -> bool {
 }
 
 /// A value as `JSON.stringify` writes it, where gsd writes it the same:
-/// strings, booleans, `null`, whole numbers JavaScript holds exactly, and
+/// strings, booleans, `null`, integers JavaScript holds exactly, and
 /// objects and arrays of those (object keys in JavaScript's order). `None`
-/// for a fraction or a number past 2^53, which JavaScript prints its own
-/// way.
+/// for a number written with a fraction or an exponent, or past 2^53,
+/// which JavaScript prints its own way.
 fn js_json(v: &Value) -> Option<Value> {
     Some(match v {
+        // Written as an integer and held exactly: a decimal (`3.0`,
+        // `2.9999999999999996`) goes by JavaScript's own printing.
         Value::Number(n) => {
-            let f = n.as_f64()?;
-            (f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0).then(|| json!(f as i64))?
+            let i = n.as_i64()?;
+            (i.unsigned_abs() < 9_007_199_254_740_992).then(|| json!(i))?
         }
         Value::Array(a) => Value::Array(a.iter().map(js_json).collect::<Option<_>>()?),
         Value::Object(m) => {
@@ -213,15 +199,19 @@ fn candidate(file: &Path, now: i64) -> Result<Option<Candidate>, Refusal> {
     let text = String::from_utf8_lossy(&bytes);
     let entry = match serde_json::from_str::<Value>(&text) {
         Ok(v) => v,
-        Err(e) if beyond_serde(&e) => {
+        Err(e) if super::js::serde_refuses_valid_json(&e) => {
             return Err(hand_on(" for a cache entry serde_json does not read"));
         }
         Err(_) => return Ok(None),
     };
-    let Value::Object(fields) = &entry else {
-        // `null` throws inside 1.14.0's guard and misses every tier; a
-        // string or a list is read on; either way not answered here.
-        return Err(hand_on(" for a cache entry that is not an object"));
+    let fields = match &entry {
+        Value::Object(fields) => fields,
+        // `null.fetched_at` throws, and 1.14.0's catch misses every tier:
+        // not answered here.
+        Value::Null => return Err(hand_on(" for a cache entry that is null")),
+        // A string, number or list has no `fetched_at`: `Date.parse` of
+        // nothing is NaN, and the tier is skipped.
+        _ => return Ok(None),
     };
     let fetched = match fields.get("fetched_at") {
         None => return Ok(None),
@@ -256,7 +246,8 @@ fn candidate(file: &Path, now: i64) -> Result<Option<Candidate>, Refusal> {
 /// `getResearch`: the freshest cached answer over both tiers, as
 /// `{hit, stale, entry}`.
 fn cached(project: &Path, home: &Path, key: &str) -> Result<Value, Refusal> {
-    let now = super::clock::now_ms();
+    // 1.14.0's research store reads `Date.now()`, not its pinnable clock.
+    let now = jiff::Timestamp::now().as_millisecond();
     let mut found = Vec::new();
     for dir in tiers(project, home) {
         if let Some(c) = candidate(&dir.join(format!("{key}.json")), now)? {
@@ -276,20 +267,12 @@ fn cached(project: &Path, home: &Path, key: &str) -> Result<Value, Refusal> {
     })
 }
 
-/// A parse error of valid JSON that serde_json does not take.
-fn beyond_serde(e: &serde_json::Error) -> bool {
-    let m = e.to_string();
-    ["number out of range", "recursion limit", "surrogate"]
-        .iter()
-        .any(|k| m.contains(k))
-}
-
 /// `research-plan --input FILE`: for each question of the input, its cache
 /// key, and either the fresh cached answer's mark or the provider to fetch
 /// it from (with the stale mark where the cache holds an old answer).
 pub fn plan(call: &CoreCall) -> Result<Out, Refusal> {
     let input_path = super::native::flag_value(call.args, "--input");
-    let Some(input_path) = input_path.filter(|p| !p.starts_with("--")) else {
+    let Some(input_path) = input_path.filter(|p| !p.is_empty() && !p.starts_with("--")) else {
         return Err(usage("Usage: gsd-tools research-plan --input <path>"));
     };
     let unreadable = || {
@@ -300,7 +283,7 @@ pub fn plan(call: &CoreCall) -> Result<Out, Refusal> {
     let bytes = std::fs::read(call.cwd.join(input_path)).map_err(|_| unreadable())?;
     let input = match serde_json::from_str::<Value>(&String::from_utf8_lossy(&bytes)) {
         Ok(v) => v,
-        Err(e) if beyond_serde(&e) => {
+        Err(e) if super::js::serde_refuses_valid_json(&e) => {
             return Err(hand_on(" for an input serde_json does not read"));
         }
         Err(_) => return Err(unreadable()),
@@ -446,16 +429,13 @@ pub fn store_put(call: &CoreCall) -> Result<Out, Refusal> {
     let home = home()?;
     let [user, project] = tiers(call.project, &home);
     let dir = if source == "curated" { user } else { project };
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| hand_on(format!(" where the cache folder cannot be made ({e})")))?;
-    let file = dir.join(format!("{key}.json"));
-    let tmp = dir.join(format!("{key}.json.tmp.{}", std::process::id()));
-    std::fs::write(&tmp, format!("{entry}\n"))
-        .and_then(|()| std::fs::rename(&tmp, &file))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            hand_on(format!(" where the cache file cannot be written ({e})"))
-        })?;
+    // The store's atomic replace (1.14.0 also writes a temporary file and
+    // renames it over the entry).
+    crate::store::atomic::write(
+        &dir.join(format!("{key}.json")),
+        format!("{entry}\n").as_bytes(),
+    )
+    .map_err(|e| hand_on(format!(" where the cache file cannot be written ({e})")))?;
     Ok(Out::json(&entry))
 }
 

@@ -147,7 +147,7 @@ fn script_runner_watches(cmd: &str, dir: &Path) -> Result<bool, Unanswered> {
         Ok(pkg) => pkg,
         // JSON.parse reads what serde_json refuses here (a number beyond
         // f64, nesting past 128, a lone surrogate escape): not answered.
-        Err(e) if beyond_serde(&e) => {
+        Err(e) if super::js::serde_refuses_valid_json(&e) => {
             return Err(Unanswered(format!(
                 "package.json is JSON serde_json does not read ({e})"
             )));
@@ -169,14 +169,6 @@ fn script_runner_watches(cmd: &str, dir: &Path) -> Result<bool, Unanswered> {
     let vitest = matches(&VITEST, &test) && !one_shot(&test);
     let jest = matches(&JEST, &test) && matches(&WATCH, &test) && !matches(&WATCH_OFF, &test);
     Ok(vitest || jest)
-}
-
-/// A parse error of valid JSON that serde_json does not take.
-fn beyond_serde(e: &serde_json::Error) -> bool {
-    let m = e.to_string();
-    ["number out of range", "recursion limit", "surrogate"]
-        .iter()
-        .any(|k| m.contains(k))
 }
 
 #[cfg(test)]
