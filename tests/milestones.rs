@@ -3148,14 +3148,7 @@ fn two_headings_of_one_version_with_different_names_are_two_milestones() {
         "{v}"
     );
     assert_eq!(v["current_milestone"], "v0.16.0 Share Snapshots", "{v}");
-    let ids: Vec<&str> = v["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["active"] == true)
-        .map(|p| p["number"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["20", "21"], "{v}");
+    assert_eq!(active_phases(&v), ["20", "21"], "{v}");
     assert_eq!(v["current_phase"], "21", "{v}");
     // STATE.md naming the first, whose phase 17 is still open: it is
     // current, with its own phases.
@@ -3168,14 +3161,7 @@ fn two_headings_of_one_version_with_different_names_are_two_milestones() {
     std::fs::remove_file(root.join(".planning/phases/17-unified/17-01-SUMMARY.md")).unwrap();
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], "v0.16.0 CAS Convergence", "{v}");
-    let ids: Vec<&str> = v["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["active"] == true)
-        .map(|p| p["number"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["16", "17"], "{v}");
+    assert_eq!(active_phases(&v), ["16", "17"], "{v}");
     // One name, two headings (`## v0.16.0 — Share Snapshots` and `## v0.16.0
     // — Share Snapshots (in progress)`): one milestone.
     write(
@@ -3212,12 +3198,5 @@ fn two_headings_of_one_version_with_different_names_are_two_milestones() {
     );
     let v = roadmap(root);
     assert_eq!(v["milestones"].as_array().unwrap().len(), 1, "{v}");
-    let ids: Vec<&str> = v["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["active"] == true)
-        .map(|p| p["number"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["1", "2", "3"], "{v}");
+    assert_eq!(active_phases(&v), ["1", "2", "3"], "{v}");
 }
