@@ -2465,3 +2465,74 @@ fn a_requirements_section_in_a_plan_without_frontmatter_covers_its_ids() {
     );
     assert!(severities(root, "requirement-not-covered").is_empty());
 }
+
+/// Batch 24's lint classes:
+/// - a traceability row that gives a range with a note after it (`BUG-01
+///   through BUG-03 (3 P0 blockers)`) traces every ID it spans, lettered
+///   ones slotted in between (`BUG-02A`) and a lettered end (`BUG-03A`);
+///   an ID past its end (`BUG-05`) is still untraced;
+/// - requirements under `## v3 Requirements (Milestone 3)` — the template's
+///   later versions, continued — wait for their milestone;
+/// - a STATE.md status that has moved past a finished phase (`Between
+///   phases. Next is Phase 2`) does not contradict its ticked box; one that
+///   is still on it does.
+#[test]
+fn ranges_later_versions_and_a_moved_on_status_are_not_drift() {
+    let t = project(&["Fixes", "Ship"], &["BUG-01: a", "BUG-02: b", "BUG-03: c"]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "- [ ] **BUG-03**: c\n",
+        "- [ ] **BUG-02A**: slotted in\n- [ ] **BUG-03**: c\n- [ ] **BUG-03A**: lettered end\n- [ ] **BUG-04**: its own row\n- [ ] **BUG-05**: past the range\n",
+    );
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "| BUG-01 | TBD | Pending |\n| BUG-02 | TBD | Pending |\n| BUG-03 | TBD | Pending |\n",
+        "| BUG-01 through BUG-03A (3 P0 blockers) | Phase 1 | Pending |\n| BUG-04 | Phase 2 | Pending |\n",
+    );
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "## v2 Requirements\n\nNone yet.",
+        "## v2 Requirements\n\nNone yet.\n\n## v3 Requirements (Milestone 3 — Content Depth)\n\n- **VID-01**: a video per lesson",
+    );
+    let untraced: Vec<String> = findings(root, "requirement-untraced")
+        .iter()
+        .filter(|d| d["severity"] != "info")
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        untraced,
+        ["requirement BUG-05 is missing from the Traceability table"],
+        "{untraced:?}"
+    );
+
+    // Phase 1 done and ticked; STATE.md has moved on to phase 2's turn.
+    plans(root, "01-fixes", 1, 1, "BUG-01");
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "- [ ] **Phase 1: Fixes**",
+        "- [x] **Phase 1: Fixes**",
+    );
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Status: Ready to plan",
+        "Status: Between phases. Next is Phase 2 (Ship); 2 remains.",
+    );
+    assert!(
+        severities(root, "state-phase-complete-status").is_empty(),
+        "{:?}",
+        findings(root, "state-phase-complete-status")
+    );
+    edit(
+        root,
+        ".planning/STATE.md",
+        "Status: Between phases. Next is Phase 2 (Ship); 2 remains.",
+        "Status: Executing Phase 1",
+    );
+    assert_eq!(severities(root, "state-phase-complete-status"), ["warning"]);
+}

@@ -3200,3 +3200,122 @@ fn two_headings_of_one_version_with_different_names_are_two_milestones() {
     assert_eq!(v["milestones"].as_array().unwrap().len(), 1, "{v}");
     assert_eq!(active_phases(&v), ["1", "2", "3"], "{v}");
 }
+
+/// Batch 24's reading classes, each on a tree of its own shape:
+/// - phases defined only in a `| Phase | Goal |` table, with two
+///   `<details>` notes (`<summary>Phase 1</summary>` over a staffing
+///   list, `<summary>Roadmap Review</summary>` over approvals) that name no
+///   milestone;
+/// - a `**Phase 22 Status:**` label under the progress table, which names
+///   no phase, and a phase whose plan list still has an unticked plan that
+///   no summary names (all the plans on disk ran, the phase did not);
+/// - the current milestone given as a version in code type
+///   (`` - `v1.6 Async Jobs` - active ``), its phases headed above it.
+#[test]
+fn goal_tables_notes_labels_and_listed_plans_read_as_a_maintainer_reads_them() {
+    // Goal table and notes.
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: Charger tool\n\n## Phase Structure\n| Phase | Goal | Requirements |\n|-------|------|--------------|\n| Phase 1: Authentication | Key exchange | AUTH-01 |\n| Phase 2: Block Transfer | Firmware | BLOCK-01 |\n| Phase 3: Error Handling | Retries | ERR-01 |\n\n## Resource Allocation\n<details>\n<summary>Phase 1</summary>\n<ul>\n    <li>1 Engineer</li>\n</ul>\n</details>\n\n## Approval Status\n<details>\n<summary>Roadmap Review</summary>\n  <table><tr><td>Auth</td><td>pending</td></tr></table>\n</details>\n",
+    );
+    one_plan_each(
+        root,
+        &[
+            ("01-authentication", "01", true),
+            ("02-block-transfer", "02", true),
+        ],
+    );
+    let v = roadmap(root);
+    assert_eq!(v["milestones"], json!([]), "{v}");
+    assert_eq!(active_phases(&v), ["1", "2", "3"], "{v}");
+    assert_eq!(v["next_phase"], "3", "{v}");
+
+    // A status label and a plan the roadmap lists that has not run.
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- 🚧 **v1.2 Workspace MVP** - Phases 21-23 (in progress)\n\n### Phase 21: Testing\n**Plans**: 1 plan\n\nPlans:\n- [x] 21-01: Verification\n\n### Phase 22: Fix All Bugs\n**Plans**: 3 plans\n\nPlans:\n- [x] 22-01: P0 bugs\n- [🔄] 22-02: UX redesign (in progress)\n- [ ] 22-03: Remaining pages\n\n### Phase 23: Ship\n**Plans**: TBD\n\n## Progress\n\n| Phase | Plans | Status |\n|---|---|---|\n| 21. Testing | 1/1 | Complete |\n| 22. Fix All Bugs | 1/3 | 🔄 In Progress |\n| 23. Ship | 0/1 | Not started |\n\n**Phase 22 Status:**\n- 22-01: ✅ Complete\n- 22-02: 🔄 In Progress\n",
+    );
+    one_plan_each(
+        root,
+        &[("21-testing", "21", true), ("22-fix-all-bugs", "22", true)],
+    );
+    write(
+        root,
+        ".planning/phases/22-fix-all-bugs/22-02-SUMMARY.md",
+        "---\nstatus: in-progress\n---\n# Summary\n",
+    );
+    let v = roadmap(root);
+    let numbers: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        numbers,
+        ["21", "22", "23"],
+        "no phase is read from the label: {v}"
+    );
+    let p22 = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["number"] == "22")
+        .unwrap();
+    assert_eq!(p22["status"], "partial", "{v}");
+    assert_eq!(v["current_phase"], "22", "{v}");
+    // With the last plan ticked, the listed plans have all run.
+    let text = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &text
+            .replace("- [ ] 22-03", "- [x] 22-03")
+            .replace("- [🔄] 22-02", "- [x] 22-02"),
+    );
+    write(
+        root,
+        ".planning/phases/22-fix-all-bugs/22-03-SUMMARY.md",
+        "# Summary\n",
+    );
+    let v = roadmap(root);
+    let p22 = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["number"] == "22")
+        .unwrap();
+    assert_eq!(p22["status"], "complete", "{v}");
+
+    // The current milestone in code type.
+    let t = initialised(&["Unused"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap: CurrIA\n\n## Phases\n\n### Phase 37: Job contracts\n**Goal**: contracts\n\n### Phase 38: Orchestrator\n**Goal**: split\n\n## Current Milestone\n\n- `v1.6 Async Jobs` - active\n\n## Notes\n\n- `.planning/v4.0-VISION.md` - a design note\n",
+    );
+    write(
+        root,
+        ".planning/MILESTONES.md",
+        "# Milestones\n\n## v1.5 Verification Closure (Shipped: 2026-04-01)\n\n- done\n",
+    );
+    one_plan_each(root, &[("37-job-contracts", "37", true)]);
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.6"), "{v}");
+    assert!(
+        !v["milestones"].to_string().contains("v4.0"),
+        "a path in code type names no milestone: {v}"
+    );
+    assert_eq!(active_phases(&v), ["37", "38"], "{v}");
+    assert_eq!(v["next_phase"], "38", "{v}");
+}

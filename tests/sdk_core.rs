@@ -5185,6 +5185,88 @@ fn init_todos_and_map_codebase_answer_as_gsd_tools() {
     );
 }
 
+/// `gsd_run init quick`, `init quick-batch` and `init resume` against
+/// gsd-tools 1.14.0's, with its clock pinned in a time zone whose local day
+/// differs from UTC's: the task id and folder, a description with flags in
+/// it (and one it does not know), words the slug transliterates, a slug cut
+/// at 40 characters, a branch template, worktrees on, `--full`; an
+/// interrupted agent's id (blank, padded, absent) and a half-made project;
+/// the usage refusals.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn init_quick_and_resume_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let full = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n"),
+        ("PROJECT.md", "# Tide Tables\n"),
+        ("REQUIREMENTS.md", "# Requirements\n"),
+        ("STATE.md", "# State\n"),
+        ("current-agent-id.txt", "  agent-7f3 \n"),
+        (
+            "config.json",
+            r#"{"model_profile":"quality","commit_docs":false,"git":{"quick_branch_template":"gsd/quick-{num}-{slug}-{num}"},"workflow":{"use_worktrees":true}}"#,
+        ),
+    ]);
+    let half = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n"),
+        ("MILESTONES.md", "# Milestones\n"),
+        ("current-agent-id.txt", "\n"),
+        ("config.json", r#"{"quick_branch_template":"q-{slug}"}"#),
+    ]);
+    let bare = analyze_tree(&[("STATE.md", "# State\n")]);
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["init", "quick", "Fix", "the", "login", "bug", "--full"],
+        vec![
+            "query",
+            "init.quick",
+            "Ünïcode straße — fix it!!",
+            "--validate",
+        ],
+        vec![
+            "init",
+            "quick",
+            "add",
+            "a",
+            "--dry-run",
+            "option",
+            "--discuss",
+        ],
+        vec![
+            "init",
+            "quick",
+            "a very long description that goes on and on beyond forty characters",
+        ],
+        vec!["init", "quick"],
+        vec!["init", "quick", "--research", "--pick", "section_manifest"],
+        vec!["init", "quick-batch"],
+        vec!["query", "init.quick-batch", "--validate", "--research"],
+        vec!["init", "quick-batch", "stray"],
+        vec!["init", "quick-batch", "--full"],
+        vec!["init", "resume"],
+        vec!["query", "init.resume", "ignored", "--x"],
+    ];
+    let env = [
+        ("GSD_TEST_MODE", "1"),
+        ("GSD_NOW_MS", "1764889199000"),
+        ("TZ", "Asia/Tokyo"),
+    ];
+    let mut differing = Vec::new();
+    for (name, t) in [("full", &full), ("half", &half), ("bare", &bare)] {
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &env) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+}
+
 /// The four classes a first-use trial by a helper found in this session's
 /// 1.14.0 reads (2,561 comparisons, 10 differences), each against
 /// gsd-tools 1.14.0: JavaScript's other line terminators (U+2028 ends a

@@ -576,6 +576,25 @@ impl RoadmapReading {
                         "a summary of the whole phase is in its folder".to_owned(),
                     )
                 }
+                // Its roadmap section lists a plan, unticked, that no
+                // summary names (`- [ ] 22-07: Finish remaining pages`): the
+                // plans on disk are not all of its plans.
+                Some(d)
+                    if d.disk_status() == "complete"
+                        && let Some(open) = detail.and_then(|dt| {
+                            dt.plans
+                                .iter()
+                                .find(|p| p.checked == Some(false) && !d.summary_names(&p.id))
+                        }) =>
+                {
+                    (
+                        "partial",
+                        format!(
+                            "its roadmap lists plan {} unticked, with no summary on disk",
+                            open.id
+                        ),
+                    )
+                }
                 Some(d) => (
                     d.disk_status(),
                     format!(

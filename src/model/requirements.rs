@@ -65,11 +65,14 @@ pub fn is_req_id(s: &str) -> bool {
     let Some(last) = rest.last() else {
         return false;
     };
+    // `AUTH-01`, `AUTH-01b`, and `BUG-17A` (one capital after the number:
+    // an ID slotted in after BUG-17).
+    let number = last
+        .strip_suffix(|c: char| c.is_ascii_uppercase())
+        .unwrap_or(last)
+        .trim_end_matches(|c: char| c.is_ascii_lowercase());
     let last_ok = last.starts_with(|c: char| c.is_ascii_digit())
-        && last
-            .trim_end_matches(|c: char| c.is_ascii_lowercase())
-            .chars()
-            .all(|c| c.is_ascii_digit());
+        && number.chars().all(|c| c.is_ascii_digit());
     last_ok
         && rest[..rest.len() - 1].iter().all(|p| {
             !p.is_empty()
@@ -93,6 +96,25 @@ pub fn find_req_ids(s: &str) -> Vec<String> {
 /// with one prefix, expanded at the first ID's width. Any other text (a
 /// description, a heading row) names none.
 pub fn ids_in_cell(cell: &str) -> Vec<String> {
+    cell_ids(cell).ids
+}
+
+/// The IDs a traceability cell names, and whether it named them as a range
+/// (which then also holds the IDs slotted in between: `BUG-18 through
+/// BUG-21` covers `BUG-19A`).
+struct CellIds {
+    ids: Vec<String>,
+    range: Option<(String, u32, u32)>,
+}
+
+fn cell_ids(cell: &str) -> CellIds {
+    // `BUG-01 through BUG-06 (6 P0 blockers)`: a note after the IDs.
+    let cell = match cell.trim_end().strip_suffix(')') {
+        Some(open) if open.rfind('(').is_some_and(|i| i > 0) => {
+            &open[..open.rfind('(').unwrap_or(0)]
+        }
+        _ => cell,
+    };
     // `**CORE-03** ★`, `` `AUTH-01` ✓``: emphasis and a mark around the ID.
     let plain;
     let cell =
@@ -102,14 +124,18 @@ pub fn ids_in_cell(cell: &str) -> Vec<String> {
         } else {
             cell.trim()
         };
+    let listed = |ids: Vec<String>| CellIds { ids, range: None };
     if is_req_id(cell) {
-        return vec![cell.to_owned()];
+        return listed(vec![cell.to_owned()]);
     }
     for sep in [" to ", " through ", "..", " – ", " — ", "–", "—", " - "] {
         if let Some((a, b)) = cell.split_once(sep)
-            && let Some(ids) = expand_range(a.trim(), b.trim())
+            && let Some((ids, range)) = expand_range(a.trim(), b.trim())
         {
-            return ids;
+            return CellIds {
+                ids,
+                range: Some(range),
+            };
         }
     }
     let parts: Vec<&str> = cell
@@ -119,15 +145,47 @@ pub fn ids_in_cell(cell: &str) -> Vec<String> {
         .filter(|p| !p.is_empty())
         .collect();
     if parts.len() > 1 && parts.iter().all(|p| is_req_id(p)) {
-        return parts.into_iter().map(str::to_owned).collect();
+        return listed(parts.into_iter().map(str::to_owned).collect());
     }
-    Vec::new()
+    listed(Vec::new())
+}
+
+/// The first bare major version of a heading (`v3` in `v3 requirements
+/// (milestone 3)`; none in `v3.1` or `nav3`).
+fn bare_major(t: &str) -> Option<u32> {
+    let b = t.as_bytes();
+    (0..b.len()).find_map(|i| {
+        if b[i] != b'v' || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+            return None;
+        }
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let end = i + 1 + digits;
+        let bare = digits > 0
+            && b.get(end)
+                .is_none_or(|c| !c.is_ascii_alphanumeric() && *c != b'.');
+        bare.then(|| t[i + 1..end].parse().ok()).flatten()
+    })
+}
+
+/// Whether `id` is a lettered ID (`BUG-19A`) whose number a range spans.
+fn slotted_in(id: &str, (prefix, from, to): &(String, u32, u32)) -> bool {
+    let Some((p, n)) = id.rsplit_once('-') else {
+        return false;
+    };
+    let digits = n.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    digits.len() < n.len()
+        && p == prefix
+        && digits
+            .parse::<u32>()
+            .is_ok_and(|n| (*from..=*to).contains(&n))
 }
 
 /// `AIGEN-01`..`AIGEN-07` → every ID between, when both share a prefix and
 /// end in numbers (at most 500 of them). The end may give its number alone
 /// (`DES-01–09`, `AUTH-01 to 04`): the prefix is the start's.
-fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
+/// A lettered end (`BUG-07 through BUG-17A`) is listed as written, after
+/// the numbers it follows.
+fn expand_range(a: &str, b: &str) -> Option<(Vec<String>, (String, u32, u32))> {
     if !is_req_id(a) {
         return None;
     }
@@ -139,12 +197,17 @@ fn expand_range(a: &str, b: &str) -> Option<Vec<String>> {
     } else {
         return None;
     };
-    let (from, to): (u32, u32) = (na.parse().ok()?, nb.parse().ok()?);
+    let nb_digits = nb.trim_end_matches(|c: char| c.is_ascii_uppercase());
+    let (from, to): (u32, u32) = (na.parse().ok()?, nb_digits.parse().ok()?);
     if pa != pb || from > to || to - from > 500 {
         return None;
     }
     let width = na.len();
-    Some((from..=to).map(|n| format!("{pa}-{n:0width$}")).collect())
+    let mut ids: Vec<String> = (from..=to).map(|n| format!("{pa}-{n:0width$}")).collect();
+    if nb_digits.len() < nb.len() {
+        ids.push(b.to_owned());
+    }
+    Some((ids, (pa.to_owned(), from, to)))
 }
 
 /// Words of a section heading that put its requirements after the current
@@ -256,7 +319,9 @@ impl Requirements {
                 // new-milestone writes the active one's this way); only the
                 // template's bare `v2` means "later".
                 Some(t) if super::milestone::find_version(&t).is_some() => Scope::V1,
-                Some(t) if t.contains("v2") => Scope::V2,
+                // The template's `## v2 Requirements`, and a tree that goes
+                // on with `## v3 Requirements (Milestone 3)`.
+                Some(t) if t.contains("v2") || bare_major(&t).is_some_and(|n| n >= 2) => Scope::V2,
                 Some(t)
                     if t.contains("v1") || t.contains("requirements") || t.contains("active") =>
                 {
@@ -299,7 +364,15 @@ impl Requirements {
                 if row.separator {
                     continue;
                 }
-                for id in ids_in_cell(first.trim_matches('*')) {
+                let named = cell_ids(first.trim_matches('*'));
+                let slotted = named.range.as_ref().map_or(Vec::new(), |r| {
+                    items
+                        .iter()
+                        .filter(|i| slotted_in(&i.id, r) && !named.ids.contains(&i.id))
+                        .map(|i| i.id.clone())
+                        .collect()
+                });
+                for id in named.ids.into_iter().chain(slotted) {
                     traceability.push(TraceRow {
                         id,
                         phase: cells.get(1).map(|s| s.to_string()).unwrap_or_default(),
@@ -361,6 +434,23 @@ mod tests {
         assert_eq!(ids_in_cell("DES-01–03"), ["DES-01", "DES-02", "DES-03"]);
         assert_eq!(ids_in_cell("ORD-06 to 07"), ["ORD-06", "ORD-07"]);
         assert!(ids_in_cell("DES-05–03").is_empty());
+        assert_eq!(
+            ids_in_cell("BUG-01 through BUG-03 (3 P0 blockers)"),
+            ["BUG-01", "BUG-02", "BUG-03"]
+        );
+        assert_eq!(
+            ids_in_cell("BUG-16 through BUG-17A"),
+            ["BUG-16", "BUG-17", "BUG-17A"]
+        );
+        assert!(ids_in_cell("Auth (login)").is_empty());
+        let r = ("BUG".to_owned(), 18, 21);
+        assert!(slotted_in("BUG-19A", &r));
+        assert!(!slotted_in("BUG-19", &r));
+        assert!(!slotted_in("BUG-22A", &r));
+        assert!(!slotted_in("BUGS-19A", &r));
+        assert_eq!(bare_major("v3 requirements (milestone 3)"), Some(3));
+        assert_eq!(bare_major("v3.1 requirements"), None);
+        assert_eq!(bare_major("nav3 requirements"), None);
         assert_eq!(ids_in_cell("AUTH-01, AUTH-04"), ["AUTH-01", "AUTH-04"]);
         // Different prefixes, a backwards range, prose: none.
         assert!(ids_in_cell("AUTH-01 to API-03").is_empty());

@@ -201,6 +201,11 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
         None => after_trim,
     };
     let name = name.split("**").next().unwrap_or(name);
+    // `**Phase 22 Status:**`, `Phase 3 notes:`: a label about the phase,
+    // closed by its colon, heads a note and names no phase.
+    if sep.is_none() && name.trim_end().ends_with([':', '：']) {
+        return None;
+    }
     // ` - ` / ` — ` / ` -- ` start a description (`Phase 7: Docker — Containerization …`).
     let name = [" - ", " — ", " -- ", " – "]
         .iter()
@@ -364,7 +369,14 @@ impl Roadmap {
                 });
                 continue;
             }
+            // `` - `v1.6 Async Agent Orchestration` - active ``: a version in
+            // code type, as a marked one.
+            let coded = content.strip_prefix(['`']).is_some_and(|r| {
+                r.strip_prefix(['v', 'V'])
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+            });
             let marked = content.starts_with(['✅', '🚧', '📋', '🔄', '[', '*'])
+                || coded
                 || content.contains("**v")
                 || content.contains("[v");
             // `- v1.0: 1 → 2 → 2.1 (complete)`: an execution order per
@@ -420,6 +432,12 @@ impl Roadmap {
                 continue;
             }
             let mut status = MilestoneStatus::of_text(&d.summary);
+            // `<summary>Phase 1</summary>` over a staffing list,
+            // `<summary>Roadmap Review</summary>` over an approvals table:
+            // a folded note that names no milestone and gives no status.
+            if status == MilestoneStatus::Unknown && !names_milestone(&d.summary) {
+                continue;
+            }
             if status == MilestoneStatus::Unknown {
                 status = if d.open {
                     MilestoneStatus::InProgress
@@ -992,6 +1010,13 @@ impl Roadmap {
     }
 }
 
+/// Whether a `<details>` summary names a milestone: its version or ID
+/// (`v1.2`, `M3`, `Milestone 2`) or the word itself.
+fn names_milestone(summary: &str) -> bool {
+    super::milestone::find_milestone_id(summary).is_some()
+        || summary.to_lowercase().contains("milestone")
+}
+
 fn details_blocks(doc: &Document, md: &Markdown) -> Vec<DetailsBlock> {
     let text = doc.text();
     let mut out = Vec::new();
@@ -1042,10 +1067,12 @@ fn progress_tables(doc: &Document, md: &Markdown) -> Vec<ProgressTable> {
             .iter()
             .map(|c| c.slice(text).to_ascii_lowercase())
             .collect();
+        // `| Phase | Goal | Requirements |`: a roadmap may define its
+        // phases in a table of goals, with no plan or status column.
         cells.first().is_some_and(|c| words::names_phase(c))
             && cells
                 .iter()
-                .any(|c| words::names_plans(c) || words::names_status(c))
+                .any(|c| words::names_plans(c) || words::names_status(c) || c.trim() == "goal")
     };
     let mut tables = Vec::new();
     let mut from = 0;
@@ -1210,5 +1237,10 @@ mod tests {
         // A word, not an ID.
         assert!(parse_phase_title("Phase overview — what each phase does").is_none());
         assert!(parse_phase_title("Phase Details").is_none());
+        // A label about a phase, not its entry.
+        assert!(parse_phase_title("**Phase 22 Status:**").is_none());
+        assert!(parse_phase_title("Phase 3 notes:").is_none());
+        let (_, name) = parse_phase_title("**Phase 4: Status board**").unwrap();
+        assert_eq!(name, "Status board");
     }
 }

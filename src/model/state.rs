@@ -371,6 +371,29 @@ pub fn status_says_done(status: &str) -> bool {
             == super::milestone::MilestoneStatus::Shipped
 }
 
+/// Whether a status says the work has moved past `phase`: `Between
+/// phases`, or a later phase named as the next (`Next is Phase 66`,
+/// `next: Phase 4 planning`).
+pub fn status_moved_past(status: &str, phase: &super::PhaseId) -> bool {
+    let lower = status.to_lowercase();
+    if lower.contains("between phases") {
+        return true;
+    }
+    let Some(at) = lower.find("next") else {
+        return false;
+    };
+    let after = &lower[at..];
+    let Some(p) = after.find("phase") else {
+        return false;
+    };
+    let id = after[p + 5..]
+        .trim_start_matches([' ', ':', '#'])
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+        .next()
+        .unwrap_or("");
+    super::PhaseId::parse(id.trim_end_matches('.')).is_some_and(|next| next > *phase)
+}
+
 /// Whether a status says the phase itself is finished, not a step of it:
 /// it opens with a done word, after an optional `Phase N` (`Phase complete
 /// (with fixes)`, `Phase 3 complete — ready for Phase 4`, `shipped
@@ -402,6 +425,26 @@ pub fn status_says_phase_done(status: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn statuses_that_say_the_work_moved_on() {
+        let p65 = crate::model::PhaseId::parse("65").unwrap();
+        for s in [
+            "Between phases. Next is Phase 66 (Rental Application Intake); 66-73 remain.",
+            "Phase 65 verified; next: Phase 66 planning",
+            "between phases",
+        ] {
+            assert!(status_moved_past(s, &p65), "{s}");
+        }
+        for s in [
+            "Executing Phase 65",
+            "Next: finish Phase 65",
+            "next phase 64 rework",
+            "In progress",
+        ] {
+            assert!(!status_moved_past(s, &p65), "{s}");
+        }
+    }
 
     #[test]
     fn statuses_that_say_the_phase_is_done() {

@@ -94,6 +94,14 @@ impl Phase {
         }
     }
 
+    /// Whether a summary in the folder names plan `id` (whether or not
+    /// its PLAN file was kept).
+    pub fn summary_names(&self, id: &PlanId) -> bool {
+        self.summary_files
+            .iter()
+            .any(|f| PlanId::parse(f).is_some_and(|s| s.same(id)))
+    }
+
     pub fn plan_has_summary(&self, plan: &Plan) -> bool {
         self.has_summary_for(plan.doc.file_name())
     }

@@ -152,7 +152,9 @@ pub fn state_phase_complete_status(cx: &Ctx, s: &mut Sink) {
     // still to be planned.
     if entry.checked
         && !position_says_done
-        && !(st.says_phase_done() || status.contains("ready to plan"))
+        && !(st.says_phase_done()
+            || status.contains("ready to plan")
+            || crate::model::state::status_moved_past(&status, &pos.phase))
     {
         let line = st.body_field("status").map_or(1, |f| f.line);
         // About a phase of a shipped milestone: STATE is just stale history.

@@ -65,6 +65,14 @@ fn project_title(project: &Path) -> Option<String> {
     Some(super::js::trim(&c[1]).to_string())
 }
 
+/// `commit_docs` as 1.14.0's flat config (`loadConfig`) gives it.
+pub(super) fn commit_docs(project: &Path) -> Value {
+    super::super::compat::config::legacy(project)
+        .get("commit_docs")
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
 /// `withProjectRoot(cwd, result)`: `result` with the envelope's fields
 /// appended in 1.14.0's order.
 pub fn with_project_root(

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::super::compat::roadmap_text::{group, re};
-use super::init_envelope::with_project_root;
+use super::init_envelope::{commit_docs, with_project_root};
 use super::init_phase_op::{checked_config, path_text};
 use super::milestone_window::{self as mw, PhaseFilter};
 use super::native::{CoreCall, Refusal, hand_on};
@@ -36,14 +36,6 @@ fn no_arguments(call: &CoreCall, allowed: &[&str]) -> Result<Vec<String>, Refusa
         return Err(hand_on(" with GSD_SECTION_MANIFEST set"));
     }
     Ok(flags)
-}
-
-/// `commit_docs` as 1.14.0's flat config gives it.
-fn commit_docs(project: &Path) -> Value {
-    super::super::compat::config::legacy(project)
-        .get("commit_docs")
-        .cloned()
-        .unwrap_or(Value::Null)
 }
 
 fn path_value(p: &Path) -> Result<Value, Refusal> {

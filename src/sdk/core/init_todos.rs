@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::super::compat::roadmap_text::{group, re};
-use super::init_envelope::with_project_root;
+use super::init_envelope::{commit_docs, with_project_root};
 use super::init_phase_op::{checked_config, path_text};
 use super::markdown::tokenize_headings;
 use super::native::{CoreCall, Refusal, hand_on};
@@ -102,13 +102,6 @@ pub fn todos(call: &CoreCall) -> Result<Out, Refusal> {
         config.as_ref(),
         r,
     )?)))
-}
-
-fn commit_docs(project: &Path) -> Value {
-    super::super::compat::config::legacy(project)
-        .get("commit_docs")
-        .cloned()
-        .unwrap_or(Value::Null)
 }
 
 /// One pending todo's entry.

@@ -27,6 +27,7 @@ pub mod init_manager;
 pub mod init_milestone;
 pub mod init_phase_op;
 pub mod init_plan_phase;
+pub mod init_quick;
 pub mod init_todos;
 pub mod isolation;
 pub mod js;

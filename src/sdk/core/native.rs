@@ -17,10 +17,10 @@ use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
     agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
-    init_manager, init_milestone, init_phase_op, init_plan_phase, init_todos, isolation,
-    loop_hooks, models, mvp_mode, predicate, progress, quick_batch, reads, research, review_lane,
-    roadmap_analyze, runtime_facts, state_get, summary_extract, tdd_applicable, test_command,
-    todos, tree_writes, user_story, verification, windows, writes,
+    init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
+    isolation, loop_hooks, models, mvp_mode, predicate, progress, quick_batch, reads, research,
+    review_lane, roadmap_analyze, runtime_facts, state_get, summary_extract, tdd_applicable,
+    test_command, todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -181,6 +181,9 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         init_execute_phase::execute_phase,
     ),
     ("init.todos", Scope::Planning, init_todos::todos),
+    ("init.quick", Scope::Planning, init_quick::quick),
+    ("init.quick-batch", Scope::Planning, init_quick::quick_batch),
+    ("init.resume", Scope::Planning, init_quick::resume),
     (
         "init.map-codebase",
         Scope::Planning,

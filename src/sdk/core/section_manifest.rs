@@ -89,6 +89,47 @@ const NEW_MILESTONE: &[Section] = &[
     },
 ];
 
+const QUICK: &[Section] = &[
+    Section {
+        id: "discussion-phase",
+        when: "flag:--discuss",
+        read: "gsd-core/workflows/quick/steps/discussion-phase.md",
+    },
+    Section {
+        id: "research-phase",
+        when: "flag:--research",
+        read: "gsd-core/workflows/quick/steps/research-phase.md",
+    },
+    Section {
+        id: "plan-checker-loop",
+        when: "flag:--validate",
+        read: "gsd-core/workflows/quick/steps/plan-checker-loop.md",
+    },
+    Section {
+        id: "worktree-pre-dispatch-commit",
+        when: "state:worktrees-enabled",
+        read: "gsd-core/workflows/quick/steps/worktree-pre-dispatch-commit.md",
+    },
+    Section {
+        id: "quick-verification",
+        when: "flag:--validate",
+        read: "gsd-core/workflows/quick/steps/quick-verification.md",
+    },
+];
+
+const QUICK_BATCH: &[Section] = &[
+    Section {
+        id: "research-phase",
+        when: "flag:--research",
+        read: "gsd-core/workflows/quick-batch/steps/research-phase.md",
+    },
+    Section {
+        id: "verification-wave",
+        when: "flag:--validate",
+        read: "gsd-core/workflows/quick-batch/steps/verification-wave.md",
+    },
+];
+
 /// The facts a section's condition may ask about.
 #[derive(Default)]
 pub struct Facts {
@@ -99,6 +140,8 @@ pub struct Facts {
     pub chunked_mode: bool,
     pub git_create_tag: bool,
     pub flat_mode: bool,
+    /// config.json's `workflow.use_worktrees` is `true`.
+    pub worktrees_enabled: bool,
 }
 
 fn holds(when: &str, f: &Facts) -> bool {
@@ -108,6 +151,7 @@ fn holds(when: &str, f: &Facts) -> bool {
         "state:chunked-mode" => f.chunked_mode,
         "state:git-create-tag" => f.git_create_tag,
         "state:flat-mode" => f.flat_mode,
+        "state:worktrees-enabled" => f.worktrees_enabled,
         _ => when
             .strip_prefix("flag:")
             .is_some_and(|flag| f.flags.contains(flag)),
@@ -122,6 +166,8 @@ pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
         "execute-phase" => EXECUTE_PHASE,
         "complete-milestone" => COMPLETE_MILESTONE,
         "new-milestone" => NEW_MILESTONE,
+        "quick" => QUICK,
+        "quick-batch" => QUICK_BATCH,
         _ => return None,
     };
     let (mut included, mut excluded, mut read) = (Vec::new(), Vec::new(), Vec::new());
@@ -134,6 +180,24 @@ pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
         }
     }
     Some(json!({"workflow": workflow, "included": included, "excluded": excluded, "read": read}))
+}
+
+/// `readConfigJsonBoolean(cwd, path)`: whether config.json, as written,
+/// holds `true` at `path` (anything else, or no readable file, is false).
+pub fn config_true(project: &std::path::Path, path: &[&str]) -> bool {
+    let Ok(text) = std::fs::read_to_string(project.join(".planning/config.json")) else {
+        return false;
+    };
+    let Ok(mut cursor) = serde_json::from_str::<Value>(&text) else {
+        return false;
+    };
+    for key in path {
+        match cursor {
+            Value::Object(mut m) => cursor = m.remove(*key).unwrap_or(Value::Null),
+            _ => return false,
+        }
+    }
+    cursor == Value::Bool(true)
 }
 
 /// Whether a manifest other than the package's own is named.
