@@ -2535,4 +2535,21 @@ fn ranges_later_versions_and_a_moved_on_status_are_not_drift() {
         "Status: Executing Phase 1",
     );
     assert_eq!(severities(root, "state-phase-complete-status"), ["warning"]);
+
+    // `## v3 Requirements` as the file's first version is the current one.
+    let t = project(&["Fixes"], &["BUG-01: a", "BUG-02: b"]);
+    let root = t.path();
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "## v1 Requirements",
+        "## v3 Requirements",
+    );
+    edit(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "| BUG-02 | TBD | Pending |\n",
+        "",
+    );
+    assert_eq!(severities(root, "requirement-untraced"), ["warning"]);
 }

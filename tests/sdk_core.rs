@@ -5241,6 +5241,17 @@ fn init_quick_and_resume_answer_as_gsd_tools() {
             "a very long description that goes on and on beyond forty characters",
         ],
         vec!["init", "quick"],
+        // Slugs that come out empty: no folder, `quick` in the branch.
+        vec!["init", "quick", "修复登录错误"],
+        vec!["init", "quick", "!!!"],
+        vec!["init", "quick", "--"],
+        // Cut at 40 after the trim: a hyphen may end it.
+        vec![
+            "init",
+            "quick",
+            "abcdefghij abcdefghij abcdefghij abcdefgh xyz",
+        ],
+        vec!["init", "quick", "Привет мир"],
         vec!["init", "quick", "--research", "--pick", "section_manifest"],
         vec!["init", "quick-batch"],
         vec!["query", "init.quick-batch", "--validate", "--research"],

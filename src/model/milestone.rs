@@ -758,7 +758,12 @@ impl MilestoneMap {
     ) -> usize {
         // Unmarked, its title saying it is put off: planned at most.
         let put_off = status == MilestoneStatus::Unknown && title_puts_off(text);
-        let status = if put_off {
+        // `🔄 v1.1 … (in progress — superseded by v1.3 tokens)`, `🗃️ v7.2 …
+        // (superseded: paused at 1/9 phases)`: closed without shipping, it
+        // is over all the same — never the work under way.
+        let status = if says_dropped(text) {
+            MilestoneStatus::Shipped
+        } else if put_off {
             MilestoneStatus::Planned
         } else if status == MilestoneStatus::Unknown {
             title_says_place(text).unwrap_or(status)

@@ -580,7 +580,8 @@ impl RoadmapReading {
                 // summary names (`- [ ] 22-07: Finish remaining pages`): the
                 // plans on disk are not all of its plans.
                 Some(d)
-                    if d.disk_status() == "complete"
+                    if !archived
+                        && d.disk_status() == "complete"
                         && let Some(open) = detail.and_then(|dt| {
                             dt.plans
                                 .iter()

@@ -167,7 +167,8 @@ fn bare_major(t: &str) -> Option<u32> {
     })
 }
 
-/// Whether `id` is a lettered ID (`BUG-19A`) whose number a range spans.
+/// Whether `id` is a lettered ID (`BUG-19A`) slotted in after a number a
+/// range spans, before its end (`BUG-21A` comes after `BUG-21`).
 fn slotted_in(id: &str, (prefix, from, to): &(String, u32, u32)) -> bool {
     let Some((p, n)) = id.rsplit_once('-') else {
         return false;
@@ -177,7 +178,7 @@ fn slotted_in(id: &str, (prefix, from, to): &(String, u32, u32)) -> bool {
         && p == prefix
         && digits
             .parse::<u32>()
-            .is_ok_and(|n| (*from..=*to).contains(&n))
+            .is_ok_and(|n| (*from..*to).contains(&n))
 }
 
 /// `AIGEN-01`..`AIGEN-07` → every ID between, when both share a prefix and
@@ -197,7 +198,7 @@ fn expand_range(a: &str, b: &str) -> Option<(Vec<String>, (String, u32, u32))> {
     } else {
         return None;
     };
-    let nb_digits = nb.trim_end_matches(|c: char| c.is_ascii_uppercase());
+    let nb_digits = nb.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let (from, to): (u32, u32) = (na.parse().ok()?, nb_digits.parse().ok()?);
     if pa != pb || from > to || to - from > 500 {
         return None;
@@ -252,6 +253,16 @@ impl Requirements {
             .iter()
             .find(|h| h.level == 1)
             .and_then(|h| super::milestone::find_version(h.text.slice(text)));
+        // The template's sections run current first (`## v1 Requirements`,
+        // then `## v2 Requirements`, `## v3 Requirements (Milestone 3)`):
+        // the first bare version is the current one, a later one waits.
+        let first_bare = md
+            .headings
+            .iter()
+            .filter(|h| h.level == 2)
+            .map(|h| h.text.slice(text).to_ascii_lowercase())
+            .filter(|t| t.contains("requirements"))
+            .find_map(|t| bare_major(&t));
         let mut items = Vec::new();
         for item in &md.list_items {
             let content = item.content.slice(text);
@@ -319,9 +330,15 @@ impl Requirements {
                 // new-milestone writes the active one's this way); only the
                 // template's bare `v2` means "later".
                 Some(t) if super::milestone::find_version(&t).is_some() => Scope::V1,
-                // The template's `## v2 Requirements`, and a tree that goes
-                // on with `## v3 Requirements (Milestone 3)`.
-                Some(t) if t.contains("v2") || bare_major(&t).is_some_and(|n| n >= 2) => Scope::V2,
+                // The template's `## v2 Requirements`, and a version after
+                // the file's first (`## v3 Requirements (Milestone 3)` below
+                // `## v1 Requirements`; `## v3 Requirements` alone is current).
+                Some(t)
+                    if t.contains("v2")
+                        || bare_major(&t).is_some_and(|n| first_bare.is_some_and(|f| n > f)) =>
+                {
+                    Scope::V2
+                }
                 Some(t)
                     if t.contains("v1") || t.contains("requirements") || t.contains("active") =>
                 {
@@ -447,6 +464,11 @@ mod tests {
         assert!(slotted_in("BUG-19A", &r));
         assert!(!slotted_in("BUG-19", &r));
         assert!(!slotted_in("BUG-22A", &r));
+        assert!(!slotted_in("BUG-21A", &r));
+        assert_eq!(
+            ids_in_cell("AUTH-01 to AUTH-02b"),
+            ["AUTH-01", "AUTH-02", "AUTH-02b"]
+        );
         assert!(!slotted_in("BUGS-19A", &r));
         assert_eq!(bare_major("v3 requirements (milestone 3)"), Some(3));
         assert_eq!(bare_major("v3.1 requirements"), None);

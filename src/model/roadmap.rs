@@ -131,6 +131,17 @@ pub struct ProgressTable {
     pub line: usize,
 }
 
+impl ProgressTable {
+    /// `| Phase | Goal | Requirements |`: phases and their goals, no plan
+    /// count and no status.
+    fn goals_only(&self) -> bool {
+        !self.columns.iter().any(|c| {
+            let c = c.to_ascii_lowercase();
+            words::names_plans(&c) || words::names_status(&c)
+        })
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Roadmap {
     pub doc: Document,
@@ -395,6 +406,14 @@ impl Roadmap {
                 let status = match item.checkbox {
                     Some(cb) if cb.checked => MilestoneStatus::Shipped,
                     _ => MilestoneStatus::of_text(content),
+                };
+                // `` `v1.6 Name` - active ``: the code span's marks are not its title.
+                let plain;
+                let content = if coded {
+                    plain = content.replacen('`', "", 2);
+                    plain.as_str()
+                } else {
+                    content
                 };
                 map.add_with_status(content, item.line.number, MilestoneSource::List, status);
             }
@@ -730,6 +749,13 @@ impl Roadmap {
             phases.push(detail);
         }
         let mut progress = progress_tables(&doc, &md);
+        // A table of goals defines phases only in a roadmap that has no
+        // milestone and no phase checklist of its own (a `| Phase | Goal |`
+        // overview beside them restates, or plans ahead, and would bind
+        // other milestones' folders).
+        if !(map.milestones.is_empty() && checklist.is_empty()) {
+            progress.retain(|t| !t.goals_only());
+        }
         for t in &mut progress {
             for row in &mut t.rows {
                 // The row's own Milestone cell says whose it is; where the
@@ -1011,10 +1037,13 @@ impl Roadmap {
 }
 
 /// Whether a `<details>` summary names a milestone: its version or ID
-/// (`v1.2`, `M3`, `Milestone 2`) or the word itself.
+/// (`v1.2`, `M3`, `Milestone 2`), the word itself, or the range of phases
+/// it folds away (`Phases 1-2`, a shipped group without a version).
 fn names_milestone(summary: &str) -> bool {
     super::milestone::find_milestone_id(summary).is_some()
         || summary.to_lowercase().contains("milestone")
+        || (summary.to_lowercase().contains("phases")
+            && super::milestone::PhaseRange::find(summary).is_some())
 }
 
 fn details_blocks(doc: &Document, md: &Markdown) -> Vec<DetailsBlock> {

@@ -379,7 +379,24 @@ pub fn status_moved_past(status: &str, phase: &super::PhaseId) -> bool {
     if lower.contains("between phases") {
         return true;
     }
-    let Some(at) = lower.find("next") else {
+    // Still at work on it (`Executing phase 1 (Nextjs migration), then
+    // phase 2`): nothing has moved on.
+    if ["executing", "in progress", "in-progress"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return false;
+    }
+    let word_at = |i: usize| {
+        let before = lower[..i].chars().next_back();
+        let after = lower[i + 4..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    };
+    let Some(at) = lower
+        .match_indices("next")
+        .map(|(i, _)| i)
+        .find(|&i| word_at(i))
+    else {
         return false;
     };
     let after = &lower[at..];
@@ -441,6 +458,8 @@ mod tests {
             "Next: finish Phase 65",
             "next phase 64 rework",
             "In progress",
+            "Executing phase 65 (Nextjs migration), then phase 66",
+            "Nextphase 66",
         ] {
             assert!(!status_moved_past(s, &p65), "{s}");
         }

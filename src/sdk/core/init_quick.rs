@@ -57,15 +57,19 @@ pub fn quick(call: &CoreCall) -> Result<Out, Refusal> {
     let slug =
         super::slug::slug(&description, Some(60)).map(|s| s.chars().take(40).collect::<String>());
     let quick_id = quick_id(&now);
+    // `slug || 'quick'`, `slug ? … : null`: an empty slug (`修复`, `!!!`)
+    // names no folder.
+    let folder_slug = slug.as_deref().filter(|s| !s.is_empty());
     let legacy = super::super::compat::config::legacy(call.project);
     let branch = match legacy.get("quick_branch_template") {
         Some(Value::String(t)) if !t.is_empty() => Some(
             t.replacen("{num}", &quick_id, 1)
                 .replacen("{quick}", &quick_id, 1)
-                .replacen("{slug}", slug.as_deref().unwrap_or("quick"), 1),
+                .replacen("{slug}", folder_slug.unwrap_or("quick"), 1),
         ),
-        None | Some(Value::Null) | Some(Value::Bool(false)) => None,
-        Some(Value::String(_)) => None,
+        // Any other falsy value: no branch.
+        None | Some(Value::Null) | Some(Value::Bool(false)) | Some(Value::String(_)) => None,
+        Some(Value::Number(n)) if n.as_f64() == Some(0.0) => None,
         Some(_) => return Err(hand_on(" with a quick_branch_template that is not text")),
     };
     let planning = call.project.join(".planning");
@@ -82,7 +86,7 @@ pub fn quick(call: &CoreCall) -> Result<Out, Refusal> {
     r.insert("timestamp".into(), json!(iso(&now)));
     let quick_dir = planning.join("quick");
     r.insert("quick_dir".into(), json!(path_text(&quick_dir)?));
-    let task_dir = match &slug {
+    let task_dir = match folder_slug {
         Some(s) => json!(path_text(&quick_dir.join(format!("{quick_id}-{s}")))?),
         None => Value::Null,
     };
@@ -154,8 +158,8 @@ pub fn resume(call: &CoreCall) -> Result<Out, Refusal> {
     let config = checked_config(call)?;
     let planning = call.project.join(".planning");
     let exists = |f: &str| planning.join(f).exists();
-    // `platformReadSync` of the agent id: a file that cannot be read as
-    // text (a folder, no permission) counts as absent.
+    // The agent id: absent is none; a file that cannot be read (a folder,
+    // no permission) makes 1.14.0 throw, so it is handed on.
     let agent = match std::fs::read(planning.join("current-agent-id.txt")) {
         Ok(b) => Some(super::js::trim(&String::from_utf8_lossy(&b)).to_owned()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -235,8 +239,9 @@ fn local_now() -> Result<jiff::Zoned, Refusal> {
     let ts = jiff::Timestamp::from_millisecond(super::clock::now_ms())
         .map_err(|_| hand_on(" for a clock outside the calendar"))?;
     let z = ts.to_zoned(jiff::tz::TimeZone::system());
-    if !(0..=9999).contains(&z.year()) {
-        return Err(hand_on(" for a clock outside years 0–9999"));
+    // Years before 1000 print unpadded in 1.14.0's id and day.
+    if !(1000..=9999).contains(&z.year()) {
+        return Err(hand_on(" for a clock outside years 1000–9999"));
     }
     Ok(z)
 }
@@ -288,7 +293,7 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(quick_id(&at("2026-12-04T00:00:01")), "261204-000");
-        assert_eq!(quick_id(&at("2026-01-09T00:01:12")), "260109-00a");
+        assert_eq!(quick_id(&at("2026-01-09T00:01:12")), "260109-010");
         // 23:59:59 is block 43199 = "xbz".
         assert_eq!(quick_id(&at("2026-12-04T23:59:59")), "261204-xbz");
     }
