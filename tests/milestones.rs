@@ -1354,6 +1354,16 @@ fn explain_names_where_each_milestone_status_was_read() {
 /// next milestone's phases without naming it: those phases are the work
 /// under way. All of them ticked, the tree is between milestones; an
 /// The numbers of the phases `gsd roadmap --json` marks active.
+/// The numbers of every phase the reading lists.
+fn phase_numbers(v: &Value) -> Vec<&str> {
+    v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["number"].as_str().unwrap())
+        .collect()
+}
+
 fn active_phases(v: &Value) -> Vec<&str> {
     v["phases"]
         .as_array()
@@ -1642,12 +1652,7 @@ fn roadmaps_in_other_languages_name_milestones_and_phases() {
         "# Hoja de ruta\n\n## Fases\n\n### Fase 1: Base\n\n**Objetivo**: base\n\n### Fase 2: Pagos\n\n**Objetivo**: pagos\n\n### Emphase 3: nada\n",
     );
     let v = roadmap(root);
-    let numbers: Vec<&str> = v["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["number"].as_str().unwrap())
-        .collect();
+    let numbers = phase_numbers(&v);
     assert_eq!(numbers, ["1", "2"], "{v}");
 }
 
@@ -3263,12 +3268,7 @@ fn goal_tables_notes_labels_and_listed_plans_read_as_a_maintainer_reads_them() {
         "---\nstatus: in-progress\n---\n# Summary\n",
     );
     let v = roadmap(root);
-    let numbers: Vec<&str> = v["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["number"].as_str().unwrap())
-        .collect();
+    let numbers = phase_numbers(&v);
     assert_eq!(
         numbers,
         ["21", "22", "23"],

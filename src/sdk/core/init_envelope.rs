@@ -19,6 +19,7 @@ use super::super::compat::js::{JS_DOT, JS_SPACE};
 use super::super::compat::roadmap_text::re;
 use super::agents::agents;
 use super::native::{CoreCall, Refusal, hand_on};
+use super::output::Out;
 
 /// Hand on unless 1.14.0's reported runtime (`resolveReportedRuntime`)
 /// is Claude Code.
@@ -63,6 +64,17 @@ fn project_title(project: &Path) -> Option<String> {
     );
     let c = re(&pattern).captures(content.as_str()).ok().flatten()?;
     Some(super::js::trim(&c[1]).to_string())
+}
+
+/// An init's answer: `result` in the envelope, as JSON.
+pub(super) fn finish(
+    call: &CoreCall,
+    config: Option<&Map<String, Value>>,
+    result: Map<String, Value>,
+) -> Result<Out, Refusal> {
+    Ok(Out::json(&Value::Object(with_project_root(
+        call, config, result,
+    )?)))
 }
 
 /// `commit_docs` as 1.14.0's flat config (`loadConfig`) gives it.

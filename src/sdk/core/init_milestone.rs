@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::super::compat::roadmap_text::{group, re};
-use super::init_envelope::{commit_docs, with_project_root};
+use super::init_envelope::{commit_docs, finish};
 use super::init_phase_op::{checked_config, path_text};
 use super::milestone_window::{self as mw, PhaseFilter};
 use super::native::{CoreCall, Refusal, hand_on};
@@ -48,16 +48,6 @@ fn existing(p: &Path) -> Result<Value, Refusal> {
     } else {
         Ok(Value::Null)
     }
-}
-
-fn finish(
-    call: &CoreCall,
-    config: Option<&Map<String, Value>>,
-    r: Map<String, Value>,
-) -> Result<Out, Refusal> {
-    Ok(Out::json(&Value::Object(with_project_root(
-        call, config, r,
-    )?)))
 }
 
 /// `init complete-milestone`.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::init_envelope::{commit_docs, with_project_root};
+use super::init_envelope::{commit_docs, finish};
 use super::init_phase_op::{checked_config, path_text};
 use super::init_plan_phase::model;
 use super::named_args::{self, Spec};
@@ -222,16 +222,6 @@ fn facts(project: &Path) -> Facts {
         worktrees_enabled: section_manifest::config_true(project, &["workflow", "use_worktrees"]),
         ..Default::default()
     }
-}
-
-fn finish(
-    call: &CoreCall,
-    config: Option<&Map<String, Value>>,
-    r: Map<String, Value>,
-) -> Result<Out, Refusal> {
-    Ok(Out::json(&Value::Object(with_project_root(
-        call, config, r,
-    )?)))
 }
 
 /// 1.14.0's clock in the system's time zone.
