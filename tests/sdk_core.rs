@@ -224,7 +224,7 @@ fn what_gsd_does_not_answer_is_refused_without_the_fallback() {
         &[("GSD_SDK_FALLBACK", "off")][..],
         &[("GSD_CORE_REAL", "")][..],
     ] {
-        let mut argv = vec!["state", "load"];
+        let mut argv = vec!["audit-open"];
         if env[0].0 == "GSD_CORE_REAL" {
             argv.push("--no-fallback");
         }
@@ -233,7 +233,7 @@ fn what_gsd_does_not_answer_is_refused_without_the_fallback() {
         assert_eq!(text(&o.stdout), "");
         let err = text(&o.stderr);
         assert!(
-            err.starts_with("Error: gsd does not answer `gsd_run state.load`"),
+            err.starts_with("Error: gsd does not answer `gsd_run audit-open`"),
             "{err}"
         );
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -377,6 +377,19 @@ fn checked_in_coverage_and_command_list_are_the_installed_packages() {
         text(&o.stdout),
         keys,
         "regenerate: node tests/sdk_core/config-keys.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-config-keys.txt"
+    );
+    let o = Command::new("node")
+        .arg(manifest.join("tests/sdk_core/config-defaults.mjs"))
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let defaults =
+        std::fs::read_to_string(manifest.join("src/sdk/core/gsd-core-1.14.0-config-defaults.json"))
+            .unwrap();
+    assert!(
+        text(&o.stdout) == defaults,
+        "regenerate: node tests/sdk_core/config-defaults.mjs $GSD_CORE > src/sdk/core/gsd-core-1.14.0-config-defaults.json"
     );
     let o = Command::new("node")
         .arg(manifest.join("tests/sdk_core/models.mjs"))
@@ -633,6 +646,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     ]));
     out.push(s(&["phases", "list", "--type", "context"]));
     out.push(s(&["state", "get"]));
+    out.push(s(&["state", "load"]));
+    out.push(s(&["query", "state.load", "--raw"]));
     out.push(s(&["query", "state.get", "milestone", "--raw"]));
     out.push(s(&["state", "get", "status"]));
     out.push(s(&["state", "get", "Phase", "--raw"]));
@@ -751,12 +766,12 @@ struct PeerCounts {
 }
 
 /// The calls of the corpus read parity that gsd hands on to gsd-tools, as
-/// measured (2026-12-03, 134 trees; the `progress`, `phases list` and
-/// `state get` calls added then are handed on only on the workstream
-/// trees): an answer
+/// measured (2026-12-05, 134 trees; the `progress`, `phases list`,
+/// `state get` and `state load` calls are handed on only on the six
+/// workstream trees): an answer
 /// that stops being gsd's own is a regression the equality check alone
 /// does not see.
-const HANDED_ON_AT_MOST: usize = 1672;
+const HANDED_ON_AT_MOST: usize = 1684;
 
 #[test]
 #[cfg_attr(
@@ -1265,7 +1280,7 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
     .unwrap();
     std::fs::write(
         wf.join("a.md"),
-        "```bash\ncase \"$(gsd_run runtime-identity --raw 2>/dev/null)\" in\nX=$(gsd_run query config-get workflow.research)\ngsd_run query state.load\n```\nIf gsd_run is not on PATH, install it.\n",
+        "```bash\ncase \"$(gsd_run runtime-identity --raw 2>/dev/null)\" in\nX=$(gsd_run query config-get workflow.research)\ngsd_run query audit-open\n```\nIf gsd_run is not on PATH, install it.\n",
     )
     .unwrap();
     std::fs::write(
@@ -1291,7 +1306,7 @@ fn coverage_reads_gsd_cores_layout_and_counts_gsd_run_calls() {
     for (command, covered) in [
         ("runtime-identity", true),
         ("config-get", true),
-        ("state.load", false),
+        ("audit-open", false),
         ("phase.complete", false),
     ] {
         assert!(
@@ -5358,4 +5373,71 @@ fn first_use_trial_classes_answer_as_gsd_tools() {
     for argv in [["init", "execute-phase", "1"], ["init", "phase-op", "1"]] {
         assert_handed_on(shims.path(), capped.path(), &argv, &[], "64 KiB");
     }
+}
+
+/// `state load` against gsd-tools 1.14.0: a tree with no config.json and
+/// no STATE.md (the built-in defaults under the registry's overlay); one
+/// whose config sets flat keys to `null`, federated keys of the right and
+/// wrong types, an enum value, a section that is not an object and a STATE
+/// with a BOM and CRLF; one whose `workflow` is an array and whose settings
+/// sit under `planning`; one whose `.planning/` git ignores (commit_docs
+/// off); each in JSON and `--raw`. Capabilities installed in the project
+/// are handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn state_load_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let bare = analyze_tree(&[("ROADMAP.md", "# Roadmap\n")]);
+    let typed = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n"),
+        ("STATE.md", "\u{feff}# State\r\n\r\nPhase: 2\r\n"),
+        (
+            "config.json",
+            r#"{"model_profile":null,"mode":"yolo","commit_docs":null,"workflow":{"code_review_depth":"deep","drift_threshold":"3","research":false,"tdd_mode":true},"review":{"models":{"claude":"opus"},"max_prompt_tokens":5000},"graphify":true,"agent_skills":[],"manager":0,"granularity":null,"git":{"protected_branches":["main"],"base_branch":"dev"},"phase_id_convention":"x","response_language":""}"#,
+        ),
+    ]);
+    let odd = analyze_tree(&[
+        ("ROADMAP.md", "# Roadmap\n"),
+        ("STATE.md", "# State\n"),
+        (
+            "config.json",
+            r#"{"workflow":[1,2],"planning":{"commit_docs":false,"search_gitignored":true},"parallelization":{"enabled":false},"mempalace":{"enabled":"yes","wing":"w"},"depth":"comprehensive"}"#,
+        ),
+    ]);
+    let ignored = analyze_tree(&[("config.json", r#"{"mode":"interactive"}"#)]);
+    std::fs::write(ignored.path().join(".gitignore"), ".planning/\n").unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["state", "load"],
+        vec!["state", "load", "--raw"],
+        vec!["query", "state.load"],
+    ];
+    let mut differing = Vec::new();
+    for (name, t) in [
+        ("bare", &bare),
+        ("typed", &typed),
+        ("odd", &odd),
+        ("ignored", &ignored),
+    ] {
+        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
+            differing.push(format!("{name}: {d}"));
+        }
+    }
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+    let cap = typed.path().join(".gsd/capabilities/extra");
+    std::fs::create_dir_all(&cap).unwrap();
+    assert_handed_on(
+        shims.path(),
+        typed.path(),
+        &["state", "load"],
+        &[],
+        "capabilities installed",
+    );
 }

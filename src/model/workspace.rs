@@ -102,6 +102,13 @@ impl Phase {
             .any(|f| PlanId::parse(f).is_some_and(|s| s.same(id)))
     }
 
+    /// Whether a PLAN file in the folder is plan `id`.
+    pub fn has_plan(&self, id: &PlanId) -> bool {
+        self.plan_files
+            .iter()
+            .any(|f| PlanId::parse(f).is_some_and(|p| p.same(id)))
+    }
+
     pub fn plan_has_summary(&self, plan: &Plan) -> bool {
         self.has_summary_for(plan.doc.file_name())
     }

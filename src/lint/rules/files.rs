@@ -1,7 +1,5 @@
 //! Rules about files as files: encoding, size, binaries, conflicts, emptiness.
 
-use std::path::Path;
-
 use crate::doc::Span;
 use crate::lint::Severity;
 use crate::lint::context::{Ctx, Sink};
@@ -204,13 +202,31 @@ pub fn empty_file(cx: &Ctx, s: &mut Sink) {
             .text()
             .is_some_and(|t| t.trim_start_matches('\u{feff}').trim().is_empty())
         {
-            s.file(
+            // An empty note of the user's own beside the root files breaks
+            // nothing GSD reads: worth tidying, not a warning.
+            let severity = if is_root_note(doc) {
+                Severity::Info
+            } else {
+                s.severity()
+            };
+            s.file_severity(
+                severity,
                 &doc.rel_path,
                 format!("{} is empty", doc.rel_path.display()),
                 "fill it in or delete it",
             );
         }
     }
+}
+
+/// A markdown file at the root of `.planning/` that is none of GSD's own
+/// (`notes.md`, `PROJECT-FRONTEND.md`): nothing GSD runs reads it.
+fn is_root_note(doc: &crate::model::Document) -> bool {
+    let name = doc.file_name();
+    doc.rel_path.iter().count() == 2
+        && name.ends_with(".md")
+        && !ROOT_FILES.contains(&name)
+        && !is_versioned(name)
 }
 
 const ROOT_FILES: &[&str] = &[
@@ -244,14 +260,9 @@ fn is_versioned(name: &str) -> bool {
 
 pub fn unknown_root_file(cx: &Ctx, s: &mut Sink) {
     for doc in cx.view.other {
-        let parts: Vec<_> = doc.rel_path.iter().collect();
-        if parts.len() != 2 {
-            continue;
-        }
-        let name = doc.file_name();
-        if name.ends_with(".md") && !ROOT_FILES.contains(&name) && !is_versioned(name) {
+        if is_root_note(doc) {
+            let name = doc.file_name();
             s.file(&doc.rel_path, format!("unrecognized root file {name}"), "GSD's root files are PROJECT, ROADMAP, STATE, REQUIREMENTS, MILESTONES, … and vX.Y-*.md; move notes into a folder such as research/ or todos/");
         }
     }
-    let _ = Path::new("");
 }

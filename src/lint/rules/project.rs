@@ -141,12 +141,24 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
                 .any(|s| s.contains("planning") || s.contains("to plan"))
         })
         .and_then(|st| st.current_phase());
+    // A phase is planned when it has plans and every plan its roadmap
+    // section lists and has not ticked has its PLAN file: a listed plan
+    // still to be written (`- [ ] 22-07: …`) may be the one that covers it.
+    let planned = |p: &crate::model::roadmap::PhaseDetail| {
+        cx.phases.folder(&p.id).is_some_and(|d| {
+            d.plan_count() > 0
+                && p.plans
+                    .iter()
+                    .filter(|e| e.checked != Some(true))
+                    .all(|e| d.has_plan(&e.id))
+        })
+    };
     let promised_by_planned_phase = |id: &str| {
         cx.ws.roadmap.as_ref().is_some_and(|rm| {
             rm.phases.iter().any(|p| {
                 p.requirements.iter().any(|r| r == id)
                     && cx.live(&p.id)
-                    && cx.phases.folder(&p.id).is_some_and(|d| d.plan_count() > 0)
+                    && planned(p)
                     && !planning_now
                         .as_ref()
                         .is_some_and(|pos| pos.phase.same(&p.id))

@@ -396,7 +396,7 @@ pub fn legacy(project: &Path) -> Map<String, Value> {
 
 /// Whether git ignores `.planning/` in this project (then gsd-tools
 /// defaults commit_docs to false).
-fn planning_ignored(project: &Path) -> bool {
+pub fn planning_ignored(project: &Path) -> bool {
     git2::Repository::discover(project)
         .ok()
         .and_then(|repo| {

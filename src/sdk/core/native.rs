@@ -19,8 +19,8 @@ use super::{
     agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
     init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
     isolation, loop_hooks, models, mvp_mode, predicate, progress, quick_batch, reads, research,
-    review_lane, roadmap_analyze, runtime_facts, state_get, summary_extract, tdd_applicable,
-    test_command, todos, tree_writes, user_story, verification, windows, writes,
+    review_lane, roadmap_analyze, runtime_facts, state_get, state_load, summary_extract,
+    tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -148,6 +148,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     }),
     ("phases.list", Scope::Planning, progress::phases_list),
     ("state.get", Scope::Planning, state_get::state_get),
+    ("state.load", Scope::Planning, state_load::state_load),
     ("roadmap.analyze", Scope::Planning, roadmap_analyze::analyze),
     (
         "roadmap.milestone-scope",
