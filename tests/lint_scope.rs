@@ -2612,3 +2612,105 @@ fn ranges_later_versions_and_a_moved_on_status_are_not_drift() {
     );
     assert_eq!(severities(root, "requirement-untraced"), ["warning"]);
 }
+
+/// Batch 25's lint classes:
+/// - numbers missing between phase folders that a plan in a bordering
+///   folder heads (`### Phase 4: …` inside `03-polish/v0.10-PLAN.md`, one
+///   plan for several phases), a versioned roadmap beside ROADMAP.md
+///   (`ROADMAP-v0.42.md`) or STATE.md's history names are not a gap; a
+///   number none of them names still is (bibondz+crushcode);
+/// - a phase folder the roadmap lacks that holds research but never got a
+///   plan, while a later phase's plans have run, is an idea passed over:
+///   info; an empty one (a phase just made) is not (wobyjs+wui);
+/// - `model_profile: smart` is gsd-opencode's profile, not a mistake; a
+///   name neither knows is (ragman53+shusei).
+#[test]
+fn plan_headings_passed_over_research_and_opencode_profiles_are_not_drift() {
+    let t = project(&["Setup", "Core", "Polish"], &[]);
+    let root = t.path();
+    plans(root, "01-setup", 1, 1, "");
+    plans(root, "02-core", 1, 1, "");
+    write(
+        root,
+        ".planning/phases/03-polish/v0.10-PLAN.md",
+        "# v0.10 plan\n\n### Phase 3: Truncation\n\nDo it.\n\n### Phase 4: Validation\n\nDo it.\n",
+    );
+    write(
+        root,
+        ".planning/phases/06-docs/06-01-PLAN.md",
+        &plan("06", "01", ""),
+    );
+    // 5 is named nowhere yet.
+    let gap = findings(root, "phase-numbering-gap");
+    assert_eq!(gap.len(), 1, "{gap:?}");
+    assert!(
+        gap[0]["message"].as_str().unwrap().contains("phase 5 is"),
+        "{gap:?}"
+    );
+    write(
+        root,
+        ".planning/ROADMAP-v0.11.md",
+        "# Roadmap v0.11\n\n- Phase 5: Packaging\n",
+    );
+    assert!(findings(root, "phase-numbering-gap").is_empty());
+    std::fs::remove_file(root.join(".planning/ROADMAP-v0.11.md")).unwrap();
+    edit(
+        root,
+        ".planning/STATE.md",
+        "## Current Position",
+        "| Phase 5 | Packaging | ✅ Done |\n\n## Current Position",
+    );
+    assert!(findings(root, "phase-numbering-gap").is_empty());
+    // Without the plan's heading, 4 is missing again.
+    write(
+        root,
+        ".planning/phases/03-polish/v0.10-PLAN.md",
+        "# v0.10 plan\n\n### Phase 3: Truncation\n\nThen validation.\n",
+    );
+    assert_eq!(findings(root, "phase-numbering-gap").len(), 1);
+
+    // A research-only folder the roadmap lacks, numbered before phases
+    // whose plans ran.
+    let widgets = |root: &Path| -> Vec<String> {
+        findings(root, "phase-dir-not-in-roadmap")
+            .iter()
+            .filter(|f| f["file"].as_str().unwrap().contains("01.5-widgets"))
+            .map(|f| f["severity"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    write(
+        root,
+        ".planning/phases/01.5-widgets/01.5-RESEARCH.md",
+        "# Research\n",
+    );
+    assert_eq!(widgets(root), ["info"]);
+    std::fs::remove_file(root.join(".planning/phases/01.5-widgets/01.5-RESEARCH.md")).unwrap();
+    assert_eq!(widgets(root), ["warning"]);
+
+    let config = root.join(".planning/config.json");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let set = |profile: &str| {
+        let mut v: Value = serde_json::from_str(&text).unwrap();
+        v["model_profile"] = Value::from(profile);
+        std::fs::write(&config, v.to_string()).unwrap();
+    };
+    set("smart");
+    assert!(findings(root, "config-invalid-model-profile").is_empty());
+    set("smartest");
+    assert_eq!(findings(root, "config-invalid-model-profile").len(), 1);
+
+    // A task that names its file in `<file>`: the finding says why <files>
+    // is missing (juwelthomasanil+FlightAgent, sixteen tasks).
+    let singular = plan("02", "02", "")
+        .replace("<files>src/02-02.txt</files>", "<file>src/02-02.txt</file>")
+        .replace("<done>d</done>\n", "");
+    write(root, ".planning/phases/02-core/02-02-PLAN.md", &singular);
+    let found = findings(root, "task-missing-recommended");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0]["message"].as_str().unwrap().ends_with(
+            "has no <files>, <done> (its <file> is not a GSD tag: the executor reads <files>)"
+        ),
+        "{found:?}"
+    );
+}

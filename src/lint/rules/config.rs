@@ -50,12 +50,18 @@ const MODEL_PROFILES: &[&str] = &[
     "unlimited",
 ];
 
+/// gsd-opencode, GSD for OpenCode, names its own profiles in the same key
+/// (`/gsd-set-profile simple|smart|genius`, `custom` in some releases):
+/// accepted, not offered (batch 25, ragman53+shusei).
+const OPENCODE_PROFILES: &[&str] = &["simple", "smart", "genius", "custom"];
+
 pub fn config_invalid_model_profile(cx: &Ctx, s: &mut Sink) {
     let (Some(Ok(c)), Some(doc)) = (&cx.ws.config, &cx.ws.config_doc) else {
         return;
     };
     if let Some(p) = c.str("model_profile")
         && !MODEL_PROFILES.contains(&p)
+        && !OPENCODE_PROFILES.contains(&p)
     {
         s.at(
             doc,

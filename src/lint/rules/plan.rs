@@ -402,7 +402,17 @@ pub fn task_missing_recommended(cx: &Ctx, s: &mut Sink) {
             },
             &plan.doc,
             t.start_tag,
-            format!("task '{}' has no {}", t.label(), tag_list(&missing, ", ")),
+            format!(
+                "task '{}' has no {}{}",
+                t.label(),
+                tag_list(&missing, ", "),
+                // `<file>` for `<files>`: said, since it reads as there.
+                if missing.contains(&"files") && t.has("file") {
+                    " (its <file> is not a GSD tag: the executor reads <files>)"
+                } else {
+                    ""
+                }
+            ),
             "executors and `gsd verify` rely on <verify> and <done>; <files> drives overlap checks",
         );
     }
