@@ -976,6 +976,10 @@ fn write_steps() -> Vec<Step> {
             "--raw",
         ]),
         c(&["query", "config-set", "model_policy.provider", "anthropic"]),
+        c(&["query", "config-set-model-profile", "quality"]),
+        c(&["config-set-model-profile", " Budget ", "--raw"]),
+        c(&["query", "config-set-model-profile", "budget", "--raw"]),
+        c(&["config-set-model-profile", "inherit"]),
         c(&[
             "query",
             "commit",

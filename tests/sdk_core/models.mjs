@@ -6,7 +6,8 @@
 // full model id of each tier alias (`id\tALIAS\tID`); the Claude Agent-tool
 // aliases (`alias\tALIAS`); the tiers `models.<phase>` may name
 // (`tier\tTIER`); the effort of an agent without a default tier
-// (`effort\tEFFORT`). gsd checks it in as
+// (`effort\tEFFORT`); the profiles `config-set-model-profile` takes
+// (`profile\tPROFILE`, VALID_PROFILES' order). gsd checks it in as
 // src/sdk/core/gsd-core-1.14.0-models.txt; tests/sdk_core.rs regenerates it
 // from the installed package. Usage: node models.mjs PACKAGE_DIR
 import { createRequire } from 'node:module';
@@ -29,4 +30,5 @@ for (const [alias, id] of Object.entries(catalog.MODEL_ALIAS_MAP)) out.push(`id\
 for (const a of catalog.CLAUDE_AGENT_ALIASES) out.push(`alias\t${a}`);
 for (const t of catalog.VALID_TIERS) out.push(`tier\t${t}`);
 out.push(`effort\t${effort.default}`);
+for (const p of catalog.VALID_PROFILES) out.push(`profile\t${p}`);
 process.stdout.write(out.join('\n') + '\n');

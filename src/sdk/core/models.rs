@@ -46,6 +46,8 @@ struct Tables {
     tiers: Vec<&'static str>,
     /// The effort of an agent without a default tier.
     effort: &'static str,
+    /// The profiles `config-set-model-profile` takes (`VALID_PROFILES`).
+    profiles: Vec<&'static str>,
 }
 
 fn tables() -> &'static Tables {
@@ -58,6 +60,7 @@ fn tables() -> &'static Tables {
             aliases: Vec::new(),
             tiers: Vec::new(),
             effort: "high",
+            profiles: Vec::new(),
         };
         for line in TABLES.lines() {
             let f: Vec<&'static str> = line.split('\t').collect();
@@ -89,6 +92,7 @@ fn tables() -> &'static Tables {
                 ["alias", a] => t.aliases.push(a),
                 ["tier", tier] => t.tiers.push(tier),
                 ["effort", e] => t.effort = e,
+                ["profile", p] => t.profiles.push(p),
                 _ => {}
             }
         }
@@ -100,6 +104,51 @@ fn tables() -> &'static Tables {
 /// its order: the roster its init answers check for installed agent files.
 pub fn roster() -> &'static [&'static str] {
     &tables().roster
+}
+
+/// 1.14.0's `VALID_PROFILES`, in its order.
+pub fn profiles() -> &'static [&'static str] {
+    &tables().profiles
+}
+
+/// `getAgentToModelMapForProfile`: each agent in the roster with the tier
+/// `profile` gives it (`inherit` for every one under `inherit`).
+pub fn agent_models(profile: &str) -> Vec<(&'static str, &'static str)> {
+    let t = tables();
+    t.roster
+        .iter()
+        .map(|a| {
+            let row = &t.agents[a];
+            let tier = match profile {
+                "inherit" => "inherit",
+                "quality" => row.quality,
+                "budget" => row.budget,
+                "adaptive" => row.adaptive,
+                _ => row.balanced,
+            };
+            (*a, tier)
+        })
+        .collect()
+}
+
+/// `formatAgentToModelMapAsTable`: the agents and their models in two
+/// padded columns under a rule.
+pub fn table_of(map: &[(&str, &str)]) -> String {
+    let width = |s: &str| s.encode_utf16().count();
+    let aw = map.iter().map(|(a, _)| width(a)).fold(5, usize::max);
+    let mw = map.iter().map(|(_, m)| width(m)).fold(5, usize::max);
+    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(width(s))));
+    let mut out = format!(
+        " {} │ {}\n{}┼{}\n",
+        pad("Agent", aw),
+        pad("Model", mw),
+        "─".repeat(aw + 2),
+        "─".repeat(mw + 2)
+    );
+    for (a, m) in map {
+        out.push_str(&format!(" {} │ {}\n", pad(a, aw), pad(m, mw)));
+    }
+    out
 }
 
 fn truthy(v: Option<&Value>) -> bool {

@@ -80,6 +80,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("check.auto-mode", Scope::Planning, auto_mode),
     ("agent-skills", Scope::Planning, agent_skills),
     ("config-set", Scope::Planning, writes::config_set),
+    (
+        "config-set-model-profile",
+        Scope::Planning,
+        writes::config_set_model_profile,
+    ),
     ("commit", Scope::Planning, writes::commit),
     ("classify-confidence", Scope::Free, classify_confidence),
     (

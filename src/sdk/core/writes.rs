@@ -113,6 +113,19 @@ pub fn config_set(call: &CoreCall) -> Result<Out, Refusal> {
     if !fits(ty, &value) || (BOOLEAN_ONLY.contains(&key.as_str()) && !value.is_boolean()) {
         return Err(hand_on(" for a value 1.14.0 refuses for that key"));
     }
+    let previous = set_config_value(call, key, &value)?;
+    let mut out = json!({"updated": true, "key": key, "value": value});
+    if let Some(p) = previous {
+        out["previousValue"] = p;
+    }
+    Ok(Out::with_raw(&out, format!("{key}={}", js_string(&value))))
+}
+
+/// 1.14.0's `setConfigValue`: `value` at the dotted `key` of an existing
+/// config.json, through gsd's write path; the value it replaced. Handed on
+/// without a config.json, or where the key's path runs through a value
+/// that is not an object.
+fn set_config_value(call: &CoreCall, key: &str, value: &Value) -> Result<Option<Value>, Refusal> {
     let Some(config) = config_object(call)? else {
         return Err(hand_on(" without a config.json"));
     };
@@ -132,16 +145,56 @@ pub fn config_set(call: &CoreCall) -> Result<Out, Refusal> {
     };
     let mut previous = None;
     write(&engine_call, |ws| {
-        let s = crate::ops::config::set(ws, key, &value)?;
+        let s = crate::ops::config::set(ws, key, value)?;
         previous = s.previous;
         Ok(s.change)
     })
     .map_err(|e| hand_on(format!("it fails here ({})", e.message)))?;
-    let mut out = json!({"updated": true, "key": key, "value": value});
-    if let Some(p) = previous {
-        out["previousValue"] = p;
+    Ok(previous)
+}
+
+/// `config-set-model-profile PROFILE`: `model_profile` set (lower-cased,
+/// trimmed) in an existing config.json, answered `{updated, profile,
+/// previousProfile, agentToModelMap}` — each of 1.14.0's agents with the
+/// tier the profile gives it — and, raw, 1.14.0's message with the table.
+/// A profile 1.14.0 refuses, and a project without config.json (1.14.0
+/// writes its whole new-project config first), are handed on.
+pub fn config_set_model_profile(call: &CoreCall) -> Result<Out, Refusal> {
+    let [profile] = call.args else {
+        return Err(hand_on(" without exactly one profile"));
+    };
+    let profile = profile.trim_matches(super::js::is_space).to_lowercase();
+    if !super::models::profiles().contains(&profile.as_str()) {
+        return Err(hand_on(" for a profile 1.14.0 refuses"));
     }
-    Ok(Out::with_raw(&out, format!("{key}={}", js_string(&value))))
+    if config_object(call)?.is_none() {
+        return Err(hand_on(" without a config.json"));
+    }
+    let previous = set_config_value(call, "model_profile", &json!(profile))?;
+    let previous = match previous {
+        Some(Value::String(p)) => p,
+        _ => "balanced".to_owned(),
+    };
+    let map = super::models::agent_models(&profile);
+    let mut agents = serde_json::Map::new();
+    for (agent, model) in &map {
+        agents.insert((*agent).to_owned(), json!(model));
+    }
+    let table = super::models::table_of(&map);
+    let message = if previous == profile {
+        format!("✓ Model profile is already set to: {profile}\n\nAgents are using:\n\n{table}")
+    } else {
+        format!(
+            "✓ Model profile set to: {profile} (was: {previous})\n\nAgents will now use:\n\n{table}\n\nNext spawned agents will use the new profile."
+        )
+    };
+    let out = json!({
+        "updated": true,
+        "profile": profile,
+        "previousProfile": previous,
+        "agentToModelMap": agents,
+    });
+    Ok(Out::with_raw(&out, message))
 }
 
 /// The tokens after `flag` up to the next list flag, `--` flags skipped:
