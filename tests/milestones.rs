@@ -3350,3 +3350,28 @@ fn a_superseded_milestone_is_not_the_current_one() {
     assert_eq!(current(&v).as_deref(), Some("v1.4"), "{v}");
     assert_eq!(v["next_phase"], "9", "{v}");
 }
+
+/// Two folders for one phase whose slugs share as many words with the
+/// roadmap's name: the one that holds plans is the phase's, not a stray
+/// folder of notes that sorts first (`07-public-pages-&-marketing**…` with
+/// only a RESEARCH.md beside `07-public-pages-marketing`; batch 26,
+/// Chakaitos+animation-labs). With no plans in either, the first stays.
+#[test]
+fn of_two_folders_for_a_phase_the_one_with_plans_is_read() {
+    let t = initialised(&["Setup", "Public Pages & Marketing"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(root, &[("01-setup", "01", true)]);
+    write(
+        root,
+        ".planning/phases/02-public-pages-&-marketing**---landing/02-RESEARCH.md",
+        "# Research\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["total_plans"], 1, "{v}");
+    one_plan_each(root, &[("02-public-pages-marketing", "02", false)]);
+    let v = roadmap(root);
+    assert_eq!(v["total_plans"], 2, "{v}");
+    assert_eq!(v["total_summaries"], 1, "{v}");
+    assert_eq!(v["current_phase"], "2", "{v}");
+}

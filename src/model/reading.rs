@@ -1372,15 +1372,21 @@ impl<'a> Folders<'a> {
                 ([one], _) | ([one, ..], None) => Some(*one),
                 (all, Some(name)) => {
                     let words = slug_words(name);
-                    let shared = |p: &Phase| {
-                        slug_words(&p.slug)
+                    // Words shared with the name; between folders that share
+                    // as many, one that holds plans or summaries over a
+                    // stray one of notes (`07-public-pages-&-marketing**…`
+                    // with a RESEARCH.md beside `07-public-pages-marketing`,
+                    // batch 26, Chakaitos+animation-labs).
+                    let score = |p: &Phase| {
+                        let shared = slug_words(&p.slug)
                             .iter()
                             .filter(|w| words.contains(w))
-                            .count()
+                            .count();
+                        (shared, p.plan_count() > 0 || !p.summary_files.is_empty())
                     };
                     // The first of the best: `max_by_key` keeps the last.
-                    let best = all.iter().map(|p| shared(p)).max()?;
-                    all.iter().find(|p| shared(p) == best).copied()
+                    let best = all.iter().map(|p| score(p)).max()?;
+                    all.iter().find(|p| score(p) == best).copied()
                 }
                 ([], _) => None,
             })
