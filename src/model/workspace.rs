@@ -97,16 +97,12 @@ impl Phase {
     /// Whether a summary in the folder names plan `id` (whether or not
     /// its PLAN file was kept).
     pub fn summary_names(&self, id: &PlanId) -> bool {
-        self.summary_files
-            .iter()
-            .any(|f| PlanId::parse(f).is_some_and(|s| s.same(id)))
+        names_plan(&self.summary_files, id)
     }
 
     /// Whether a PLAN file in the folder is plan `id`.
     pub fn has_plan(&self, id: &PlanId) -> bool {
-        self.plan_files
-            .iter()
-            .any(|f| PlanId::parse(f).is_some_and(|p| p.same(id)))
+        names_plan(&self.plan_files, id)
     }
 
     pub fn plan_has_summary(&self, plan: &Plan) -> bool {
@@ -1020,6 +1016,13 @@ pub(crate) fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
     };
     let stem = stem.trim_end_matches('-');
     stem.is_empty() || PhaseId::parse(stem).is_some_and(|p| p.same(id))
+}
+
+/// Whether one of `files` is named for plan `id` (`03-02-…`).
+fn names_plan(files: &[String], id: &PlanId) -> bool {
+    files
+        .iter()
+        .any(|f| PlanId::parse(f).is_some_and(|p| p.same(id)))
 }
 
 /// Whether the summary file `summary` reports the plan file `plan_file`,

@@ -142,15 +142,18 @@ pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
         })
         .and_then(|st| st.current_phase());
     // A phase is planned when it has plans and every plan its roadmap
-    // section lists and has not ticked has its PLAN file: a listed plan
-    // still to be written (`- [ ] 22-07: …`) may be the one that covers it.
+    // section lists and has not ticked has its PLAN file (or a summary):
+    // a listed plan still to be written (`- [ ] 22-07: …`) may be the one
+    // that covers it. Once the work has moved past the phase, a listed
+    // plan nobody wrote is abandoned, and the gap is one.
     let planned = |p: &crate::model::roadmap::PhaseDetail| {
         cx.phases.folder(&p.id).is_some_and(|d| {
             d.plan_count() > 0
-                && p.plans
-                    .iter()
-                    .filter(|e| e.checked != Some(true))
-                    .all(|e| d.has_plan(&e.id))
+                && (cx.moved_past(&p.id)
+                    || p.plans
+                        .iter()
+                        .filter(|e| e.checked != Some(true))
+                        .all(|e| d.has_plan(&e.id) || d.summary_names(&e.id)))
         })
     };
     let promised_by_planned_phase = |id: &str| {

@@ -1,6 +1,6 @@
 //! Rules comparing ROADMAP.md with the phase folders on disk.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::lint::context::{Ctx, Sink};
 use crate::model::PhaseId;
@@ -149,10 +149,11 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             // A folder that got research or context but never a plan,
             // while plans of later phases have run since: an idea the work
             // passed over (batch 25, wobyjs+wui `15-customelement-woby`).
-            // An empty folder is a phase just made, still to be planned.
+            // An empty folder (or one holding the `.gitkeep` GSD's `phase
+            // add` makes) is a phase just made, still to be planned.
             let passed_over = ph.plan_count() == 0
                 && ph.summary_files.is_empty()
-                && !ph.other_files.is_empty()
+                && ph.other_files.iter().any(|f| f.ends_with(".md"))
                 && cx
                     .reading
                     .phases
@@ -252,8 +253,8 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
                     }
                 }
             }
-            // Versioned roadmaps beside ROADMAP.md (`ROADMAP-v0.42.md`) and
-            // STATE.md's history name phases too (batch 25, bibondz+crushcode).
+            // Versioned roadmaps beside ROADMAP.md (`ROADMAP-v0.42.md`)
+            // name phases too (batch 25, bibondz+crushcode).
             let root = cx.planning_rel("");
             for doc in cx.ws.other.iter().filter(|d| {
                 d.rel_path.parent() == Some(root.as_path())
@@ -261,9 +262,6 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
                     && d.file_name().ends_with(".md")
             }) {
                 found.extend(mentioned_ranges(doc.text(), false));
-            }
-            if let Some(state) = &cx.ws.state {
-                found.extend(mentioned_ranges(state.doc.text(), false));
             }
             found
         })
@@ -290,10 +288,7 @@ pub fn phase_numbering_gap(cx: &Ctx, s: &mut Sink) {
             let headed = headed_in_plans(&[&cx.ws.root.join(w[0].1), &cx.ws.root.join(w[1].1)]);
             missing
                 .into_iter()
-                .filter(|n| {
-                    PhaseId::parse(&n.to_string())
-                        .is_none_or(|id| !headed.iter().any(|r| r.contains(&id)))
-                })
+                .filter(|n| !headed.iter().any(|h| h.is_integer() && h.major() == *n))
                 .collect()
         };
         if let (Some(first), Some(last)) = (missing.first(), missing.last()) {
@@ -624,30 +619,54 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-/// The phases the headings of the plans in `dirs` name (`### Phase 36:
-/// Tool Input Validation`): read from disk, only for the folders beside a
-/// gap, since a streaming lint holds no plan here.
-fn headed_in_plans(dirs: &[&PathBuf]) -> Vec<crate::model::milestone::PhaseRange> {
+/// The phases the plans in `dirs` give a title heading of their own
+/// (`### Phase 36: Tool Input Validation`, outside code fences): read from
+/// disk, only for the folders beside a gap, since a streaming lint holds
+/// no plan here. A heading that only mentions a phase (`## Builds on
+/// Phase 3`) names none.
+fn headed_in_plans(dirs: &[&Path]) -> Vec<PhaseId> {
     let mut out = Vec::new();
     for dir in dirs {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let name = e.file_name();
-            let name = name.to_string_lossy();
-            if !(name.ends_with(".md") && name.to_ascii_uppercase().contains("PLAN")) {
+            if !name
+                .to_string_lossy()
+                .to_ascii_uppercase()
+                .ends_with("PLAN.MD")
+            {
                 continue;
             }
             let Ok(text) = std::fs::read_to_string(e.path()) else {
                 continue;
             };
-            let headings: String = text
-                .lines()
-                .filter(|l| l.starts_with('#'))
-                .flat_map(|l| [l, "\n"])
-                .collect();
-            out.extend(mentioned_ranges(&headings, false));
+            let mut fenced = false;
+            for line in text.lines() {
+                let t = line.trim_start();
+                if t.starts_with("```") || t.starts_with("~~~") {
+                    fenced = !fenced;
+                    continue;
+                }
+                if !fenced && let Some(id) = phase_title(line) {
+                    out.push(id);
+                }
+            }
         }
     }
     out
+}
+
+/// The phase a markdown heading is the title of: `#… Phase N:` (or `N -`,
+/// `N —`), bold or not.
+fn phase_title(line: &str) -> Option<PhaseId> {
+    let rest = line.strip_prefix('#')?.trim_start_matches('#').trim();
+    let rest = rest.trim_start_matches(['*', '_']);
+    let word = rest.get(..6)?;
+    if !word.eq_ignore_ascii_case("phase ") {
+        return None;
+    }
+    let (id, after) = PhaseId::parse_prefix(rest[6..].trim_start())?;
+    let after = after.trim_start_matches(['*', '_']).trim_start();
+    after.starts_with([':', '-', '—', '–']).then_some(id)
 }
 
 /// Every phase range a text mentions, in any case (`Phases 10-11`,

@@ -8,7 +8,9 @@
 //! installed package by `tests/sdk_core/config-defaults.mjs`).
 //!
 //! What gsd does not follow is handed on: capabilities installed beside
-//! the release (their slices change the overlay), ~/.gsd/defaults.json, a
+//! the release (their slices change the overlay), settings 1.14.0 warns
+//! about as it loads them (a runtime other than Claude's,
+//! `model_profile_overrides`, `model_policy`), ~/.gsd/defaults.json, a
 //! config.json that is empty or not a JSON object (1.14.0 warns and falls
 //! back), and legacy keys whose move needs the file system (re-detected
 //! sub-repositories). Legacy keys 1.14.0 only moves are moved in memory, as
@@ -92,6 +94,16 @@ pub(super) fn loaded(call: &CoreCall) -> Result<Map<String, Value>, Refusal> {
     if skipped_migration(&raw) {
         return Err(hand_on(
             " where a legacy config key's section is not an object",
+        ));
+    }
+    // Settings 1.14.0 checks as it loads, warning on stderr (#2517) about
+    // what it does not know: gsd does not word those warnings.
+    if raw.get("runtime").is_some_and(|r| r != &json!("claude"))
+        || raw.contains_key("model_profile_overrides")
+        || raw.contains_key("model_policy")
+    {
+        return Err(hand_on(
+            " with runtime, model_profile_overrides or model_policy settings",
         ));
     }
     let parsed = as_loaded(&raw);

@@ -112,7 +112,9 @@ pub fn profiles() -> &'static [&'static str] {
 }
 
 /// `getAgentToModelMapForProfile`: each agent in the roster with the tier
-/// `profile` gives it (`inherit` for every one under `inherit`).
+/// `profile` gives it (`inherit` for every one under `inherit`). The
+/// tables hold the four profile columns 1.14.0's `MODEL_PROFILES` has;
+/// any other profile reads `balanced`, as its `?? profiles.balanced` does.
 pub fn agent_models(profile: &str) -> Vec<(&'static str, &'static str)> {
     let t = tables();
     t.roster
