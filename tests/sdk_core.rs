@@ -3840,6 +3840,30 @@ fn differing_calls_with(
         .collect()
 }
 
+/// Each of `calls` on each named tree gives what gsd-tools 1.14.0 gives
+/// (stdout and exit code), under `env`; all differences in one failure.
+fn assert_trees_answer_as_core(
+    shims: &Path,
+    real: &Path,
+    trees: &[(&str, &tempfile::TempDir)],
+    calls: &[Vec<&str>],
+    env: &[(&str, &str)],
+) {
+    let differing: Vec<String> = trees
+        .iter()
+        .flat_map(|(name, t)| {
+            differing_calls_with(shims, real, t.path(), calls, env)
+                .into_iter()
+                .map(move |d| format!("{name}: {d}"))
+        })
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "{}",
+        differing.join("\n").chars().take(6000).collect::<String>()
+    );
+}
+
 /// `init.phase-op` against gsd-tools 1.14.0 on a built project: the
 /// phase's artifacts (CONTEXT, RESEARCH, VERIFICATION — the phase's own
 /// over a worksheet —, UAT over a stray of another phase, REVIEWS) as
@@ -5001,16 +5025,12 @@ fn milestone_inits_answer_as_gsd_tools() {
             "section_manifest",
         ],
     ];
-    let mut differing = Vec::new();
-    for (name, t) in [("full", &full), ("disk-only", &disk_only), ("bare", &bare)] {
-        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
-            differing.push(format!("{name}: {d}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{}",
-        differing.join("\n").chars().take(6000).collect::<String>()
+    assert_trees_answer_as_core(
+        shims.path(),
+        &real,
+        &[("full", &full), ("disk-only", &disk_only), ("bare", &bare)],
+        &calls,
+        &[],
     );
     let argv = ["init", "milestone-op", "--full"];
     assert_handed_on(shims.path(), full.path(), &argv, &[], "--full");
@@ -5149,16 +5169,12 @@ fn init_todos_and_map_codebase_answer_as_gsd_tools() {
         ("GSD_NOW_MS", "1764626400000"),
         ("TZ", "Pacific/Auckland"),
     ];
-    let mut differing = Vec::new();
-    for (name, t) in [("full", &full), ("empty", &empty)] {
-        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &env) {
-            differing.push(format!("{name}: {d}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{}",
-        differing.join("\n").chars().take(6000).collect::<String>()
+    assert_trees_answer_as_core(
+        shims.path(),
+        &real,
+        &[("full", &full), ("empty", &empty)],
+        &calls,
+        &env,
     );
     assert_handed_on(
         shims.path(),
@@ -5249,16 +5265,12 @@ fn init_quick_and_resume_answer_as_gsd_tools() {
         ("GSD_NOW_MS", "1764889199000"),
         ("TZ", "Asia/Tokyo"),
     ];
-    let mut differing = Vec::new();
-    for (name, t) in [("full", &full), ("half", &half), ("bare", &bare)] {
-        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &env) {
-            differing.push(format!("{name}: {d}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{}",
-        differing.join("\n").chars().take(6000).collect::<String>()
+    assert_trees_answer_as_core(
+        shims.path(),
+        &real,
+        &[("full", &full), ("half", &half), ("bare", &bare)],
+        &calls,
+        &env,
     );
 }
 
@@ -5384,21 +5396,17 @@ fn state_load_answers_as_gsd_tools() {
         vec!["state", "load", "--raw"],
         vec!["query", "state.load"],
     ];
-    let mut differing = Vec::new();
-    for (name, t) in [
-        ("bare", &bare),
-        ("typed", &typed),
-        ("odd", &odd),
-        ("ignored", &ignored),
-    ] {
-        for d in differing_calls_with(shims.path(), &real, t.path(), &calls, &[]) {
-            differing.push(format!("{name}: {d}"));
-        }
-    }
-    assert!(
-        differing.is_empty(),
-        "{}",
-        differing.join("\n").chars().take(6000).collect::<String>()
+    assert_trees_answer_as_core(
+        shims.path(),
+        &real,
+        &[
+            ("bare", &bare),
+            ("typed", &typed),
+            ("odd", &odd),
+            ("ignored", &ignored),
+        ],
+        &calls,
+        &[],
     );
     // 1.14.0 warns on stderr about a runtime it does not know.
     std::fs::write(
