@@ -620,10 +620,10 @@ pub fn roadmap_complete_but_unfinished(cx: &Ctx, s: &mut Sink) {
 }
 
 /// The phases the plans in `dirs` give a title heading of their own
-/// (`### Phase 36: Tool Input Validation`, outside code fences): read from
+/// (`### Phase 36: Tool Input Validation`, outside code fences; not `##
+/// Builds on Phase 3`, a sentence that mentions one): read from
 /// disk, only for the folders beside a gap, since a streaming lint holds
-/// no plan here. A heading that only mentions a phase (`## Builds on
-/// Phase 3`) names none.
+/// no plan here.
 fn headed_in_plans(dirs: &[&Path]) -> Vec<PhaseId> {
     let mut out = Vec::new();
     for dir in dirs {
@@ -655,18 +655,11 @@ fn headed_in_plans(dirs: &[&Path]) -> Vec<PhaseId> {
     out
 }
 
-/// The phase a markdown heading is the title of: `#… Phase N:` (or `N -`,
-/// `N —`), bold or not.
+/// The phase a markdown heading is the title of, read as the roadmap
+/// reads its own phase headings (`### Phase 36: …`, `## Fase 2 — …`).
 fn phase_title(line: &str) -> Option<PhaseId> {
-    let rest = line.strip_prefix('#')?.trim_start_matches('#').trim();
-    let rest = rest.trim_start_matches(['*', '_']);
-    let word = rest.get(..6)?;
-    if !word.eq_ignore_ascii_case("phase ") {
-        return None;
-    }
-    let (id, after) = PhaseId::parse_prefix(rest[6..].trim_start())?;
-    let after = after.trim_start_matches(['*', '_']).trim_start();
-    after.starts_with([':', '-', '—', '–']).then_some(id)
+    let heading = line.strip_prefix('#')?.trim_start_matches('#');
+    crate::model::roadmap::parse_phase_title(heading).map(|(id, _)| id)
 }
 
 /// Every phase range a text mentions, in any case (`Phases 10-11`,
