@@ -197,10 +197,10 @@ fn build_task(text: &str, el: &elements::Element, i: usize, prev_end: usize) -> 
                 _ => {}
             }
         } else {
-            t.extra.push((c.name.clone(), content));
+            t.extra.push((c.name.to_string(), content));
         }
         layout.children.push(ChildLayout {
-            name: c.name.clone(),
+            name: c.name.to_string(),
             start_tag: c.start_tag.slice(text).to_owned(),
             lead: lead.to_owned(),
             trail: trail.to_owned(),

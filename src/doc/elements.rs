@@ -10,6 +10,7 @@
 //! Inner text is never decoded or trimmed: spans select the verbatim bytes.
 
 use super::span::Span;
+use compact_str::CompactString;
 
 /// Regions where tags are not tags: code fences, inline code, comments.
 #[derive(Debug, Clone, Default)]
@@ -262,7 +263,7 @@ fn find(b: &[u8], from: usize, end: usize, needle: &[u8]) -> Option<usize> {
 /// One tag as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tag {
-    pub name: String,
+    pub name: CompactString,
     pub span: Span,
     pub kind: TagKind,
 }
@@ -345,7 +346,7 @@ fn parse_tag(b: &[u8], at: usize, end: usize) -> Option<Tag> {
     while i < end && is_name_char(b[i]) {
         i += 1;
     }
-    let name = std::str::from_utf8(&b[name_start..i]).ok()?.to_owned();
+    let name = CompactString::from(std::str::from_utf8(&b[name_start..i]).ok()?);
     if close {
         while i < end && matches!(b[i], b' ' | b'\t') {
             i += 1;
@@ -408,7 +409,7 @@ fn parse_tag(b: &[u8], at: usize, end: usize) -> Option<Tag> {
 /// A matched element: start tag, content and end tag.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Element {
-    pub name: String,
+    pub name: CompactString,
     pub start_tag: Span,
     pub content: Span,
     /// `None` for a self-closing element.
@@ -439,20 +440,20 @@ pub enum TagProblem {
     /// holds the would-be closing tag (a stray or unterminated ``` line
     /// swallowed it) — the cause to name instead of "add the close".
     Unclosed {
-        name: String,
+        name: CompactString,
         start_tag: Span,
         fence: Option<Span>,
     },
     /// A closing tag with no opening tag; `fence` as above, holding the
     /// would-be opening tag.
     StrayClose {
-        name: String,
+        name: CompactString,
         end_tag: Span,
         fence: Option<Span>,
     },
     /// An element opened inside another of the same name.
     Nested {
-        name: String,
+        name: CompactString,
         outer: Span,
         inner: Span,
     },
@@ -656,24 +657,28 @@ enum Partner {
 /// (names compared ignoring ASCII case, as the matching does).
 fn partners(all: &[Tag]) -> Vec<Partner> {
     let mut out = vec![Partner::None; all.len()];
-    let mut open: std::collections::HashMap<String, Vec<(usize, Vec<usize>)>> =
+    // Keys are the names folded to lower case, inline (no allocation for a
+    // name of up to 24 bytes).
+    let folded = |name: &CompactString| {
+        let mut k = name.clone();
+        k.make_ascii_lowercase();
+        k
+    };
+    let mut open: std::collections::HashMap<CompactString, Vec<(usize, Vec<usize>)>> =
         std::collections::HashMap::new();
     for (j, t) in all.iter().enumerate() {
         visited();
         match t.kind {
             TagKind::SelfClosing => {}
             TagKind::Open => {
-                let stack = open.entry(t.name.to_ascii_lowercase()).or_default();
+                let stack = open.entry(folded(&t.name)).or_default();
                 if let Some((_, children)) = stack.last_mut() {
                     children.push(j);
                 }
                 stack.push((j, Vec::new()));
             }
             TagKind::Close => {
-                if let Some((i, children)) = open
-                    .get_mut(&t.name.to_ascii_lowercase())
-                    .and_then(Vec::pop)
-                {
+                if let Some((i, children)) = open.get_mut(&folded(&t.name)).and_then(Vec::pop) {
                     out[i] = Partner::Close { at: j, children };
                 }
             }

@@ -13,7 +13,6 @@
 //! following the YAML 1.2 core schema, except that integers written with a
 //! leading zero (`plan: 01`) stay strings — GSD users mean "01".
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
@@ -51,7 +50,9 @@ impl From<ScalarStyle> for Style {
 /// A scalar's decoded text and how it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    pub text: String,
+    /// Inline up to 24 bytes: most keys and values of a frontmatter are
+    /// that short, and a big tree has a million of them.
+    pub text: compact_str::CompactString,
     pub style: Style,
     /// Boxed: almost no scalar has a tag, and every node of every
     /// frontmatter pays for the field (8 bytes here instead of 24).
@@ -293,7 +294,7 @@ impl Node {
                 Typed::Bool(b) => J::Bool(b),
                 Typed::Int(i) => J::from(i),
                 Typed::Float(f) => {
-                    serde_json::Number::from_f64(f).map_or(J::String(s.text.clone()), J::Number)
+                    serde_json::Number::from_f64(f).map_or(J::String(s.text.to_string()), J::Number)
                 }
                 Typed::Str(t) => J::String(t.to_owned()),
             },
@@ -490,7 +491,7 @@ impl Builder<'_> {
                 let tag = tag.map(|t| Box::new(Tag(format!("{}{}", t.handle, t.suffix))));
                 let node = Node {
                     value: Value::Scalar(Scalar {
-                        text: Cow::into_owned(text),
+                        text: compact_str::CompactString::from(text.as_ref()),
                         style: style.into(),
                         tag,
                     }),

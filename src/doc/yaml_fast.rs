@@ -241,7 +241,7 @@ fn plain_scalar(s: &str, at: usize) -> Option<Node> {
 fn scalar(text: &str, style: Style, span: Span) -> Node {
     Node {
         value: Value::Scalar(Scalar {
-            text: text.to_owned(),
+            text: text.into(),
             style,
             tag: None,
         }),
@@ -309,7 +309,7 @@ fn quoted(s: &str, at: usize) -> Option<(Node, usize)> {
 fn scalar_owned(text: String, style: Style, span: Span) -> Node {
     Node {
         value: Value::Scalar(Scalar {
-            text,
+            text: text.as_str().into(),
             style,
             tag: None,
         }),

@@ -46,7 +46,7 @@ pub fn render(old: Option<&Node>, value: &str, keep_type: bool) -> String {
         Some(Style::DoubleQuoted) => double_quoted(value),
         _ => {
             let probe = crate::doc::yaml::Scalar {
-                text: value.to_owned(),
+                text: value.into(),
                 style: Style::Plain,
                 tag: None,
             };

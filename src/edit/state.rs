@@ -124,7 +124,7 @@ fn fm_scalar_edit(key: &str, node: &Node, value: &str) -> Result<Edit, EditError
         });
     };
     let probe = crate::doc::yaml::Scalar {
-        text: value.to_owned(),
+        text: value.into(),
         style: crate::doc::yaml::Style::Plain,
         tag: None,
     };

@@ -55,7 +55,7 @@ pub fn column(text: &str, offset: usize) -> usize {
 /// YAML on its own.
 pub fn shown(text: &str, node: &Node) -> String {
     match &node.value {
-        Value::Scalar(s) => s.text.clone(),
+        Value::Scalar(s) => s.text.to_string(),
         _ if is_flow(text, node) => node.span.slice(text).to_owned(),
         _ => {
             let col = column(text, node.span.start);

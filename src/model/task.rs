@@ -89,7 +89,7 @@ impl Serialize for TaskType {
 /// One child element of a task, with its inner text kept verbatim.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Child {
-    pub name: String,
+    pub name: compact_str::CompactString,
     /// The element from start tag to end tag.
     #[serde(skip)]
     pub span: Span,
@@ -124,7 +124,7 @@ pub struct Task {
     pub children: Vec<Child>,
     /// Known child tags opened but never closed (`<action>` without `</action>`).
     #[serde(skip)]
-    pub unclosed_children: Vec<(String, Span)>,
+    pub unclosed_children: Vec<(compact_str::CompactString, Span)>,
 }
 
 /// Child names gsd recognises; others are kept but not reported when unclosed.
