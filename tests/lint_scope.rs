@@ -2751,3 +2751,47 @@ fn plan_headings_passed_over_research_and_opencode_profiles_are_not_drift() {
         "{found:?}"
     );
 }
+
+/// A requirement defined by a heading of its own in REQUIREMENTS.md
+/// (`#### RISK-01: Position Size Limits`, its story below), or only in a
+/// roadmap phase's `**Requirements Mapped:**` list, is defined: a plan that
+/// names it names no unknown requirement (batch 27, MateDominguez+LockIn,
+/// 13 findings). An ID defined nowhere still is one.
+#[test]
+fn requirements_defined_by_headings_or_a_mapped_list_are_known() {
+    let t = project(&["Risk"], &[]);
+    let root = t.path();
+    plans(root, "01-risk", 1, 0, "RISK-01, PORTFOLIO-01, NOPE-01");
+    let unknown = |root: &Path| -> Vec<String> {
+        let mut ids: Vec<String> = findings(root, "requirement-unknown")
+            .iter()
+            .map(|d| {
+                d["message"]
+                    .as_str()
+                    .unwrap()
+                    .split_whitespace()
+                    .nth(4)
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(unknown(root), ["NOPE-01,", "PORTFOLIO-01,", "RISK-01,"]);
+    write(
+        root,
+        ".planning/REQUIREMENTS.md",
+        "# Requirements\n\n## v1 Requirements\n\n### RISK: Risk Management\n\n\
+         #### RISK-01: Position Size Limits\n**User Story:** as a risk manager …\n\n\
+         ## Traceability\n\n| Requirement | Phase | Status |\n|---|---|---|\n| RISK-01 | Phase 1 | Pending |\n",
+    );
+    assert_eq!(unknown(root), ["NOPE-01,", "PORTFOLIO-01,"]);
+    edit(
+        root,
+        ".planning/ROADMAP.md",
+        "**Requirements**: TBD",
+        "**Requirements Mapped:**\n- RISK-01: Position sizing\n- PORTFOLIO-01: Sector diversification\n",
+    );
+    assert_eq!(unknown(root), ["NOPE-01,"]);
+}

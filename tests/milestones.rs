@@ -3375,3 +3375,137 @@ fn of_two_folders_for_a_phase_the_one_with_plans_is_read() {
     assert_eq!(v["total_summaries"], 1, "{v}");
     assert_eq!(v["current_phase"], "2", "{v}");
 }
+
+/// A status table numbered in a column of its own (`| # | Phase |
+/// Requirements | Status |`) marks phases done like a progress table: a
+/// phase whose last plan has no summary but whose row says Complete, with
+/// later phases run, is done (batch 27, balazsbohonyi+riftle). A `#` that
+/// counts rows gives way to a phase cell that opens with its number.
+#[test]
+fn a_status_table_numbered_in_its_own_column_marks_phases_done() {
+    let t = initialised(&["Setup", "Gates", "Polish"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-setup", "01", true),
+            ("02-gates", "02", true),
+            ("03-polish", "03", true),
+        ],
+    );
+    write(
+        root,
+        ".planning/phases/02-gates/02-02-PLAN.md",
+        &plan("02", "02", ""),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], "2", "{v}");
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = "# Roadmap\n\n## Phase 1: Setup\n\n**Goal**: setup\n\n## Phase 2: Gates\n\n**Goal**: gates\n\n\
+                ## Phase 3: Polish\n\n**Goal**: polish\n";
+    std::fs::write(&roadmap_path, text).unwrap();
+    assert_eq!(roadmap(root)["current_phase"], "2");
+    let table = "\n## Summary\n\n| # | Phase | Requirements | Status |\n|---|---|---|---|\n\
+                 | 1 | Setup | SET-01 | Complete |\n| 2 | Gates | GATE-01 | Complete |\n\
+                 | 3 | Polish | POL-01 | Complete |\n";
+    std::fs::write(&roadmap_path, format!("{text}{table}")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], Value::Null, "{v}");
+    assert_eq!(v["completed_phases"], 3, "{v}");
+    // The `#` counts rows; the phase cell names phase 3 as `Phase 3: Polish`.
+    let table = "\n## Summary\n\n| # | Phase | Status |\n|---|---|---|\n\
+                 | 1 | Phase 1: Setup | Complete |\n| 2 | Phase 3: Polish | Complete |\n";
+    std::fs::write(&roadmap_path, format!("{text}{table}")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], "2", "{v}");
+}
+
+/// `## v2.0 — Not yet defined` with "run /gsd:new-milestone" under it is
+/// a placeholder for the next cycle, not the milestone under way: the tree
+/// is between milestones (batch 27, marcusschimizzi+horizons).
+#[test]
+fn a_next_milestone_not_yet_defined_is_not_current() {
+    let t = initialised(&["Foundation"]);
+    let root = t.path();
+    one_plan_each(root, &[("01-foundation", "01", true)]);
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## v1.0 MVP — ✅ SHIPPED 2026-02-28\n\n- [x] Phase 1: Foundation\n\n---\n\n\
+         ## v2.0 — Not yet defined\n\nRun `/gsd:new-milestone` to start the next milestone cycle.\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+}
+
+/// A phase added after every listed milestone shipped, whose progress row
+/// GSD gave the next version (`| 14. Layouts | v1.2 | 0/4 | Planning |`),
+/// belongs to that milestone, and it is the current one (batch 27,
+/// decodedcorp+editorial-ai-worker). The template's `v1.0` cell in a
+/// roadmap that lists no milestone names none.
+#[test]
+fn a_version_only_progress_rows_name_is_the_next_milestone() {
+    let t = initialised(&["Core", "Layouts"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(root, &[("01-core", "01", true), ("02-layouts", "02", true)]);
+    let rows = "## Progress\n\n| Phase | Milestone | Plans Complete | Status | Completed |\n\
+                |---|---|---|---|---|\n| 1. Core | v1.0 | 1/1 | Complete | 2026-01-01 |\n\
+                | 2. Layouts | v1.1 | 0/1 | Planning | - |\n";
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &format!(
+            "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phase 1 (shipped 2026-01-01)\n\n\
+             ## Phases\n\n<details>\n<summary>✅ v1.0 MVP (Phase 1) — SHIPPED 2026-01-01</summary>\n\n\
+             - [x] Phase 1: Core\n\n</details>\n\n### Phase 2: Layouts\n\n**Goal:** layouts\n\n{rows}"
+        ),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], "v1.1", "{v}");
+    assert_eq!(v["total_plans"], 1, "{v}");
+    assert_eq!(v["total_summaries"], 1, "{v}");
+    // No milestone listed: the cell is the template's, and names none.
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        &format!("# Roadmap\n\n## Phases\n\n- [x] Phase 1: Core\n- [ ] Phase 2: Layouts\n\n{rows}"),
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+}
+
+/// A hand-kept STATE.md whose `milestone:` says the version shipped
+/// (`v1.1 shipped — now maintenance`) is a record that it shipped, for a
+/// milestone the roadmap names without a mark (batch 27,
+/// eyalfuks51+Recipes-App).
+#[test]
+fn state_saying_its_milestone_shipped_is_a_ship_record() {
+    let t = initialised(&["Core", "Layouts"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(root, &[("01-core", "01", true), ("02-layouts", "02", true)]);
+    write(
+        root,
+        ".planning/ROADMAP.md",
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** — Phase 1 (shipped 2026-01-01)\n\n\
+         ## Progress\n\n| Phase | Milestone | Plans Complete | Status | Completed |\n\
+         |---|---|---|---|---|\n| 1. Core | v1.0 | 1/1 | Complete | 2026-01-01 |\n\
+         | 2. Layouts | v1.1 | 1/1 | Complete | 2026-02-01 |\n",
+    );
+    write(
+        root,
+        ".planning/STATE.md",
+        "---\nmilestone: v1.1 in progress\n---\n\n# Project State\n",
+    );
+    assert_eq!(roadmap(root)["current_milestone"], "v1.1");
+    write(
+        root,
+        ".planning/STATE.md",
+        "---\nmilestone: v1.1 shipped — now maintenance / hardening\n---\n\n# Project State\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["current_milestone"], Value::Null, "{v}");
+}

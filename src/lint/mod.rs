@@ -56,10 +56,8 @@ pub fn run_streaming(skeleton: &Workspace, options: &Options) -> Linted {
     // A small tree in a few batches per thread, so that no core waits on
     // the other's last batch; a big one in batches of at most BATCH_PHASES.
     let size = (n / (4 * rayon::current_num_threads())).clamp(1, BATCH_PHASES);
-    let batches: Vec<std::ops::Range<usize>> = (0..n)
-        .step_by(size)
-        .map(|a| a..(a + size).min(n))
-        .collect();
+    let batches: Vec<std::ops::Range<usize>> =
+        (0..n).step_by(size).map(|a| a..(a + size).min(n)).collect();
     passes.par_extend(batches.into_par_iter().map(|range| {
         // The batch's documents are dropped here, once checked.
         let batch = skeleton.load_phases(range);

@@ -276,6 +276,13 @@ const PLANNED_WORDS: &[&str] = &[
     "dormant",
     "tentative",
     "on hold",
+    // A placeholder for the next cycle (`## v2.0 — Not yet defined`, then
+    // "Run /gsd:new-milestone"): named, not begun.
+    "not yet defined",
+    "not defined yet",
+    "to be defined",
+    "not yet planned",
+    "tbd",
     "planlandı",
     "planlandi",
     "planejado",
@@ -389,6 +396,10 @@ pub enum MilestoneSource {
     /// PROJECT.md's `## Current Milestone: v2.0 Name` (GSD's new-milestone
     /// writes it), for a roadmap and a STATE.md that name none.
     Project,
+    /// Only the Milestone cell of progress rows (`| 14. Layouts | v1.2 |
+    /// 0/4 | Planning |`): a phase added after the listed milestones
+    /// shipped, whose row GSD gave the next version.
+    Progress,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -972,6 +972,7 @@ fn why_status(m: &Milestone) -> String {
         MilestoneSource::Heading => ("the status line under its heading", "ROADMAP.md"),
         MilestoneSource::State => ("STATE.md names it as the milestone under way", "STATE.md"),
         MilestoneSource::Project => ("PROJECT.md names it the current milestone", "PROJECT.md"),
+        MilestoneSource::Progress => ("the Milestone cell of its progress rows", "ROADMAP.md"),
     };
     let says = if matches!(source, MilestoneSource::State | MilestoneSource::Project) {
         ""
@@ -1189,6 +1190,8 @@ fn line_says_to_be_planned(ws: &Workspace, line: usize) -> bool {
         "planning next",
         "not yet planned",
         "to be defined",
+        "not yet defined",
+        "not defined yet",
     ]
     .iter()
     .any(|p| text.contains(p))

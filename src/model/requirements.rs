@@ -264,20 +264,42 @@ impl Requirements {
             .filter(|t| t.contains("requirements"))
             .find_map(|t| bare_major(&t));
         let mut items = Vec::new();
-        for item in &md.list_items {
-            let content = item.content.slice(text);
-            let Some(rest) = content.strip_prefix("**") else {
-                continue;
-            };
-            let Some(end) = rest.find("**") else { continue };
+        // `- [ ] **AUTH-01**: text` in a list, GSD's form; or a heading of
+        // its own, `#### RISK-01: Position Size Limits`, with the
+        // requirement's story and criteria below it.
+        let listed = md.list_items.iter().filter_map(|item| {
+            let rest = item.content.slice(text).strip_prefix("**")?;
+            let end = rest.find("**")?;
             let id = rest[..end].trim_end_matches(':').trim();
+            let after = &rest[end + 2..];
+            Some((
+                id,
+                after,
+                item.line.span.start,
+                item.line.number,
+                item.checkbox.map(|c| c.checked),
+            ))
+        });
+        let headed = md.headings.iter().filter_map(|h| {
+            let t = h.text.slice(text).trim().trim_start_matches(['*', '_']);
+            let end = t.find([':', ' ', '*', '_'])?;
+            let after = t[end..].trim_start_matches(['*', '_']);
+            // The ID and then its title: `RISK-01: …`, `RISK-01 — …`.
+            after.starts_with([':', ' ']).then_some((
+                &t[..end],
+                after,
+                h.line.span.start,
+                h.line.number,
+                None,
+            ))
+        });
+        let mut found: Vec<_> = listed.chain(headed).collect();
+        found.sort_by_key(|f| f.2);
+        for (id, after, at, line, checked) in found {
             if !is_req_id(id) {
                 continue;
             }
-            let after = rest[end + 2..]
-                .trim_start_matches([':', ' ', '-', '—', '–'])
-                .trim();
-            let at = item.line.span.start;
+            let after = after.trim_start_matches([':', ' ', '-', '—', '–']).trim();
             let h2 = md
                 .headings
                 .iter()
@@ -285,7 +307,17 @@ impl Requirements {
             let h3 = md
                 .headings
                 .iter()
-                .rfind(|h| h.level == 3 && h.line.span.start < at);
+                .rfind(|h| h.level == 3 && h.line.span.start < at)
+                // A requirement's own heading is no category.
+                .filter(|h| {
+                    !h.text
+                        .slice(text)
+                        .trim()
+                        .trim_start_matches(['*', '_'])
+                        .split([':', ' '])
+                        .next()
+                        .is_some_and(is_req_id)
+                });
             // The section's own first line says it is for later (`## v1.8
             // Requirements` then `Deferred to future release. Tracked but
             // not in current roadmap.`, GSD's template sentence under a
@@ -352,10 +384,10 @@ impl Requirements {
             items.push(Requirement {
                 id: id.to_owned(),
                 text: after.to_owned(),
-                checked: item.checkbox.map(|c| c.checked),
+                checked,
                 scope,
                 category,
-                line: item.line.number,
+                line,
             });
         }
         let mut traceability = Vec::new();

@@ -229,6 +229,22 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
 /// label defines: those before its description (`- [ ] **SETUP-01**:
 /// Initialize …`, `- AUTH-01, AUTH-02`), `None` for a line that is no list
 /// item.
+/// A phase field that lists the phase's requirements under another name
+/// (`Requirements Mapped`, `Requirements covered`, `Requirements addressed`).
+fn is_requirements_label(label: &str) -> bool {
+    label.strip_prefix("requirements ").is_some_and(|rest| {
+        [
+            "mapped",
+            "covered",
+            "addressed",
+            "satisfied",
+            "delivered",
+            "in scope",
+        ]
+        .contains(&rest.trim())
+    })
+}
+
 fn listed_requirement(line: &str) -> Option<Vec<String>> {
     let t = line.trim_start();
     let item = t.strip_prefix("- ").or_else(|| t.strip_prefix("* "))?;
@@ -699,7 +715,9 @@ impl Roadmap {
                     match label.as_str() {
                         "goal" => detail.goal = Some(value),
                         "depends on" => detail.depends_on = Some(value),
-                        "requirements" => {
+                        // `**Requirements Mapped:**`, `**Requirements
+                        // covered:**`: the same list under another name.
+                        l if l == "requirements" || is_requirements_label(l) => {
                             detail.requirements = find_req_ids(&value);
                             in_requirements = value.trim().is_empty();
                         }
@@ -756,6 +774,8 @@ impl Roadmap {
         if !(map.milestones.is_empty() && checklist.is_empty()) {
             progress.retain(|t| !t.goals_only());
         }
+        map.milestones
+            .extend(named_only_in_rows(&map.milestones, &progress));
         for t in &mut progress {
             for row in &mut t.rows {
                 // The row's own Milestone cell says whose it is; where the
@@ -1098,7 +1118,13 @@ fn progress_tables(doc: &Document, md: &Markdown) -> Vec<ProgressTable> {
             .collect();
         // `| Phase | Goal | Requirements |`: a roadmap may define its
         // phases in a table of goals, with no plan or status column.
-        cells.first().is_some_and(|c| words::names_phase(c))
+        // `| # | Phase | Requirements | Status |`: the number first, in a
+        // column of its own, and the phase's name in the next.
+        let first_names_phase = cells.first().is_some_and(|c| {
+            words::names_phase(c)
+                || (is_number_column(c) && cells.iter().skip(1).any(|c| words::names_phase(c)))
+        });
+        first_names_phase
             && cells
                 .iter()
                 .any(|c| words::names_plans(c) || words::names_status(c) || c.trim() == "goal")
@@ -1132,6 +1158,14 @@ fn progress_table(
     let status_col = col(&|c| words::names_status(c));
     let completed_col = col(&|c| c.contains("completed") || c.contains("date"));
     let milestone_col = col(&|c| c.contains("milestone"));
+    // `| # | Phase | … |`: the phase column, when the number column leads.
+    let named_col = lower.first().filter(|c| is_number_column(c)).and_then(|_| {
+        lower
+            .iter()
+            .skip(1)
+            .position(|c| words::names_phase(c))
+            .map(|i| i + 1)
+    });
     let mut out = Vec::new();
     let mut prev_line = header.line.number;
     let mut end = header_i + 1;
@@ -1159,8 +1193,16 @@ fn progress_table(
                 .map(|c| c.slice(text).to_owned())
                 .unwrap_or_default()
         };
-        let label = cell(Some(0));
-        let phase = parse_phase_cell(&label);
+        let mut label = cell(Some(0));
+        let mut phase = parse_phase_cell(&label);
+        // A `#` column may count rows rather than number phases: a phase
+        // cell that opens with its own number (`Phase 3: Payments`) says
+        // which phase the row is.
+        if let Some(named) = named_col.map(|i| cell(Some(i)))
+            && let Some(id) = parse_phase_cell(&named)
+        {
+            (label, phase) = (named, Some(id));
+        }
         let plans_complete = cell(plans_col).split_once('/').and_then(|(a, b)| {
             let a = a.trim().trim_matches('*').parse().ok()?;
             let b = b
@@ -1194,6 +1236,59 @@ fn progress_table(
             line: header.line.number,
         },
         end,
+    )
+}
+
+/// Milestones only progress rows name: a version in a row's Milestone
+/// cell that is later than every milestone the roadmap lists (GSD writes
+/// the next version there for a phase added once the listed ones shipped:
+/// `| 14. Layouts | v1.2 | 0/4 | Planning |` after v1.0 and v1.1). None for
+/// a roadmap that lists no milestone: there the cell is the template's
+/// `v1.0`, not a milestone of the user's.
+fn named_only_in_rows(listed: &[Milestone], tables: &[ProgressTable]) -> Vec<Milestone> {
+    if listed.is_empty() || listed.iter().any(|m| m.version.is_none()) {
+        return Vec::new();
+    }
+    let mut out: Vec<Milestone> = Vec::new();
+    for row in tables.iter().flat_map(|t| &t.rows) {
+        let Some(v) = row.milestone_cell.as_deref().and_then(find_version) else {
+            continue;
+        };
+        let known = |m: &Milestone| {
+            m.version
+                .as_deref()
+                .is_some_and(|w| super::milestone::same_version(&v, w))
+        };
+        if listed.iter().any(known) || out.iter().any(known) {
+            continue;
+        }
+        let m = Milestone {
+            version: Some(v.clone()),
+            title: v,
+            status: MilestoneStatus::Unknown,
+            line: row.line,
+            source: MilestoneSource::Progress,
+            status_from: None,
+            put_off: false,
+            phase_range: None,
+            range: Default::default(),
+            name: None,
+        };
+        let later = listed
+            .iter()
+            .all(|l| super::milestone::version_order(l, &m) == std::cmp::Ordering::Less);
+        if later {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// A header cell for a column of numbers: `#`, `No.`, `Nr`.
+fn is_number_column(cell: &str) -> bool {
+    matches!(
+        cell.trim().trim_matches(['*', '_']).trim(),
+        "#" | "no" | "no." | "nr" | "nr." | "№"
     )
 }
 

@@ -117,6 +117,9 @@ impl ShippedRecords {
                     .into_iter()
                     .map(|v| (v, "STATE.md's table of milestones marks it done")),
             );
+            out.certain.extend(
+                state_field_shipped(st).map(|v| (v, "STATE.md's `milestone:` says it shipped")),
+            );
         }
         out
     }
@@ -375,6 +378,18 @@ fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
 /// names a milestone and whose status cell says shipped (`| v1.1 — Onboarding
 /// | ✅ Завершён |`), or any such row under a heading that names the table
 /// as the shipped ones (`## Shipped Milestones`, `## Completed Milestones`).
+/// STATE.md's `milestone:` naming a version and then its status:
+/// `milestone: v1.1 shipped — now maintenance` (a hand-kept STATE.md).
+fn state_field_shipped(st: &super::state::State) -> Option<String> {
+    let value = st.fm_field("milestone")?.1.as_str()?;
+    let v = super::milestone::find_version(value)?;
+    let at = value.find(v.as_str())?;
+    let rest = value[at + v.len()..].trim_start();
+    (super::milestone::MilestoneStatus::of_value(rest)
+        == super::milestone::MilestoneStatus::Shipped)
+        .then_some(v)
+}
+
 fn state_table_shipped(st: &super::state::State) -> Vec<String> {
     let text = st.doc.text();
     let md: &Markdown = &st.md;
