@@ -2761,7 +2761,13 @@ fn plan_headings_passed_over_research_and_opencode_profiles_are_not_drift() {
 fn requirements_defined_by_headings_or_a_mapped_list_are_known() {
     let t = project(&["Risk"], &[]);
     let root = t.path();
-    plans(root, "01-risk", 1, 0, "RISK-01, PORTFOLIO-01, NOPE-01");
+    plans(
+        root,
+        "01-risk",
+        1,
+        0,
+        "RISK-01, PORTFOLIO-01, NOPE-01, API-01",
+    );
     let unknown = |root: &Path| -> Vec<String> {
         let mut ids: Vec<String> = findings(root, "requirement-unknown")
             .iter()
@@ -2778,20 +2784,25 @@ fn requirements_defined_by_headings_or_a_mapped_list_are_known() {
         ids.sort();
         ids
     };
-    assert_eq!(unknown(root), ["NOPE-01,", "PORTFOLIO-01,", "RISK-01,"]);
+    assert_eq!(
+        unknown(root),
+        ["API-01,", "NOPE-01,", "PORTFOLIO-01,", "RISK-01,"]
+    );
+    // No traceability row names RISK-01: only its heading defines it. A
+    // heading naming a range (`API-01 through API-05`) defines none.
     write(
         root,
         ".planning/REQUIREMENTS.md",
         "# Requirements\n\n## v1 Requirements\n\n### RISK: Risk Management\n\n\
          #### RISK-01: Position Size Limits\n**User Story:** as a risk manager …\n\n\
-         ## Traceability\n\n| Requirement | Phase | Status |\n|---|---|---|\n| RISK-01 | Phase 1 | Pending |\n",
+         ### API-01 through API-05\n\nThe public API, specified later.\n",
     );
-    assert_eq!(unknown(root), ["NOPE-01,", "PORTFOLIO-01,"]);
+    assert_eq!(unknown(root), ["API-01,", "NOPE-01,", "PORTFOLIO-01,"]);
     edit(
         root,
         ".planning/ROADMAP.md",
         "**Requirements**: TBD",
         "**Requirements Mapped:**\n- RISK-01: Position sizing\n- PORTFOLIO-01: Sector diversification\n",
     );
-    assert_eq!(unknown(root), ["NOPE-01,"]);
+    assert_eq!(unknown(root), ["API-01,", "NOPE-01,"]);
 }

@@ -3399,6 +3399,11 @@ fn a_status_table_numbered_in_its_own_column_marks_phases_done() {
         ".planning/phases/02-gates/02-02-PLAN.md",
         &plan("02", "02", ""),
     );
+    write(
+        root,
+        ".planning/phases/03-polish/03-02-PLAN.md",
+        &plan("03", "02", ""),
+    );
     let v = roadmap(root);
     assert_eq!(v["current_phase"], "2", "{v}");
     let roadmap_path = root.join(".planning/ROADMAP.md");
@@ -3419,6 +3424,15 @@ fn a_status_table_numbered_in_its_own_column_marks_phases_done() {
     std::fs::write(&roadmap_path, format!("{text}{table}")).unwrap();
     let v = roadmap(root);
     assert_eq!(v["current_phase"], "2", "{v}");
+    assert_eq!(v["completed_phases"], 2, "{v}");
+    // A name that opens with a digit (`2FA Gates`) or a count (`1/2`) in
+    // the phase cell is no phase number: the `#` column's stands.
+    let table = "\n## Summary\n\n| # | Phase | Status |\n|---|---|---|\n\
+                 | 2 | 2FA Gates | Complete |\n| 3 | 1/2 | Complete |\n";
+    std::fs::write(&roadmap_path, format!("{text}{table}")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], Value::Null, "{v}");
+    assert_eq!(v["completed_phases"], 3, "{v}");
 }
 
 /// `## v2.0 — Not yet defined` with "run /gsd:new-milestone" under it is
@@ -3467,6 +3481,15 @@ fn a_version_only_progress_rows_name_is_the_next_milestone() {
     assert_eq!(v["current_milestone"], "v1.1", "{v}");
     assert_eq!(v["total_plans"], 1, "{v}");
     assert_eq!(v["total_summaries"], 1, "{v}");
+    // Under a listed milestone still open, a later version in a cell is a
+    // slip of the pen: no milestone of its own.
+    let text = std::fs::read_to_string(root.join(".planning/ROADMAP.md")).unwrap();
+    let open = text.replace(
+        "- ✅ **v1.0 MVP** — Phase 1 (shipped 2026-01-01)",
+        "- 🚧 **v1.0 MVP** — Phases 1-2 (in progress)",
+    );
+    write(root, ".planning/ROADMAP.md", &open);
+    assert_eq!(roadmap(root)["current_milestone"], "v1.0 MVP");
     // No milestone listed: the cell is the template's, and names none.
     write(
         root,
@@ -3499,6 +3522,13 @@ fn state_saying_its_milestone_shipped_is_a_ship_record() {
         root,
         ".planning/STATE.md",
         "---\nmilestone: v1.1 in progress\n---\n\n# Project State\n",
+    );
+    assert_eq!(roadmap(root)["current_milestone"], "v1.1");
+    // A title that opens with a status word is a title.
+    write(
+        root,
+        ".planning/STATE.md",
+        "---\nmilestone: v1.1 Complete Rewrite\n---\n\n# Project State\n",
     );
     assert_eq!(roadmap(root)["current_milestone"], "v1.1");
     write(

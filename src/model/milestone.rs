@@ -282,7 +282,6 @@ const PLANNED_WORDS: &[&str] = &[
     "not defined yet",
     "to be defined",
     "not yet planned",
-    "tbd",
     "planlandı",
     "planlandi",
     "planejado",

@@ -267,33 +267,60 @@ impl Requirements {
         // `- [ ] **AUTH-01**: text` in a list, GSD's form; or a heading of
         // its own, `#### RISK-01: Position Size Limits`, with the
         // requirement's story and criteria below it.
-        let listed = md.list_items.iter().filter_map(|item| {
-            let rest = item.content.slice(text).strip_prefix("**")?;
-            let end = rest.find("**")?;
-            let id = rest[..end].trim_end_matches(':').trim();
-            let after = &rest[end + 2..];
-            Some((
-                id,
-                after,
-                item.line.span.start,
-                item.line.number,
-                item.checkbox.map(|c| c.checked),
-            ))
-        });
-        let headed = md.headings.iter().filter_map(|h| {
-            let t = h.text.slice(text).trim().trim_start_matches(['*', '_']);
-            let end = t.find([':', ' ', '*', '_'])?;
-            let after = t[end..].trim_start_matches(['*', '_']);
-            // The ID and then its title: `RISK-01: …`, `RISK-01 — …`.
-            after.starts_with([':', ' ']).then_some((
-                &t[..end],
-                after,
-                h.line.span.start,
-                h.line.number,
-                None,
-            ))
-        });
-        let mut found: Vec<_> = listed.chain(headed).collect();
+        let listed: Vec<_> = md
+            .list_items
+            .iter()
+            .filter_map(|item| {
+                let rest = item.content.slice(text).strip_prefix("**")?;
+                let end = rest.find("**")?;
+                let id = rest[..end].trim_end_matches(':').trim();
+                let after = &rest[end + 2..];
+                Some((
+                    id,
+                    after,
+                    item.line.span.start,
+                    item.line.number,
+                    item.checkbox.map(|c| c.checked),
+                ))
+            })
+            .filter(|f| is_req_id(f.0))
+            .collect();
+        // A heading is a definition only when nothing below it, up to the
+        // next heading of its level, is a listed one: `### UI-01: Board
+        // Rendering` over `- [x] **UI-01**: …` and `**UI-02**` is their
+        // category.
+        let headed: Vec<_> = md
+            .headings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| {
+                let t = h.text.slice(text).trim().trim_start_matches(['*', '_']);
+                let end = t.find([':', ' ', '*', '_'])?;
+                let id = &t[..end];
+                let after = t[end..].trim_start_matches(['*', '_']);
+                // The ID and then its title (`RISK-01: …`, `RISK-01 — …`),
+                // not a range (`API-01 through API-05`).
+                let titled = after.starts_with(':')
+                    || [" —", " –", " - "].iter().any(|sep| after.starts_with(sep));
+                let section_end = md.headings[i + 1..]
+                    .iter()
+                    .find(|n| n.level <= h.level)
+                    .map_or(usize::MAX, |n| n.line.span.start);
+                let heads_a_list = listed
+                    .iter()
+                    .any(|f| f.2 > h.line.span.start && f.2 < section_end);
+                (titled && is_req_id(id) && !heads_a_list).then_some((
+                    id,
+                    after,
+                    h.line.span.start,
+                    h.line.number,
+                    None,
+                ))
+            })
+            .collect();
+        let defining_headings: std::collections::HashSet<usize> =
+            headed.iter().map(|f| f.2).collect();
+        let mut found: Vec<_> = listed.into_iter().chain(headed).collect();
         found.sort_by_key(|f| f.2);
         for (id, after, at, line, checked) in found {
             if !is_req_id(id) {
@@ -309,15 +336,7 @@ impl Requirements {
                 .iter()
                 .rfind(|h| h.level == 3 && h.line.span.start < at)
                 // A requirement's own heading is no category.
-                .filter(|h| {
-                    !h.text
-                        .slice(text)
-                        .trim()
-                        .trim_start_matches(['*', '_'])
-                        .split([':', ' '])
-                        .next()
-                        .is_some_and(is_req_id)
-                });
+                .filter(|h| !defining_headings.contains(&h.line.span.start));
             // The section's own first line says it is for later (`## v1.8
             // Requirements` then `Deferred to future release. Tracked but
             // not in current roadmap.`, GSD's template sentence under a

@@ -225,10 +225,6 @@ pub fn parse_phase_title(s: &str) -> Option<(PhaseId, String)> {
     Some((id, name))
 }
 
-/// The requirement IDs a list item under an empty `**Requirements:**`
-/// label defines: those before its description (`- [ ] **SETUP-01**:
-/// Initialize …`, `- AUTH-01, AUTH-02`), `None` for a line that is no list
-/// item.
 /// A phase field that lists the phase's requirements under another name
 /// (`Requirements Mapped`, `Requirements covered`, `Requirements addressed`).
 fn is_requirements_label(label: &str) -> bool {
@@ -245,6 +241,10 @@ fn is_requirements_label(label: &str) -> bool {
     })
 }
 
+/// The requirement IDs a list item under an empty `**Requirements:**`
+/// label defines: those before its description (`- [ ] **SETUP-01**:
+/// Initialize …`, `- AUTH-01, AUTH-02`), `None` for a line that is no list
+/// item.
 fn listed_requirement(line: &str) -> Option<Vec<String>> {
     let t = line.trim_start();
     let item = t.strip_prefix("- ").or_else(|| t.strip_prefix("* "))?;
@@ -1122,7 +1122,7 @@ fn progress_tables(doc: &Document, md: &Markdown) -> Vec<ProgressTable> {
         // column of its own, and the phase's name in the next.
         let first_names_phase = cells.first().is_some_and(|c| {
             words::names_phase(c)
-                || (is_number_column(c) && cells.iter().skip(1).any(|c| words::names_phase(c)))
+                || (is_number_column(c) && cells.get(1).is_some_and(|c| words::names_phase(c)))
         });
         first_names_phase
             && cells
@@ -1159,13 +1159,11 @@ fn progress_table(
     let completed_col = col(&|c| c.contains("completed") || c.contains("date"));
     let milestone_col = col(&|c| c.contains("milestone"));
     // `| # | Phase | … |`: the phase column, when the number column leads.
-    let named_col = lower.first().filter(|c| is_number_column(c)).and_then(|_| {
-        lower
-            .iter()
-            .skip(1)
-            .position(|c| words::names_phase(c))
-            .map(|i| i + 1)
-    });
+    let named_col = lower
+        .first()
+        .filter(|c| is_number_column(c))
+        .filter(|_| lower.get(1).is_some_and(|c| words::names_phase(c)))
+        .map(|_| 1);
     let mut out = Vec::new();
     let mut prev_line = header.line.number;
     let mut end = header_i + 1;
@@ -1198,8 +1196,15 @@ fn progress_table(
         // A `#` column may count rows rather than number phases: a phase
         // cell that opens with its own number (`Phase 3: Payments`) says
         // which phase the row is.
+        // Only a cell that says so (`Phase 3: …`): `3/3`, `2FA Support` and
+        // `3D Viewer` are counts and names, not numbers.
         if let Some(named) = named_col.map(|i| cell(Some(i)))
-            && let Some(id) = parse_phase_cell(&named)
+            && let Some(id) = words::strip_phase_word(named.trim().trim_matches('*').trim())
+                .and_then(PhaseId::parse_prefix)
+                .filter(|(_, rest)| {
+                    rest.is_empty() || rest.starts_with([':', ' ', '.', '-', '—', '–'])
+                })
+                .map(|(id, _)| id)
         {
             (label, phase) = (named, Some(id));
         }
@@ -1246,11 +1251,19 @@ fn progress_table(
 /// a roadmap that lists no milestone: there the cell is the template's
 /// `v1.0`, not a milestone of the user's.
 fn named_only_in_rows(listed: &[Milestone], tables: &[ProgressTable]) -> Vec<Milestone> {
-    if listed.is_empty() || listed.iter().any(|m| m.version.is_none()) {
+    // Only after every listed milestone shipped: under one still open, a
+    // later version in a cell is a slip of the pen, not a new milestone.
+    if listed.is_empty()
+        || listed
+            .iter()
+            .any(|m| m.version.is_none() || !m.is_shipped())
+    {
         return Vec::new();
     }
     let mut out: Vec<Milestone> = Vec::new();
-    for row in tables.iter().flat_map(|t| &t.rows) {
+    // A backlog row (`999.1`) is parked, never the next milestone's work.
+    let live = |r: &&ProgressRow| r.phase.as_ref().is_some_and(|p| !p.is_backlog());
+    for row in tables.iter().flat_map(|t| &t.rows).filter(live) {
         let Some(v) = row.milestone_cell.as_deref().and_then(find_version) else {
             continue;
         };

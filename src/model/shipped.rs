@@ -374,22 +374,22 @@ fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
     out
 }
 
-/// Milestones a STATE.md table records as finished: a row whose first cell
-/// names a milestone and whose status cell says shipped (`| v1.1 — Onboarding
-/// | ✅ Завершён |`), or any such row under a heading that names the table
-/// as the shipped ones (`## Shipped Milestones`, `## Completed Milestones`).
 /// STATE.md's `milestone:` naming a version and then its status:
-/// `milestone: v1.1 shipped — now maintenance` (a hand-kept STATE.md).
+/// `milestone: v1.1 shipped — now maintenance` (a hand-kept STATE.md). The
+/// status must stand on its own: `v2.0 Complete Rewrite` is a title.
 fn state_field_shipped(st: &super::state::State) -> Option<String> {
     let value = st.fm_field("milestone")?.1.as_str()?;
     let v = super::milestone::find_version(value)?;
     let at = value.find(v.as_str())?;
     let rest = value[at + v.len()..].trim_start();
-    (super::milestone::MilestoneStatus::of_value(rest)
-        == super::milestone::MilestoneStatus::Shipped)
+    (super::milestone::MilestoneStatus::of_text(rest) == super::milestone::MilestoneStatus::Shipped)
         .then_some(v)
 }
 
+/// Milestones a STATE.md table records as finished: a row whose first cell
+/// names a milestone and whose status cell says shipped (`| v1.1 — Onboarding
+/// | ✅ Завершён |`), or any such row under a heading that names the table
+/// as the shipped ones (`## Shipped Milestones`, `## Completed Milestones`).
 fn state_table_shipped(st: &super::state::State) -> Vec<String> {
     let text = st.doc.text();
     let md: &Markdown = &st.md;
