@@ -27,6 +27,10 @@ struct Line<'a> {
 struct Reader<'a> {
     lines: Vec<Line<'a>>,
     pos: usize,
+    /// Mappings and sequences open: past `yaml::MAX_DEPTH` the full parser
+    /// takes the text and reports it (this reader recurses per level, and a
+    /// thread's stack is not the place to find the limit).
+    depth: usize,
 }
 
 /// Parse `span` of `file_text` if it is in the simple subset.
@@ -54,7 +58,11 @@ pub fn parse(file_text: &str, span: Span) -> Option<Node> {
     if lines.is_empty() || lines[0].indent != 0 {
         return None;
     }
-    let mut r = Reader { lines, pos: 0 };
+    let mut r = Reader {
+        lines,
+        pos: 0,
+        depth: 0,
+    };
     let node = r.mapping(0)?;
     (r.pos == r.lines.len()).then_some(node)
 }
@@ -77,6 +85,16 @@ impl<'a> Reader<'a> {
     }
 
     fn mapping(&mut self, indent: usize) -> Option<Node> {
+        self.depth += 1;
+        let node = self.mapping_in(indent);
+        self.depth -= 1;
+        node
+    }
+
+    fn mapping_in(&mut self, indent: usize) -> Option<Node> {
+        if self.depth > super::yaml::MAX_DEPTH {
+            return None;
+        }
         let mut entries = Vec::with_capacity(self.siblings(indent));
         while let Some(line) = self.peek() {
             if line.indent < indent {
@@ -129,6 +147,16 @@ impl<'a> Reader<'a> {
 
     /// A block sequence whose dashes sit at `indent`.
     fn sequence(&mut self, indent: usize) -> Option<Node> {
+        self.depth += 1;
+        let node = self.sequence_in(indent);
+        self.depth -= 1;
+        node
+    }
+
+    fn sequence_in(&mut self, indent: usize) -> Option<Node> {
+        if self.depth > super::yaml::MAX_DEPTH {
+            return None;
+        }
         let mut items = Vec::with_capacity(self.siblings(indent));
         let start = self.peek()?.start;
         while let Some(line) = self.peek() {
