@@ -3543,3 +3543,56 @@ fn state_saying_its_milestone_shipped_is_a_ship_record() {
     let v = roadmap(root);
     assert_eq!(v["current_milestone"], Value::Null, "{v}");
 }
+
+/// STATE.md's body can keep the per-phase record in headings instead of a
+/// table (`### Phase 1: Unpack ✅`, `### Phase 4: Test 🔄 in progress`):
+/// a heading whose name states done marks the phase done, as a table row
+/// would, and the findings on its plans are history (batch 28,
+/// TATboy210+demo_flutter_fullscreen). A word of the name (`Complete
+/// Rewrite`) states nothing.
+#[test]
+fn state_phase_headings_with_a_status_mark_phases_done() {
+    let t = initialised(&["Unpack", "Learn", "Modify", "Test"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-unpack", "01", false),
+            ("02-learn", "02", false),
+            ("03-modify", "03", false),
+            ("04-test", "04", false),
+        ],
+    );
+    // A plan of phase 1 that names a requirement nothing defines.
+    write(
+        root,
+        ".planning/phases/01-unpack/01-02-PLAN.md",
+        &plan("01", "02", "CTRL-01"),
+    );
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    let unknown = |root: &Path| {
+        lint_codes(root)
+            .into_iter()
+            .filter(|(code, ..)| code == "requirement-unknown")
+            .map(|(_, sev, _)| sev)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(unknown(root), ["warning"]);
+    let record = "\n## Summary\n\n### Phase 1: Unpack ✅\n\nDone.\n\n### Phase 2: Learn ✅\n\n\
+                  ### Phase 3: Modify — COMPLETE\n\n### Phase 4: Test 🔄 in progress\n";
+    std::fs::write(&state_path, format!("{state}{record}")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 3, "{v}");
+    assert_eq!(v["current_phase"], "4", "{v}");
+    assert_eq!(unknown(root), ["info"]);
+    // A status word inside the phase's name is its title, not a status.
+    let record = "\n## Summary\n\n### Phase 1: Complete Rewrite\n\n### Phase 2: Done Right\n";
+    std::fs::write(&state_path, format!("{state}{record}")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    assert_eq!(unknown(root), ["warning"]);
+}

@@ -12,6 +12,7 @@ use crate::doc::yaml::Node;
 
 use super::document::Document;
 use super::ids::PhaseId;
+use super::milestone::MilestoneStatus;
 
 /// One `Label: value` line of the body.
 #[derive(Debug, Clone, Serialize)]
@@ -352,7 +353,34 @@ impl State {
                 }
             }
         }
+        out.extend(self.phase_status_headings());
         out
+    }
+
+    /// Headings that name a phase and state its status (`### Phase 1:
+    /// Unpack ✅`, `## Phase 4: Test 🔄 in progress`): the per-phase record
+    /// some trees keep in STATE.md's body instead of a table. The status is
+    /// read from the heading's name as a title is (a word of the name —
+    /// `Phase 3: Complete Rewrite` — says nothing).
+    fn phase_status_headings(&self) -> impl Iterator<Item = PhaseStatusRow> + '_ {
+        let text = self.doc.text();
+        self.md.headings.iter().filter_map(move |h| {
+            let heading = h.text.slice(text);
+            let (phase, name) = super::roadmap::parse_phase_title(heading)?;
+            // The name, else what follows it (`Phase 7: Layout Shell —
+            // COMPLETE`: the name stops at the dash).
+            let tail = heading
+                .find(name.as_str())
+                .map_or("", |at| &heading[at + name.len()..]);
+            let status = [name.as_str(), tail]
+                .into_iter()
+                .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)?;
+            Some(PhaseStatusRow {
+                phase,
+                status: status.to_owned(),
+                line: h.line.number,
+            })
+        })
     }
 }
 
