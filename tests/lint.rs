@@ -47,6 +47,21 @@ fn every_rule_fires_on_the_rule_fixtures() {
     let (_, diags) = lint(linked.path());
     assert_eq!(codes(&diags), ["file-unreadable"]);
     fired.extend(codes(&diags));
+    // A second folder numbered as phase 2, beside the roadmap's `02-api`:
+    // a leftover of an earlier plan, its plan not run.
+    let leftover = tree("clean");
+    let api = leftover.path().join(".planning/phases/02-api");
+    let old = leftover.path().join(".planning/phases/02-endpoints");
+    std::fs::create_dir(&old).unwrap();
+    for f in std::fs::read_dir(&api).unwrap().flatten() {
+        let name = f.file_name().to_string_lossy().into_owned();
+        if name.ends_with("-PLAN.md") {
+            std::fs::copy(f.path(), old.join(&name)).unwrap();
+        }
+    }
+    let (_, diags) = lint(leftover.path());
+    assert_eq!(codes(&diags), ["phase-dir-shares-number"]);
+    fired.extend(codes(&diags));
     let missing: Vec<_> = all_rule_codes().difference(&fired).cloned().collect();
     assert!(missing.is_empty(), "rules that never fired: {missing:?}");
 }

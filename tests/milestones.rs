@@ -3596,3 +3596,48 @@ fn state_phase_headings_with_a_status_mark_phases_done() {
     assert_eq!(v["completed_phases"], 0, "{v}");
     assert_eq!(unknown(root), ["warning"]);
 }
+
+/// A folder numbered as a roadmap phase whose folder is another one
+/// (`01-core` beside `01-unpack` for `Phase 1: Unpack`) is a leftover of
+/// an earlier plan: a warning while its plans have not run (GSD's tools
+/// find a phase's folder by its number), info once they have; the phase's
+/// own folder, and a phase with only one folder, are not flagged (batch 28,
+/// TATboy210+demo_flutter_fullscreen).
+#[test]
+fn a_second_folder_numbered_as_a_roadmap_phase_is_a_leftover() {
+    let t = initialised(&["Unpack", "Learn"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-unpack", "01", true), ("02-learn", "02", false)],
+    );
+    let shared = |root: &Path| {
+        lint_codes(root)
+            .into_iter()
+            .filter(|(code, ..)| code == "phase-dir-shares-number")
+            .map(|(_, sev, msg)| (sev, msg))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shared(root), []);
+    one_plan_each(root, &[("01-core", "01", false)]);
+    let found = shared(root);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "warning");
+    assert!(
+        found[0].1.contains("01-core") && found[0].1.contains("01-unpack"),
+        "{found:?}"
+    );
+    // Its plan ran: history.
+    write(
+        root,
+        ".planning/phases/01-core/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    assert_eq!(shared(root)[0].0, "info");
+    // The only folder of phase 1 is the phase's, whatever its name.
+    std::fs::remove_dir_all(root.join(".planning/phases/01-unpack")).unwrap();
+    std::fs::remove_dir_all(root.join(".planning/phases/01-core/")).unwrap();
+    one_plan_each(root, &[("01-core", "01", false)]);
+    assert_eq!(shared(root), []);
+}

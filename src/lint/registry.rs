@@ -72,6 +72,7 @@ rules! {
     "roadmap-missing", Error, Tree, roadmap::roadmap_missing, "E003", "ROADMAP.md is missing.";
     "roadmap-phase-no-dir", Warning, Tree, roadmap::roadmap_phase_no_dir, "W006", "A started or completed ROADMAP phase has no folder.";
     "phase-dir-not-in-roadmap", Warning, Tree, roadmap::phase_dir_not_in_roadmap, "W007", "A phase folder is not mentioned in ROADMAP.md.";
+    "phase-dir-shares-number", Warning, Tree, roadmap::phase_dir_shares_number, "", "A phase folder numbered as a roadmap phase whose folder is another one (a leftover of an earlier plan).";
     "phase-numbering-gap", Warning, Tree, roadmap::phase_numbering_gap, "7.2", "Integer phase folders skip a number.";
     "phase-dir-bad-name", Warning, Tree, roadmap::phase_dir_bad_name, "W005", "A phase folder is not named like NN-slug.";
     "roadmap-checklist-without-details", Warning, Tree, roadmap::roadmap_checklist_without_details, "4.3", "A checklist entry of a phase still to do has no `### Phase N:` detail section (a ticked or finished one: info).";

@@ -187,6 +187,69 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     }
 }
 
+/// Two folders numbered as one phase, where the roadmap's phase uses one
+/// and no roadmap phase uses the other (`01-core` beside `01-unpack` for
+/// `Phase 1: Unpack`): a leftover of an earlier plan, not the phase's work
+/// (batch 28, TATboy210+demo_flutter_fullscreen). GSD's tools find a
+/// phase's folder by its number, so two of them make that lookup a guess.
+/// A leftover whose plans all ran, of a shipped milestone or parked in the
+/// backlog is history: info.
+pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
+    if cx.ws.roadmap.is_none() {
+        return;
+    }
+    // The folders the roadmap's phases use, by number: those in phases/
+    // only (a phase read from its archived copy leaves a copy in phases/
+    // that is another matter).
+    let current: std::collections::HashSet<&Path> =
+        cx.ws.current_phases().map(|p| p.dir.as_path()).collect();
+    let mut used: std::collections::HashMap<crate::model::ids::PhaseKey, Vec<&Path>> =
+        std::collections::HashMap::new();
+    let mut used_dirs: std::collections::HashSet<&Path> = std::collections::HashSet::new();
+    for p in &cx.reading.phases {
+        if let Some(dir) = &p.dir {
+            used_dirs.insert(dir);
+            if current.contains(dir.as_path()) {
+                used.entry(p.phase_id.key()).or_default().push(dir);
+            }
+        }
+    }
+    let shipped = &cx.shipped;
+    for ph in cx.ws.current_phases() {
+        let Some(id) = &ph.id else { continue };
+        if used_dirs.contains(ph.dir.as_path()) {
+            continue;
+        }
+        let Some(phase_dir) = used.get(&id.key()).and_then(|dirs| dirs.first()) else {
+            continue;
+        };
+        let ran = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
+            || (ph.plan_count() == 0 && !ph.summary_files.is_empty())
+            || ph.verified();
+        let history = ran || id.is_backlog() || shipped.names_shipped_phase(id);
+        let name = |d: &Path| {
+            d.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        };
+        s.file_severity(
+            if history {
+                crate::lint::Severity::Info
+            } else {
+                s.severity()
+            },
+            ph.dir.join(""),
+            format!(
+                "phase folder {} shares number {} with {}, the folder of the roadmap's phase {}",
+                ph.dir_name,
+                id.unpadded(),
+                name(phase_dir),
+                id.unpadded()
+            ),
+            "move what is still needed into the phase's folder and remove this one: GSD's tools find a phase's folder by its number",
+        );
+    }
+}
+
 /// A gap is a number that appears nowhere: not as a folder (current or
 /// archived), not in ROADMAP.md in any milestone. Phases of a shipped
 /// milestone whose folders were archived or pruned, and phases listed but
