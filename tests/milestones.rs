@@ -3641,3 +3641,72 @@ fn a_second_folder_numbered_as_a_roadmap_phase_is_a_leftover() {
     one_plan_each(root, &[("01-core", "01", false)]);
     assert_eq!(shared(root), []);
 }
+
+/// A roadmap whose plan boxes were never kept (none ticked, though plans
+/// they list ran) says nothing by an unticked line: a phase whose plans on
+/// disk all ran is done though the roadmap lists one never written. With
+/// one box ticked the boxes are kept, and the unticked, unwritten plan
+/// keeps the phase open (batch 29, anoop-titus+Projectwise).
+#[test]
+fn unkept_plan_boxes_do_not_hold_a_phase_open() {
+    let t = initialised(&["Registry", "Selector"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-registry", "01", true), ("02-selector", "02", true)],
+    );
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = |tick: &str| {
+        format!(
+            "# Roadmap\n\n## Phases\n\n- [ ] **Phase 1: Registry**\n- [ ] **Phase 2: Selector**\n\n\
+             ## Phase Details\n\n### Phase 1: Registry\n**Plans**: 2 plans\n\nPlans:\n\
+             - [{tick}] 01-01: Schema\n- [ ] 01-02: Scan\n\n### Phase 2: Selector\n**Plans**: 1 plan\n\n\
+             Plans:\n- [ ] 02-01: Picker\n"
+        )
+    };
+    std::fs::write(&roadmap_path, text(" ")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 2, "{v}");
+    assert_eq!(v["current_phase"], Value::Null, "{v}");
+    std::fs::write(&roadmap_path, text("x")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["phases"][0]["status"], "partial", "{v}");
+    assert_eq!(v["current_phase"], "1", "{v}");
+}
+
+/// A table of goals (`| Phase | Goal | Requirements |`) ahead of the
+/// progress table says nothing of progress: the progress table's `Complete
+/// ✓` row marks the phase done though one of its plans never ran (batch
+/// 29, molmdl+autoEnsmblDockMD).
+#[test]
+fn a_goals_table_does_not_hide_the_progress_row_after_it() {
+    let t = initialised(&["Polish", "Execute"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-polish", "01", true), ("02-execute", "02", false)],
+    );
+    write(
+        root,
+        ".planning/phases/01-polish/01-02-PLAN.md",
+        &plan("01", "02", ""),
+    );
+    let goals = "# Roadmap\n\n## Phase Structure\n\n| Phase | Goal | Requirements |\n|---|---|---|\n\
+                 | **1 - Polish** | polish | DOC-01 |\n| **2 - Execute** | run it | RUN-01 |\n\n\
+                 ### Phase 1: Polish\n\n**Goal**: polish\n\n### Phase 2: Execute\n\n**Goal**: run it\n";
+    std::fs::write(root.join(".planning/ROADMAP.md"), goals).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["current_phase"], "1", "{v}");
+    let progress = "\n## Progress Table\n\n| Phase | Name | Status |\n|---|---|---|\n\
+                    | 1 | Polish | Complete ✓ |\n| 2 | Execute | Not Started |\n";
+    std::fs::write(
+        root.join(".planning/ROADMAP.md"),
+        format!("{goals}{progress}"),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["phases"][0]["status"], "complete", "{v}");
+    assert_eq!(v["current_phase"], "2", "{v}");
+}

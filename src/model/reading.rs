@@ -343,7 +343,13 @@ impl RoadmapReading {
         if let Some(rm) = &ws.roadmap {
             for r in rm.progress.iter().flat_map(|t| &t.rows) {
                 if let Some(id) = &r.phase {
-                    rows.entry((r.milestone, id.key())).or_insert(r);
+                    // A table of goals (`| Phase | Goal | Requirements |`)
+                    // says nothing of progress: a later table's row that
+                    // does takes its place (batch 29, molmdl+autoEnsmblDockMD).
+                    let kept = rows.entry((r.milestone, id.key())).or_insert(r);
+                    if kept.status.trim().is_empty() && kept.plans_complete.is_none() {
+                        *kept = r;
+                    }
                 }
             }
             for p in &rm.phases {
@@ -578,15 +584,19 @@ impl RoadmapReading {
                 }
                 // Its roadmap section lists a plan, unticked, that no
                 // summary names (`- [ ] 22-07: Finish remaining pages`): the
-                // plans on disk are not all of its plans.
+                // plans on disk are not all of its plans. Unless the boxes
+                // were never kept: none ticked, though plans they list ran
+                // (a roadmap left as written, batch 29 anoop-titus+Projectwise).
                 Some(d)
                     if !archived
                         && d.disk_status() == "complete"
-                        && let Some(open) = detail.and_then(|dt| {
-                            dt.plans
-                                .iter()
-                                .find(|p| p.checked == Some(false) && !d.summary_names(&p.id))
-                        }) =>
+                        && let Some(dt) = detail
+                        && !(dt.plans.iter().all(|p| p.checked != Some(true))
+                            && dt.plans.iter().any(|p| d.summary_names(&p.id)))
+                        && let Some(open) = dt
+                            .plans
+                            .iter()
+                            .find(|p| p.checked == Some(false) && !d.summary_names(&p.id)) =>
                 {
                     (
                         "partial",

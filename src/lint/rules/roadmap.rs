@@ -192,8 +192,9 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
 /// `Phase 1: Unpack`): a leftover of an earlier plan, not the phase's work
 /// (batch 28, TATboy210+demo_flutter_fullscreen). GSD's tools find a
 /// phase's folder by its number, so two of them make that lookup a guess.
-/// A leftover whose plans all ran, of a shipped milestone or parked in the
-/// backlog is history: info.
+/// A leftover whose plans all ran, beside a phase that is not the current
+/// milestone's, of a shipped milestone or parked in the backlog is
+/// history: info.
 pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
     if cx.ws.roadmap.is_none() {
         return;
@@ -203,14 +204,18 @@ pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
     // that is another matter).
     let current: std::collections::HashSet<&Path> =
         cx.ws.current_phases().map(|p| p.dir.as_path()).collect();
-    let mut used: std::collections::HashMap<crate::model::ids::PhaseKey, Vec<&Path>> =
+    // With whether the phase is live work (the current milestone's, not
+    // archived): a leftover beside a shipped phase's folder is history.
+    let mut used: std::collections::HashMap<crate::model::ids::PhaseKey, Vec<(&Path, bool)>> =
         std::collections::HashMap::new();
     let mut used_dirs: std::collections::HashSet<&Path> = std::collections::HashSet::new();
     for p in &cx.reading.phases {
         if let Some(dir) = &p.dir {
             used_dirs.insert(dir);
             if current.contains(dir.as_path()) {
-                used.entry(p.phase_id.key()).or_default().push(dir);
+                used.entry(p.phase_id.key())
+                    .or_default()
+                    .push((dir, p.active && !p.archived));
             }
         }
     }
@@ -220,13 +225,13 @@ pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
         if used_dirs.contains(ph.dir.as_path()) {
             continue;
         }
-        let Some(phase_dir) = used.get(&id.key()).and_then(|dirs| dirs.first()) else {
+        let Some(&(phase_dir, live)) = used.get(&id.key()).and_then(|dirs| dirs.first()) else {
             continue;
         };
         let ran = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
             || (ph.plan_count() == 0 && !ph.summary_files.is_empty())
             || ph.verified();
-        let history = ran || id.is_backlog() || shipped.names_shipped_phase(id);
+        let history = ran || !live || id.is_backlog() || shipped.names_shipped_phase(id);
         let name = |d: &Path| {
             d.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
