@@ -3589,6 +3589,12 @@ fn state_phase_headings_with_a_status_mark_phases_done() {
     assert_eq!(v["completed_phases"], 3, "{v}");
     assert_eq!(v["current_phase"], "4", "{v}");
     assert_eq!(unknown(root), ["info"]);
+    // A heading about a part of the phase (a plan, its UAT) is not the
+    // phase's record.
+    let record = "\n## Summary\n\n### Phase 1 Plan 2: Complete\n\n### Phase 2 UAT ✅\n\n\
+                  ### Phase 3 Verification: passed ✓\n";
+    std::fs::write(&state_path, format!("{state}{record}")).unwrap();
+    assert_eq!(roadmap(root)["completed_phases"], 0);
     // A status word inside the phase's name is its title, not a status.
     let record = "\n## Summary\n\n### Phase 1: Complete Rewrite\n\n### Phase 2: Done Right\n";
     std::fs::write(&state_path, format!("{state}{record}")).unwrap();
@@ -3635,6 +3641,18 @@ fn a_second_folder_numbered_as_a_roadmap_phase_is_a_leftover() {
         "# Summary\n",
     );
     assert_eq!(shared(root)[0].0, "info");
+    // Beside a phase of a shipped milestone, an unrun leftover is history.
+    std::fs::remove_file(root.join(".planning/phases/01-core/01-01-SUMMARY.md")).unwrap();
+    assert_eq!(shared(root)[0].0, "warning");
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let live = std::fs::read_to_string(&roadmap_path).unwrap();
+    std::fs::write(
+        &roadmap_path,
+        "# Roadmap\n\n## Milestones\n\n- ✅ **v1.0 MVP** - Phase 1 (shipped 2026-01-01)\n         - 🚧 **v1.1 Next** - Phase 2 (in progress)\n\n## Phases\n\n         ### ✅ v1.0 MVP (Shipped)\n\n- [x] **Phase 1: Unpack** - first\n\n         ### 🚧 v1.1 Next (In Progress)\n\n- [ ] **Phase 2: Learn** - second\n\n         ## Phase Details\n\n### Phase 1: Unpack\n\n**Goal**: a\n\n### Phase 2: Learn\n\n**Goal**: b\n",
+    )
+    .unwrap();
+    assert_eq!(shared(root)[0].0, "info");
+    std::fs::write(&roadmap_path, live).unwrap();
     // The only folder of phase 1 is the phase's, whatever its name.
     std::fs::remove_dir_all(root.join(".planning/phases/01-unpack")).unwrap();
     std::fs::remove_dir_all(root.join(".planning/phases/01-core/")).unwrap();
@@ -3666,6 +3684,13 @@ fn unkept_plan_boxes_do_not_hold_a_phase_open() {
         )
     };
     std::fs::write(&roadmap_path, text(" ")).unwrap();
+    // STATE.md's position (phase 1, as `gsd init` left it): its plans are
+    // being written one at a time, and the unticked one is still to come.
+    let v = roadmap(root);
+    assert_eq!(v["phases"][0]["status"], "partial", "{v}");
+    // STATE.md has moved on: the boxes were never kept.
+    let o = common::gsd(root, &["state", "set", "currentPhase", "2", "--no-commit"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     let v = roadmap(root);
     assert_eq!(v["completed_phases"], 2, "{v}");
     assert_eq!(v["current_phase"], Value::Null, "{v}");

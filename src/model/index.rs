@@ -52,7 +52,13 @@ impl<'a> PhaseIndex<'a> {
                     *slot = c;
                 }
             }
-            for row in rm.progress.iter().flat_map(|t| &t.rows) {
+            // A goals table's row says nothing of progress (reading.rs).
+            for row in rm
+                .progress
+                .iter()
+                .filter(|t| !t.goals_only())
+                .flat_map(|t| &t.rows)
+            {
                 if let Some(id) = &row.phase {
                     progress.entry(id.key()).or_insert(row);
                 }

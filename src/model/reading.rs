@@ -334,22 +334,25 @@ impl RoadmapReading {
                 })
             })
             .unwrap_or_default();
-        // STATE.md's own per-phase table (`| Phase | Status |`), first row
-        // of a phase kept: some trees keep their progress there.
+        // STATE.md's own per-phase record (a `| Phase | Status |` table,
+        // or `### Phase 1: Unpack ✅` headings), first of a phase kept:
+        // some trees keep their progress there.
         let mut state_rows: HashMap<PhaseKey, String> = HashMap::new();
         for r in ws.state.iter().flat_map(|st| st.phase_status_rows()) {
             state_rows.entry(r.phase.key()).or_insert(r.status);
         }
         if let Some(rm) = &ws.roadmap {
-            for r in rm.progress.iter().flat_map(|t| &t.rows) {
+            // A table of goals (`| Phase | Goal | Requirements |`) says
+            // nothing of progress: it does not hide a later table's row
+            // (batch 29, molmdl+autoEnsmblDockMD).
+            for r in rm
+                .progress
+                .iter()
+                .filter(|t| !t.goals_only())
+                .flat_map(|t| &t.rows)
+            {
                 if let Some(id) = &r.phase {
-                    // A table of goals (`| Phase | Goal | Requirements |`)
-                    // says nothing of progress: a later table's row that
-                    // does takes its place (batch 29, molmdl+autoEnsmblDockMD).
-                    let kept = rows.entry((r.milestone, id.key())).or_insert(r);
-                    if kept.status.trim().is_empty() && kept.plans_complete.is_none() {
-                        *kept = r;
-                    }
+                    rows.entry((r.milestone, id.key())).or_insert(r);
                 }
             }
             for p in &rm.phases {
@@ -585,14 +588,17 @@ impl RoadmapReading {
                 // Its roadmap section lists a plan, unticked, that no
                 // summary names (`- [ ] 22-07: Finish remaining pages`): the
                 // plans on disk are not all of its plans. Unless the boxes
-                // were never kept: none ticked, though plans they list ran
-                // (a roadmap left as written, batch 29 anoop-titus+Projectwise).
+                // were never kept — none ticked, though plans they list ran
+                // (a roadmap left as written, batch 29 anoop-titus+Projectwise)
+                // — and STATE.md's position is not this phase (older GSD
+                // wrote a phase's plans one at a time).
                 Some(d)
                     if !archived
                         && d.disk_status() == "complete"
                         && let Some(dt) = detail
-                        && !(dt.plans.iter().all(|p| p.checked != Some(true))
-                            && dt.plans.iter().any(|p| d.summary_names(&p.id)))
+                        && (state_current.as_ref() == Some(&id.key())
+                            || !(dt.plans.iter().all(|p| p.checked != Some(true))
+                                && dt.plans.iter().any(|p| d.summary_names(&p.id))))
                         && let Some(open) = dt
                             .plans
                             .iter()
@@ -1409,7 +1415,7 @@ impl<'a> Folders<'a> {
 
 /// The words of a phase name or folder slug, lower-cased, for matching one
 /// to the other (`Template Engine and Code Generation` ~ `template-engine-…`).
-fn slug_words(s: &str) -> Vec<String> {
+pub(crate) fn slug_words(s: &str) -> Vec<String> {
     s.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 2)
         .map(str::to_lowercase)

@@ -133,8 +133,8 @@ pub struct ProgressTable {
 
 impl ProgressTable {
     /// `| Phase | Goal | Requirements |`: phases and their goals, no plan
-    /// count and no status.
-    fn goals_only(&self) -> bool {
+    /// count and no status: they say nothing of progress.
+    pub(crate) fn goals_only(&self) -> bool {
         !self.columns.iter().any(|c| {
             let c = c.to_ascii_lowercase();
             words::names_plans(&c) || words::names_status(&c)

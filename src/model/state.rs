@@ -291,9 +291,28 @@ pub fn parse_position(raw: &str) -> Option<PhasePosition> {
     Some(PhasePosition { phase, of, name })
 }
 
+/// First words of a heading about a part of a phase (`Phase 3 Plan 2`,
+/// `Phase 4 UAT`), whose status is not the phase's.
+const PART_WORDS: &[&str] = &[
+    "plan",
+    "plans",
+    "wave",
+    "task",
+    "tasks",
+    "step",
+    "uat",
+    "verification",
+    "summary",
+    "review",
+    "research",
+    "context",
+    "checkpoint",
+];
+
 impl State {
     /// The rows of every table whose header has a phase column and a
-    /// status column, with the phase they name.
+    /// status column, with the phase they name, then the headings that
+    /// name a phase with its status ([`Self::phase_status_headings`]).
     pub fn phase_status_rows(&self) -> Vec<PhaseStatusRow> {
         let text = self.doc.text();
         let rows = &self.md.table_rows;
@@ -367,6 +386,16 @@ impl State {
         self.md.headings.iter().filter_map(move |h| {
             let heading = h.text.slice(text);
             let (phase, name) = super::roadmap::parse_phase_title(heading)?;
+            // `### Phase 3 Plan 2: Complete`, `### Phase 4 UAT ✅`: a record
+            // of a part of the phase, not of the phase.
+            let first = name
+                .split(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("")
+                .to_lowercase();
+            if PART_WORDS.contains(&first.as_str()) {
+                return None;
+            }
             // The name, else what follows it (`Phase 7: Layout Shell —
             // COMPLETE`: the name stops at the dash).
             let tail = heading

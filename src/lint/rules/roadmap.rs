@@ -133,9 +133,7 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
             // A folder whose plans all ran is a finished phase the roadmap
             // no longer lists (a shipped milestone's, usually): info.
             // (Or its VERIFICATION passed: it ran to its end.)
-            let finished = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
-                || (ph.plan_count() == 0 && !ph.summary_files.is_empty())
-                || ph.verified();
+            let finished = ran_to_its_end(ph);
             // Numbered below every live phase, or beside no live phase at
             // all (between milestones): left over from shipped work.
             let live_min = cx
@@ -187,52 +185,94 @@ pub fn phase_dir_not_in_roadmap(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-/// Two folders numbered as one phase, where the roadmap's phase uses one
-/// and no roadmap phase uses the other (`01-core` beside `01-unpack` for
-/// `Phase 1: Unpack`): a leftover of an earlier plan, not the phase's work
-/// (batch 28, TATboy210+demo_flutter_fullscreen). GSD's tools find a
-/// phase's folder by its number, so two of them make that lookup a guess.
-/// A leftover whose plans all ran, beside a phase that is not the current
-/// milestone's, of a shipped milestone or parked in the backlog is
-/// history: info.
+/// Whether a phase folder's work ran to its end: every plan has its
+/// summary, it holds summaries and no plans, one summary of the whole
+/// phase, or its VERIFICATION passed.
+fn ran_to_its_end(ph: &crate::model::workspace::Phase) -> bool {
+    ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
+        || (ph.plan_count() == 0 && !ph.summary_files.is_empty())
+        || ph.id.as_ref().is_some_and(|id| {
+            ph.summary_files
+                .iter()
+                .any(|f| crate::model::workspace::phase_level_summary(f, id))
+        })
+        || ph.verified()
+}
+
+/// Two folders numbered as one phase, where the roadmap names the phase
+/// and its folder is the one whose slug matches that name (`01-core` beside
+/// `01-unpack` for `Phase 1: Unpack`): the other is a leftover of an
+/// earlier plan, not the phase's work (batch 28,
+/// TATboy210+demo_flutter_fullscreen). GSD's tools find a phase's folder
+/// by its number, so two of them make that lookup a guess. A leftover whose
+/// work ran, beside no phase of the current milestone, or parked in the
+/// backlog is history: info.
 pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
+    use crate::model::reading::slug_words;
     if cx.ws.roadmap.is_none() {
         return;
     }
-    // The folders the roadmap's phases use, by number: those in phases/
-    // only (a phase read from its archived copy leaves a copy in phases/
-    // that is another matter).
+    // The folders of the phases the roadmap names, by number, in phases/
+    // only, with whether the phase is live work (the current milestone's,
+    // not archived) and its name.
     let current: std::collections::HashSet<&Path> =
         cx.ws.current_phases().map(|p| p.dir.as_path()).collect();
-    // With whether the phase is live work (the current milestone's, not
-    // archived): a leftover beside a shipped phase's folder is history.
-    let mut used: std::collections::HashMap<crate::model::ids::PhaseKey, Vec<(&Path, bool)>> =
+    type Used<'r> = Vec<(&'r Path, bool, &'r str)>;
+    let mut used: std::collections::HashMap<crate::model::ids::PhaseKey, Used> =
         std::collections::HashMap::new();
     let mut used_dirs: std::collections::HashSet<&Path> = std::collections::HashSet::new();
+    // Names of archived folders a phase is read from: a copy of one left in
+    // phases/ is another matter.
+    let mut archived_names: std::collections::HashSet<&std::ffi::OsStr> =
+        std::collections::HashSet::new();
     for p in &cx.reading.phases {
-        if let Some(dir) = &p.dir {
-            used_dirs.insert(dir);
-            if current.contains(dir.as_path()) {
-                used.entry(p.phase_id.key())
-                    .or_default()
-                    .push((dir, p.active && !p.archived));
-            }
+        let Some(dir) = &p.dir else { continue };
+        used_dirs.insert(dir);
+        if !current.contains(dir.as_path()) {
+            archived_names.extend(dir.file_name());
+            continue;
+        }
+        if let Some(name) = p.name.as_deref().filter(|n| !n.trim().is_empty()) {
+            used.entry(p.phase_id.key())
+                .or_default()
+                .push((dir, p.active && !p.archived, name));
         }
     }
-    let shipped = &cx.shipped;
     for ph in cx.ws.current_phases() {
         let Some(id) = &ph.id else { continue };
-        if used_dirs.contains(ph.dir.as_path()) {
+        if used_dirs.contains(ph.dir.as_path())
+            || ph
+                .dir
+                .file_name()
+                .is_some_and(|n| archived_names.contains(n))
+        {
             continue;
         }
-        let Some(&(phase_dir, live)) = used.get(&id.key()).and_then(|dirs| dirs.first()) else {
+        let Some(dirs) = used.get(&id.key()) else {
             continue;
         };
-        let ran = ph.plan_count() > 0 && ph.completed_plans() == ph.plan_count()
-            || (ph.plan_count() == 0 && !ph.summary_files.is_empty())
-            || ph.verified();
-        let history = ran || !live || id.is_backlog() || shipped.names_shipped_phase(id);
-        let name = |d: &Path| {
+        // The live phase's folder, when numbering restarts.
+        let Some(&(phase_dir, live, name)) = dirs.iter().find(|d| d.1).or(dirs.first()) else {
+            continue;
+        };
+        // The phase's folder was picked by the name: it shares more of the
+        // name's words than this one, or as many while this one holds
+        // neither plans nor summaries.
+        let words = slug_words(name);
+        let shared = |slug: &str| {
+            slug_words(slug)
+                .iter()
+                .filter(|w| words.contains(w))
+                .count()
+        };
+        let theirs = shared(&phase_dir.file_name().unwrap_or_default().to_string_lossy());
+        let ours = shared(&ph.slug);
+        let notes_only = ph.plan_count() == 0 && ph.summary_files.is_empty();
+        if theirs == 0 || theirs < ours || (theirs == ours && !notes_only) {
+            continue;
+        }
+        let history = ran_to_its_end(ph) || !live || id.is_backlog();
+        let name_of = |d: &Path| {
             d.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         };
@@ -247,10 +287,10 @@ pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
                 "phase folder {} shares number {} with {}, the folder of the roadmap's phase {}",
                 ph.dir_name,
                 id.unpadded(),
-                name(phase_dir),
+                name_of(phase_dir),
                 id.unpadded()
             ),
-            "move what is still needed into the phase's folder and remove this one: GSD's tools find a phase's folder by its number",
+            "move what is still needed into the phase's folder and archive or remove this one: GSD's tools find a phase's folder by its number",
         );
     }
 }
