@@ -84,17 +84,23 @@ impl<'a> Reader<'a> {
             .count()
     }
 
-    fn mapping(&mut self, indent: usize) -> Option<Node> {
+    /// `read` one level deeper: past `yaml::MAX_DEPTH` nothing (the full
+    /// parser takes the text and reports the nesting).
+    fn deeper(&mut self, read: impl FnOnce(&mut Self) -> Option<Node>) -> Option<Node> {
+        if self.depth >= super::yaml::MAX_DEPTH {
+            return None;
+        }
         self.depth += 1;
-        let node = self.mapping_in(indent);
+        let node = read(self);
         self.depth -= 1;
         node
     }
 
+    fn mapping(&mut self, indent: usize) -> Option<Node> {
+        self.deeper(|r| r.mapping_in(indent))
+    }
+
     fn mapping_in(&mut self, indent: usize) -> Option<Node> {
-        if self.depth > super::yaml::MAX_DEPTH {
-            return None;
-        }
         let mut entries = Vec::with_capacity(self.siblings(indent));
         while let Some(line) = self.peek() {
             if line.indent < indent {
@@ -147,16 +153,10 @@ impl<'a> Reader<'a> {
 
     /// A block sequence whose dashes sit at `indent`.
     fn sequence(&mut self, indent: usize) -> Option<Node> {
-        self.depth += 1;
-        let node = self.sequence_in(indent);
-        self.depth -= 1;
-        node
+        self.deeper(|r| r.sequence_in(indent))
     }
 
     fn sequence_in(&mut self, indent: usize) -> Option<Node> {
-        if self.depth > super::yaml::MAX_DEPTH {
-            return None;
-        }
         let mut items = Vec::with_capacity(self.siblings(indent));
         let start = self.peek()?.start;
         while let Some(line) = self.peek() {
