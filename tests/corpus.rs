@@ -421,3 +421,135 @@ fn flat(err: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// `gsd phase add` on every corpus tree (and each workstream): the roadmap
+/// keeps every line it had, in order; the new details heading stands after
+/// a blank line; the new progress row sits inside its table with as many
+/// cells as the table's header. (Before: on 30 of 83 trees the details were
+/// glued to the line before, and where the progress table ended the file the
+/// row landed after the details, outside the table.) A tree gsd cannot add
+/// to (no roadmap, custom phase naming) is refused with exit 2 and changes
+/// nothing.
+#[test]
+#[cfg_attr(
+    not(gsd_corpus),
+    ignore = "needs real planning trees in GSD_CORPUS (bash .ci/test sets it to ../shared/corpus)"
+)]
+fn corpus_phase_add_keeps_the_roadmaps_shape() {
+    let trees = trees();
+    let jobs: Vec<(&PathBuf, Vec<String>, PathBuf)> = trees
+        .iter()
+        .flat_map(|t| {
+            common::state_files(t)
+                .into_iter()
+                .map(move |(pre, state)| (t, pre, state.with_file_name("ROADMAP.md")))
+        })
+        .collect();
+    let results: Vec<(usize, usize, Vec<String>)> = std::thread::scope(|s| {
+        jobs.chunks(jobs.len().div_ceil(2).max(1))
+            .map(|chunk| {
+                s.spawn(move || {
+                    let (mut added, mut refused, mut bad) = (0, 0, Vec::new());
+                    for (tree, pre, rel) in chunk {
+                        let t = tempfile::tempdir().unwrap();
+                        common::copy_dir(&tree.join(".planning"), &t.path().join(".planning"));
+                        // A user's own files are writable (the corpus is not).
+                        writable(&t.path().join(".planning"));
+                        let p = t.path().join(rel);
+                        let before = std::fs::read_to_string(&p).unwrap_or_default();
+                        let o = common::gsd_in(
+                            t.path(),
+                            pre,
+                            &["phase", "add", "Corpus probe", "--no-commit"],
+                        );
+                        let after = std::fs::read_to_string(&p).unwrap_or_default();
+                        let name = tree.file_name().unwrap().to_string_lossy();
+                        match o.status.code() {
+                            Some(2) => {
+                                assert_eq!(after, before, "{name}: a refusal changed the roadmap");
+                                refused += 1;
+                                continue;
+                            }
+                            Some(0) => added += 1,
+                            other => panic!("{name}: exit {other:?}: {}", common::stderr(&o)),
+                        }
+                        bad.extend(
+                            shape_problems(&before, &after)
+                                .into_iter()
+                                .map(|why| format!("{name} {}: {why}", rel.display())),
+                        );
+                    }
+                    (added, refused, bad)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect()
+    });
+    let added: usize = results.iter().map(|r| r.0).sum();
+    let refused: usize = results.iter().map(|r| r.1).sum();
+    let bad: Vec<String> = results.into_iter().flat_map(|r| r.2).collect();
+    println!("phase add: {added} roadmaps added to, {refused} refused");
+    assert!(added > 100, "only {added} roadmaps added to");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn writable(dir: &std::path::Path) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            writable(&e.path());
+        } else {
+            std::fs::set_permissions(
+                e.path(),
+                std::os::unix::fs::PermissionsExt::from_mode(0o644),
+            )
+            .unwrap();
+        }
+    }
+}
+
+/// What is wrong with a roadmap after `phase add "Corpus probe"`.
+fn shape_problems(before: &str, after: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = after.lines().collect();
+    // Every old line, in order.
+    let mut rest = lines.iter();
+    for old in before.lines() {
+        if !rest.any(|l| *l == old) {
+            out.push(format!("lost or moved the line `{old}`"));
+            break;
+        }
+    }
+    let cells = |l: &str| l.trim().trim_matches('|').split('|').count();
+    for (i, l) in lines.iter().enumerate() {
+        if !l.contains("Corpus probe") {
+            continue;
+        }
+        if l.starts_with('#') && i > 0 && !lines[i - 1].trim().is_empty() {
+            out.push(format!(
+                "line {}: heading glued to `{}`",
+                i + 1,
+                lines[i - 1]
+            ));
+        }
+        if l.trim_start().starts_with('|') {
+            let header = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|p| p.trim_start().starts_with('|'))
+                .last();
+            match header {
+                None => out.push(format!("line {}: row outside a table", i + 1)),
+                Some(h) if cells(h) != cells(l) => out.push(format!(
+                    "line {}: row of {} cells in a table of {}",
+                    i + 1,
+                    cells(l),
+                    cells(h)
+                )),
+                _ => {}
+            }
+        }
+    }
+    out
+}

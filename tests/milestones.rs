@@ -3582,7 +3582,7 @@ fn state_phase_headings_with_a_status_mark_phases_done() {
             .collect::<Vec<_>>()
     };
     assert_eq!(unknown(root), ["warning"]);
-    let record = "\n## Summary\n\n### Phase 1: Unpack ✅\n\nDone.\n\n### Phase 2: Learn ✅\n\n\
+    let record = "\n## Summary\n\n### Phase 1: Unpack ✅\n\nDone.\n\n### ✅ Phase 2: Learn\n\n\
                   ### Phase 3: Modify — COMPLETE\n\n### Phase 4: Test 🔄 in progress\n";
     std::fs::write(&state_path, format!("{state}{record}")).unwrap();
     let v = roadmap(root);
@@ -3734,4 +3734,247 @@ fn a_goals_table_does_not_hide_the_progress_row_after_it() {
     let v = roadmap(root);
     assert_eq!(v["phases"][0]["status"], "complete", "{v}");
     assert_eq!(v["current_phase"], "2", "{v}");
+}
+
+/// STATE.md's checklist of phases (`- [x] Phase 1: … completed.`, or
+/// `- ✅ Phase 3: … (1/3 plans)`) is the tree's per-phase record, as a
+/// table would be: ticked phases read as done and the findings on their
+/// plans are history. One such line alone is a to-do, and an unticked box
+/// (or a `⏸️` mark) says nothing (batch 30, ParthSolank+moneyflow…,
+/// mekkamagnus+ai-image-generator).
+#[test]
+fn state_checklist_of_phases_marks_phases_done() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-foundation", "01", false),
+            ("02-auth", "02", false),
+            ("03-ledger", "03", false),
+        ],
+    );
+    write(
+        root,
+        ".planning/phases/01-foundation/01-02-PLAN.md",
+        &plan("01", "02", "CTRL-01"),
+    );
+    let unknown = |root: &Path| {
+        lint_codes(root)
+            .into_iter()
+            .filter(|(code, ..)| code == "requirement-unknown")
+            .map(|(_, sev, _)| sev)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(unknown(root), ["warning"]);
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let with = |record: &str| {
+        std::fs::write(&state_path, format!("{state}\n{record}")).unwrap();
+        roadmap(root)
+    };
+    let v = with(
+        "- [x] Phase 1: Foundation completed.\n- [x] Phase 2: Auth completed.\n- [ ] Phase 3: Ledger\n",
+    );
+    assert_eq!(v["completed_phases"], 2, "{v}");
+    assert_eq!(v["current_phase"], "3", "{v}");
+    assert_eq!(unknown(root), ["info"]);
+    let o = common::gsd(root, &["roadmap", "--explain"]);
+    assert!(
+        common::stdout(&o).contains("STATE.md's checklist of phases says done"),
+        "{}",
+        common::stdout(&o)
+    );
+    let v =
+        with("**Status:**\n- ✅ Phase 1: Foundation (1/3 plans)\n- ⏸️ Phase 2: Auth (0/3 plans)\n");
+    assert_eq!(v["completed_phases"], 1, "{v}");
+    assert_eq!(v["current_phase"], "2", "{v}");
+    // One ticked line naming a phase is a to-do, not a record.
+    let v = with("## Todos\n\n- [x] Phase 1: decide on hosting\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    // Lines about a part of a phase are not the phase's record.
+    let v = with("- [x] Phase 1 Plan 2: done\n- [x] Phase 2 UAT: passed\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+}
+
+/// A STATE.md `Plan:` line counts its plans right after the plan's own
+/// number (`Plan: 2 of 4`); an `of` further along is prose (`06-06 complete
+/// … 12 of 39 planned paths`) and no count to check (batch 30,
+/// rahulmehta25+sleepwalker).
+#[test]
+fn a_plan_count_is_read_only_where_the_plan_line_gives_one() {
+    let t = initialised(&["Polish"]);
+    let root = t.path();
+    one_plan_each(root, &[("01-polish", "01", false)]);
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let plan_line = state
+        .lines()
+        .find(|l| l.starts_with("Plan:"))
+        .expect("gsd init writes a Plan: line")
+        .to_owned();
+    let count = |line: &str| {
+        std::fs::write(&state_path, state.replace(&plan_line, line)).unwrap();
+        lint_codes(root)
+            .into_iter()
+            .filter(|(code, ..)| code == "state-plan-count-mismatch")
+            .map(|(_, _, msg)| msg)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(count("Plan: 1 of 3 in current phase").len(), 1);
+    assert_eq!(count("Plan: Plan 1 of 3").len(), 1);
+    assert_eq!(count("Plan: 1 of 1 in current phase"), Vec::<String>::new());
+    assert_eq!(
+        count("Plan: 01-01 complete (a gate: 12 of 39 planned paths had drifted)"),
+        Vec::<String>::new()
+    );
+}
+
+/// A phase folder numbered as a roadmap phase beside the phase's own is a
+/// stray copy (a warning while unrun); three numbers or more with such a
+/// folder are a whole earlier numbering kept beside the roadmap's, history
+/// (batch 30, matthiasrib29+StoFlow).
+#[test]
+fn an_earlier_numbering_kept_beside_the_roadmaps_is_history() {
+    let t = initialised(&["Handlers", "Orchestration", "Adapters", "Cleanup"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-handlers", "01", true),
+            ("02-orchestration", "02", true),
+            ("03-adapters", "03", true),
+            ("04-cleanup", "04", false),
+            ("02-returns-core", "02", false),
+        ],
+    );
+    let shared = |root: &Path| {
+        lint_codes(root)
+            .into_iter()
+            .filter(|(code, ..)| code == "phase-dir-shares-number")
+            .map(|(_, sev, _)| sev)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shared(root), ["warning"]);
+    one_plan_each(root, &[("03-returns-api", "03", false)]);
+    assert_eq!(shared(root), ["warning", "warning"]);
+    one_plan_each(root, &[("04-returns-ui", "04", false)]);
+    assert_eq!(shared(root), ["info", "info", "info"]);
+}
+
+/// A version that only a phase's own section names (`l2d-widget v0.1.0`, a
+/// library's) does not make STATE.md's `milestone: v0.1.0` /
+/// `milestone_name: milestone` — GSD's placeholder — a milestone; the
+/// roadmap's overview naming it does (batch 30, merlinalex1028+merlinalex.me).
+#[test]
+fn a_library_version_in_a_phase_section_names_no_milestone() {
+    let t = initialised(&["Atmosphere"]);
+    let root = t.path();
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let body = state
+        .strip_prefix("---\n")
+        .and_then(|s| s.split_once("\n---\n"))
+        .map_or(state.as_str(), |(_, b)| b);
+    std::fs::write(
+        &state_path,
+        format!("---\nmilestone: v0.1.0\nmilestone_name: milestone\n---\n{body}"),
+    )
+    .unwrap();
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = |overview: &str| {
+        format!(
+            "# Roadmap\n\n{overview}\n## Phases\n\n- [ ] **Phase 1: Atmosphere**\n\n## Phase Details\n\n\
+             ### Phase 1: Atmosphere\n**Goal**: mood\n**Plans**: 1 plan\n\nPlans:\n\
+             - [ ] 01-01: Live2D mascot (l2d-widget v0.1.0)\n"
+        )
+    };
+    std::fs::write(&roadmap_path, text("")).unwrap();
+    let v = roadmap(t.path());
+    assert_eq!(current(&v), None, "{v}");
+    std::fs::write(&roadmap_path, text("This roadmap covers v0.1.0.\n")).unwrap();
+    let v = roadmap(t.path());
+    assert_eq!(current(&v).as_deref(), Some("v0.1.0"), "{v}");
+}
+
+/// The roadmap's own table of milestones (`| v1.6 | 6 | 6 | Shipped … |`)
+/// records a milestone's ship as MILESTONES.md would: with every phase of
+/// it done, the project is between milestones though its heading still
+/// says `## Current Milestone` (batch 30, rafreid+gsdview).
+#[test]
+fn the_roadmaps_table_of_milestones_records_a_ship() {
+    let t = initialised(&["Live", "Heatmap"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(root, &[("01-live", "01", true), ("02-heatmap", "02", true)]);
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = |status: &str| {
+        format!(
+            "# Roadmap\n\n## Current Milestone: v1.6 Live Activity\n\n### Phase 1: Live\n**Goal**: a\n\n\
+             ### Phase 2: Heatmap\n**Goal**: b\n\n## Progress Summary\n\n\
+             | Milestone | Phases | Plans | Status |\n|---|---|---|---|\n| v1.5 | 6 | 14 | Shipped 2026-01-20 |\n\
+             | v1.6 | 2 | 2 | {status} |\n"
+        )
+    };
+    std::fs::write(&roadmap_path, text("In progress")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.6"), "{v}");
+    std::fs::write(&roadmap_path, text("Shipped 2026-01-28")).unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+}
+
+/// A summary filed in a folder of its plan's own (`04-04-cli-package/
+/// 04-04-SUMMARY.md`) is that plan's: the plan ran (batch 30,
+/// NaumovOleg+vole). A note deeper in another subfolder is not a summary.
+#[test]
+fn a_summary_in_its_plans_own_folder_counts() {
+    let t = initialised(&["Tunnel"]);
+    let root = t.path();
+    one_plan_each(root, &[("01-tunnel", "01", false)]);
+    let dir = root.join(".planning/phases/01-tunnel");
+    write(
+        root,
+        ".planning/phases/01-tunnel/notes/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["total_summaries"], 0, "{v}");
+    std::fs::remove_dir_all(dir.join("notes")).unwrap();
+    write(
+        root,
+        ".planning/phases/01-tunnel/01-01-cli-package/01-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["total_summaries"], 1, "{v}");
+    assert_eq!(v["phases"][0]["status"], "complete", "{v}");
+}
+
+/// Of two folders of one number, the phase's is the one its heading's
+/// words name, past the dash its name stops at (`Phase 1: Foundation - Task
+/// Orchestration Core` is `01-task-orchestration`, not another numbering's
+/// `01-foundation`; batch 30, matthiasrib29+StoFlow).
+#[test]
+fn a_phases_folder_is_picked_by_its_whole_heading() {
+    let t = initialised(&["Foundation"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-foundation", "01", false),
+            ("01-task-orchestration", "01", true),
+        ],
+    );
+    std::fs::write(
+        root.join(".planning/ROADMAP.md"),
+        "# Roadmap\n\n## Phases\n\n### Phase 1: Foundation - Task Orchestration Core\n**Goal**: a\n",
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["total_summaries"], 1, "{v}");
+    assert_eq!(v["phases"][0]["status"], "complete", "{v}");
 }

@@ -429,3 +429,80 @@ fn add_after_restarted_numbering_and_a_table_at_the_end_of_the_file() {
     ok(&t, &["phase", "add", "Next", "--no-commit"]);
     assert!(read(&t, ".planning/ROADMAP.md").contains("### Phase 5: Next"));
 }
+
+/// A roadmap between milestones (every milestone shipped and folded into
+/// `<details>`, the progress table ending the file): `phase add` puts the
+/// new phase's details at the end of `## Phases`, apart from what is around
+/// them by blank lines, and its row inside the progress table (it used to
+/// glue the details to the table's last row and put the row after them).
+#[test]
+fn phase_add_between_milestones_keeps_the_progress_table_whole() {
+    let t = gsd_init(&["AI"], &[]);
+    let roadmap = "# Roadmap: TicTacToe\n\n## Milestones\n\n- ✅ **v1.0** — Phases 1-2 (shipped 2026-06-17)\n\n\
+                   ## Phases\n\n<details>\n<summary>✅ v1.0 (Phases 1-2) — SHIPPED 2026-06-17</summary>\n\n\
+                   - [x] Phase 1: UI (2/2 plans) — completed 2026-06-17\n- [x] Phase 2: AI (1/1 plan) — completed 2026-06-17\n\n\
+                   </details>\n\n## Next Milestone\n\nRun `/gsd-new-milestone` to define v1.1.\n\n## Progress\n\n\
+                   | Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n\
+                   | 1. UI | 2/2 | Complete | 2026-06-17 |\n| 2. AI | 1/1 | Complete | 2026-06-17 |\n";
+    std::fs::write(t.path().join(ROADMAP), roadmap).unwrap();
+    ok(&t, &["phase", "add", "Export reports", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(
+        r.contains("</details>\n\n### Phase 3: Export reports\n**Goal**: TBD\n**Depends on**: Phase 2\n**Requirements**: TBD\n**Plans**: TBD\n\n## Next Milestone\n"),
+        "{r}"
+    );
+    assert!(
+        r.ends_with("| 2. AI | 1/1 | Complete | 2026-06-17 |\n| 3. Export reports | 0/0 | Not started | - |\n"),
+        "{r}"
+    );
+    // Details appended at the end of a file get a blank line before them.
+    let t = gsd_init(&["AI"], &[]);
+    std::fs::write(
+        t.path().join(ROADMAP),
+        "# Roadmap\n\n- [ ] **Phase 1: Core**\n\n### Phase 1: Core\n**Goal**: a\n- [ ] TBD",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Next", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(
+        r.contains("- [ ] TBD\n\n### Phase 2: Next\n**Goal**: TBD\n"),
+        "{r}"
+    );
+}
+
+/// A new progress row is written in the table's own layout: the number
+/// alone where the rows give it alone, the milestone of the live row it
+/// follows, a name column filled with the name, any other column `-`.
+#[test]
+fn a_new_progress_row_follows_the_tables_own_columns() {
+    let t = gsd_init(&["Sync"], &[]);
+    std::fs::write(
+        t.path().join(ROADMAP),
+        "# Roadmap\n\n- 🚧 **v6.5** — Sync (Active)\n\n## Progress\n\n\
+         | Phase | Milestone | Plans Complete | Status | Completed |\n|-------|-----------|----------------|--------|-----------|\n\
+         | 18 | v6.5 | 1/1 | Complete | 2026-05-04 |\n| 19 | v6.5 | 1/1 | Complete | 2026-05-04 |\n\n\
+         ## Phase Details\n\n### Phase 18: Sync\n**Goal**: a\n\n### Phase 19: Fix\n**Goal**: b\n",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Audit", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(
+        r.contains(
+            "| 19 | v6.5 | 1/1 | Complete | 2026-05-04 |\n| 20 | v6.5 | 0/0 | Not started | - |\n"
+        ),
+        "{r}"
+    );
+    let t = gsd_init(&["Sync"], &[]);
+    std::fs::write(
+        t.path().join(ROADMAP),
+        "# Roadmap\n\n## Progress\n\n| Phase | Name | Owner | Plans | Status |\n|---|---|---|---|---|\n\
+         | Phase 1 | Sync | ana | 1/1 | Complete |\n\n### Phase 1: Sync\n**Goal**: a\n",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Audit", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(
+        r.contains("| Phase 1 | Sync | ana | 1/1 | Complete |\n| Phase 2 | Audit | - | 0/0 | Not started |\n"),
+        "{r}"
+    );
+}

@@ -4,7 +4,7 @@
 
 use crate::doc::{Edit, Span};
 use crate::model::ids::slugify;
-use crate::model::roadmap::Roadmap;
+use crate::model::roadmap::{ProgressRow, Roadmap};
 use crate::model::{PhaseId, Workspace};
 
 use super::EditError;
@@ -99,35 +99,93 @@ fn line_end(text: &str, offset: usize) -> usize {
         .map_or(text.len(), |i| offset + i + 1)
 }
 
-/// A new progress row in the table's column layout.
+/// A new progress row in `table`'s own layout: each column filled by what
+/// its header names (phase, name, milestone, plan count, status, date; any
+/// other column `-`), and the phase cell written the way `like` (the row it
+/// follows) writes its own: `19`, `Phase 19: Name` or `19. Name`.
 fn progress_row(
     rm: &Roadmap,
+    like: Option<&ProgressRow>,
     id: &PhaseId,
     name: &str,
     done: usize,
     total: usize,
     date: &str,
 ) -> String {
-    let columns = rm.live_progress().map_or(4, |t| t.columns.len());
+    let Some(table) = rm.live_progress() else {
+        return format!(
+            "| {}. {name} | {done}/{total} | {} | {date} |",
+            id.unpadded(),
+            status_word(done, total)
+        );
+    };
+    let has_name_column = table.columns.iter().skip(1).any(|c| header_names_name(c));
+    let number_only = has_name_column || like.is_some_and(|r| r.name().is_none());
+    let phase_word = like.is_some_and(|r| {
+        let l = r.label.trim().trim_matches(['*', '_']).trim();
+        l.len() > 6 && l[..6].eq_ignore_ascii_case("phase ")
+    });
+    let phase = match (number_only, phase_word) {
+        (true, true) => format!("Phase {}", id.unpadded()),
+        (true, false) => id.unpadded(),
+        (false, true) => format!("Phase {}: {name}", id.unpadded()),
+        (false, false) => format!("{}. {name}", id.unpadded()),
+    };
+    // The phase's milestone where the roadmap says it; else the live row it
+    // follows names the milestone it joins.
     let milestone = rm
         .phase(id)
         .and_then(|p| p.milestone)
         .and_then(|i| rm.milestones[i].version.clone())
+        .or_else(|| {
+            like.filter(|r| !r.archived)
+                .and_then(|r| r.milestone_cell.clone())
+                .filter(|m| !m.trim().is_empty())
+        })
         .unwrap_or_else(|| "-".into());
-    let mut cells = vec![format!("{}. {name}", id.unpadded())];
-    if columns >= 5 {
-        cells.push(milestone);
-    }
-    cells.extend([
-        format!("{done}/{total}"),
-        status_word(done, total).to_owned(),
-        date.to_owned(),
-    ]);
+    let Columns {
+        plans,
+        status,
+        date: date_col,
+    } = columns(table);
+    let cells: Vec<String> = table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, header)| {
+            let lower = header.to_ascii_lowercase();
+            if i == 0 {
+                phase.clone()
+            } else if Some(i) == plans {
+                format!("{done}/{total}")
+            } else if Some(i) == status {
+                status_word(done, total).to_owned()
+            } else if Some(i) == date_col {
+                date.to_owned()
+            } else if lower.contains("milestone") {
+                milestone.clone()
+            } else if header_names_name(header) {
+                name.to_owned()
+            } else {
+                "-".to_owned()
+            }
+        })
+        .collect();
     format!("| {} |", cells.join(" | "))
+}
+
+/// A header naming a column of phase names (`Name`, `Phase Name`, `Title`).
+fn header_names_name(header: &str) -> bool {
+    let lower = header.trim().to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "name" | "phase name" | "title" | "phase title"
+    )
 }
 
 /// Progress rows for `ids`, each ending with a line break.
 fn new_rows(ws: &Workspace, rm: &Roadmap, ids: &[PhaseId]) -> String {
+    let like = rm.live_progress().and_then(|t| t.rows.last());
     let mut rows = String::new();
     for id in ids {
         let (done, total) = disk(ws, id);
@@ -141,7 +199,7 @@ fn new_rows(ws: &Workspace, rm: &Roadmap, ids: &[PhaseId]) -> String {
         } else {
             "-".into()
         };
-        rows.push_str(&progress_row(rm, id, &name, done, total, &date));
+        rows.push_str(&progress_row(rm, like, id, &name, done, total, &date));
         rows.push_str(nl(rm));
     }
     rows
@@ -259,11 +317,16 @@ pub fn update_progress(ws: &Workspace) -> Result<Vec<Edit>, EditError> {
     Ok(edits)
 }
 
-/// Where a new phase's pieces go, after `anchor` (or after the last active phase).
-fn insertion_points(
-    rm: &Roadmap,
-    anchor: Option<&PhaseId>,
-) -> (Option<usize>, Option<(usize, usize)>, Option<usize>) {
+/// Where a new phase's pieces go, after `anchor` (or after the last active
+/// phase): its checklist line, its details section (offset and heading
+/// level) and its progress row (offset, and the row it follows).
+struct Points<'a> {
+    checklist: Option<usize>,
+    detail: (usize, usize),
+    row: Option<(usize, &'a ProgressRow)>,
+}
+
+fn insertion_points<'a>(rm: &'a Roadmap, anchor: Option<&PhaseId>) -> Points<'a> {
     let text = rm.doc.text();
     let matches =
         |id: &PhaseId| anchor.is_none_or(|a| id.same(a) || (id.base().same(a) && id.is_decimal()));
@@ -287,19 +350,83 @@ fn insertion_points(
                     .find(|h| h.line.number == p.line)
                     .map_or(3, |h| h.level as usize),
             )
+        })
+        .unwrap_or_else(|| (first_detail_point(rm), 3));
+    let row = rm
+        .live_progress()
+        .filter(|t| !t.goals_only())
+        .and_then(|t| {
+            t.rows
+                .iter()
+                .filter(|r| {
+                    r.phase
+                        .as_ref()
+                        .is_some_and(|id| !id.is_backlog() && matches(id))
+                })
+                .max_by(|a, b| a.phase.cmp(&b.phase))
+                .map(|r| (line_end(text, rm.doc.source.line_start(r.line)), r))
         });
-    let row = rm.live_progress().and_then(|t| {
-        t.rows
+    Points {
+        checklist,
+        detail,
+        row,
+    }
+}
+
+/// Where the first details section of the open work goes when the roadmap
+/// has none (every milestone shipped, or a checklist without details): at
+/// the end of its `## Phases` / `## Phase Details` section, else before the
+/// section that holds the progress table, else at the end of the file.
+fn first_detail_point(rm: &Roadmap) -> usize {
+    let text = rm.doc.text();
+    let headings = &rm.md.headings;
+    let start = |i: usize| rm.doc.source.line_start(headings[i].line.number);
+    let section_end = |i: usize| {
+        headings[i + 1..]
             .iter()
-            .filter(|r| {
-                r.phase
-                    .as_ref()
-                    .is_some_and(|id| !id.is_backlog() && matches(id))
-            })
-            .max_by(|a, b| a.phase.cmp(&b.phase))
-            .map(|r| line_end(text, rm.doc.source.line_start(r.line)))
-    });
-    (checklist, detail, row)
+            .position(|h| h.level <= headings[i].level)
+            .map_or(text.len(), |k| start(i + 1 + k))
+    };
+    let words = |i: usize| -> Vec<String> {
+        headings[i]
+            .text
+            .slice(text)
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    if let Some(i) = (0..headings.len()).find(|&i| {
+        headings[i].level <= 2
+            && matches!(
+                words(i).iter().map(String::as_str).collect::<Vec<_>>()[..],
+                ["phases"] | ["phase", "details"] | ["phase", "detail"]
+            )
+    }) {
+        return section_end(i);
+    }
+    let table_line = rm.live_progress().map(|t| t.line);
+    table_line
+        .and_then(|line| {
+            headings
+                .iter()
+                .rposition(|h| h.line.number < line && h.level <= 2)
+        })
+        .map_or(text.len(), start)
+}
+
+/// What goes before an inserted block so that a blank line parts it from
+/// what precedes it (`before`: the text up to the insertion point).
+fn blank_before<'a>(before: &str, n: &'a str) -> &'a str {
+    if before.is_empty() || before.ends_with("\n\n") || before.ends_with("\n\r\n") {
+        ""
+    } else if before.ends_with('\n') {
+        n
+    } else if n == "\r\n" {
+        "\r\n\r\n"
+    } else {
+        "\n\n"
+    }
 }
 
 /// The roadmap edits for a new phase `id` named `name`.
@@ -313,31 +440,21 @@ fn add_phase_edits(
 ) -> Vec<Edit> {
     let text = rm.doc.text();
     let n = nl(rm);
-    let (checklist, detail, row) = insertion_points(rm, anchor);
+    let points = insertion_points(rm, anchor);
     let mut edits = Vec::new();
     let mark = if inserted { " (INSERTED)" } else { "" };
-    if let Some(at) = checklist {
+    if let Some(at) = points.checklist {
         let sep = if text[..at].ends_with('\n') { "" } else { n };
         edits.push(Edit::new(
             Span::empty(at),
             format!("{sep}- [ ] **Phase {}: {name}**{mark}{n}", id.unpadded()),
         ));
     }
-    let (at, level) = detail.unwrap_or((text.len(), 3));
-    let sep = if text[..at].ends_with('\n') || at == 0 {
-        ""
-    } else {
-        n
-    };
-    // A blank line before the next heading is kept by ending with one.
-    let trailing_blank = if at < text.len() { n } else { "" };
-    let hashes = "#".repeat(level);
-    edits.push(Edit::new(
-        Span::empty(at),
-        format!("{sep}{hashes} Phase {}: {name}{mark}{n}**Goal**: TBD{n}**Depends on**: {depends}{n}**Requirements**: TBD{n}**Plans**: TBD{n}{trailing_blank}", id.unpadded()),
-    ));
-    if let Some(at) = row {
-        let row = progress_row(rm, id, name, 0, 0, "-");
+    // The row goes first: where the table ends the section the details go
+    // into, the row must stay in the table and the details follow it.
+    let mut row_at = None;
+    if let Some((at, like)) = points.row {
+        let row = progress_row(rm, Some(like), id, name, 0, 0, "-");
         // The table's last row may end the file without a line break: the
         // new row goes on a line of its own, and the file still ends
         // without one.
@@ -346,8 +463,22 @@ fn add_phase_edits(
         } else {
             format!("{n}{row}")
         };
+        row_at = Some((at, text_row.ends_with('\n')));
         edits.push(Edit::new(Span::empty(at), text_row));
     }
+    let (at, level) = points.detail;
+    let lead = match row_at {
+        Some((row, true)) if row == at => n,
+        Some((row, false)) if row == at => blank_before("|", n),
+        _ => blank_before(&text[..at], n),
+    };
+    // A blank line before the next heading is kept by ending with one.
+    let trailing_blank = if at < text.len() { n } else { "" };
+    let hashes = "#".repeat(level);
+    edits.push(Edit::new(
+        Span::empty(at),
+        format!("{lead}{hashes} Phase {}: {name}{mark}{n}**Goal**: TBD{n}**Depends on**: {depends}{n}**Requirements**: TBD{n}**Plans**: TBD{n}{trailing_blank}", id.unpadded()),
+    ));
     edits
 }
 

@@ -337,9 +337,11 @@ impl RoadmapReading {
         // STATE.md's own per-phase record (a `| Phase | Status |` table,
         // or `### Phase 1: Unpack ✅` headings), first of a phase kept:
         // some trees keep their progress there.
-        let mut state_rows: HashMap<PhaseKey, String> = HashMap::new();
+        let mut state_rows: HashMap<PhaseKey, (String, &'static str)> = HashMap::new();
         for r in ws.state.iter().flat_map(|st| st.phase_status_rows()) {
-            state_rows.entry(r.phase.key()).or_insert(r.status);
+            state_rows
+                .entry(r.phase.key())
+                .or_insert((r.status, r.source));
         }
         if let Some(rm) = &ws.roadmap {
             // A table of goals (`| Phase | Goal | Requirements |`) says
@@ -477,12 +479,21 @@ impl RoadmapReading {
                     (Some(i), Some(c)) => i == c,
                     (Some(_), None) => true,
                 };
+            // Folders are told apart by the heading's words after the
+            // number, past the dash its name stops at (`Phase 1: Foundation
+            // - Task Orchestration Core` ~ `01-task-orchestration` rather
+            // than another numbering's `01-foundation`; batch 30, StoFlow).
+            let heading_words = detail.and_then(|d| {
+                let rm = ws.roadmap.as_ref()?;
+                let line = rm.doc.source.line_span(d.line).slice(rm.doc.text());
+                line.find(d.name.as_str()).map(|at| &line[at..])
+            });
             let disk = folders.find(
                 &id,
                 milestone,
                 archived,
-                detail
-                    .map(|d| d.name.as_str())
+                heading_words
+                    .or_else(|| detail.map(|d| d.name.as_str()))
                     .or_else(|| entry.map(|e| e.name.as_str())),
             );
             let (np, ns) = disk.map_or((0, 0), |d| (d.plan_count(), d.completed_plans()));
@@ -518,9 +529,14 @@ impl RoadmapReading {
                 });
             let state_row_done = state_rows
                 .get(&id.key())
-                .is_some_and(|s| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped);
-            let said_done =
-                ticked || row_done || heading_done || line_done || plans_ticked || state_row_done;
+                .filter(|(s, _)| MilestoneStatus::of_value(s) == MilestoneStatus::Shipped)
+                .map(|(_, source)| *source);
+            let said_done = ticked
+                || row_done
+                || heading_done
+                || line_done
+                || plans_ticked
+                || state_row_done.is_some();
             // Its code landed, a gate still open (`CODE-COMPLETE`,
             // `[~] … — code-complete, human-verify pending`), or its
             // verification passed: the plans ran.
@@ -535,7 +551,7 @@ impl RoadmapReading {
                 || row.is_some_and(|r| super::milestone::says_code_complete(&r.status, true))
                 || state_rows
                     .get(&id.key())
-                    .is_some_and(|s| super::milestone::says_code_complete(s, true));
+                    .is_some_and(|(s, _)| super::milestone::says_code_complete(s, true));
             let ran = if disk.is_some_and(|d| d.verified()) {
                 Some("its VERIFICATION passed")
             } else if code_complete {
@@ -554,20 +570,20 @@ impl RoadmapReading {
                 None
             };
             let said_where = if ticked {
-                "its checklist entry is ticked"
+                "its checklist entry is ticked".to_owned()
             } else if plans_ticked {
-                "every box in its roadmap section is ticked"
+                "every box in its roadmap section is ticked".to_owned()
             } else if row_done {
-                "its progress row's status says done"
+                "its progress row's status says done".to_owned()
             } else if line_done {
-                "its **Status:** line says done"
-            } else if state_row_done {
-                "STATE.md's phase table says done"
+                "its **Status:** line says done".to_owned()
+            } else if let Some(source) = state_row_done {
+                format!("{source} says done")
             } else {
-                "its heading says done"
+                "its heading says done".to_owned()
             };
             let (status, because) = match disk {
-                _ if said_done => ("complete", said_where.to_owned()),
+                _ if said_done => ("complete", said_where),
                 // Summaries and no plan files: it ran (plans since removed).
                 Some(d) if d.plan_count() == 0 && !d.summary_files.is_empty() => (
                     "complete",
@@ -1035,9 +1051,32 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
                     t.match_indices(&v)
                         .any(|(at, _)| !t[at + v.len()..].starts_with(|c: char| c.is_ascii_digit()))
                 };
+                // A phase's own section lists deliverables, whose versions
+                // are libraries' (`l2d-widget v0.1.0`): the roadmap names a
+                // milestone outside them (batch 30, merlinalex.me).
+                let outside_phases = |r: &super::roadmap::Roadmap| {
+                    let text = r.doc.text();
+                    let mut spans: Vec<(usize, usize)> = r
+                        .phases
+                        .iter()
+                        .map(|p| (p.section.start, p.section.end))
+                        .collect();
+                    spans.sort_unstable();
+                    let mut at = 0;
+                    let mut rest = String::new();
+                    for (start, end) in spans {
+                        if start > at {
+                            rest.push_str(&text[at..start]);
+                            rest.push('\n');
+                        }
+                        at = at.max(end);
+                    }
+                    rest.push_str(&text[at.min(text.len())..]);
+                    mentioned(&rest)
+                };
                 !default
                     && v.starts_with('v')
-                    && (ws.roadmap.as_ref().is_some_and(|r| mentioned(r.doc.text()))
+                    && (ws.roadmap.as_ref().is_some_and(outside_phases)
                         || ws.project.as_ref().is_some_and(|p| mentioned(p.doc.text())))
             };
             if placeholder(&version) || (placeholder(&name) && !named_in_docs()) {

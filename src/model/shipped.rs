@@ -111,9 +111,19 @@ impl ShippedRecords {
         }
         out.certain
             .extend(out.archives.iter().map(|(v, _)| (v.clone(), archived)));
+        // The roadmap's own table of milestones (`| v1.6 | 6 | 6 | Shipped
+        // 2026-01-28 |`), written when the milestone closed, even where its
+        // heading still says `## Current Milestone` (batch 30, gsdview).
+        if let Some(rm) = &ws.roadmap {
+            out.certain.extend(
+                table_shipped(rm.doc.text(), &rm.md)
+                    .into_iter()
+                    .map(|v| (v, "ROADMAP.md's table of milestones marks it shipped")),
+            );
+        }
         if let Some(st) = &ws.state {
             out.certain.extend(
-                state_table_shipped(st)
+                table_shipped(st.doc.text(), &st.md)
                     .into_iter()
                     .map(|v| (v, "STATE.md's table of milestones marks it done")),
             );
@@ -386,13 +396,12 @@ fn state_field_shipped(st: &super::state::State) -> Option<String> {
         .then_some(v)
 }
 
-/// Milestones a STATE.md table records as finished: a row whose first cell
-/// names a milestone and whose status cell says shipped (`| v1.1 — Onboarding
-/// | ✅ Завершён |`), or any such row under a heading that names the table
-/// as the shipped ones (`## Shipped Milestones`, `## Completed Milestones`).
-fn state_table_shipped(st: &super::state::State) -> Vec<String> {
-    let text = st.doc.text();
-    let md: &Markdown = &st.md;
+/// Milestones a table (STATE.md's or the roadmap's) records as finished:
+/// a row whose first cell names a milestone and whose status cell says
+/// shipped (`| v1.1 — Onboarding | ✅ Завершён |`), or any such row under a
+/// heading that names the table as the shipped ones (`## Shipped
+/// Milestones`, `## Completed Milestones`).
+fn table_shipped(text: &str, md: &Markdown) -> Vec<String> {
     let mut out = Vec::new();
     for row in md.table_rows.iter().filter(|r| !r.separator) {
         let Some(first) = row.cells.first() else {

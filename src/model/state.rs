@@ -76,6 +76,8 @@ pub struct PhaseStatusRow {
     pub phase: PhaseId,
     pub status: String,
     pub line: usize,
+    /// Where STATE.md keeps it, for `--explain` (`STATE.md's phase table`).
+    pub source: &'static str,
 }
 
 impl State {
@@ -368,12 +370,74 @@ impl State {
                         phase,
                         status: st.slice(text).trim().to_owned(),
                         line: row.line.number,
+                        source: "STATE.md's phase table",
                     });
                 }
             }
         }
         out.extend(self.phase_status_headings());
+        out.extend(self.phase_status_checklist());
         out
+    }
+
+    /// A checklist of phases (`- [x] Phase 1: Backend Foundation
+    /// completed.`, `- ✅ Phase 3: Generation UI (1/3 plans)`): the
+    /// per-phase record some trees keep in STATE.md instead of a table. A
+    /// ticked (or ✅) phase reads as complete; an unticked one says nothing
+    /// (the box may be a to-do about the phase). Two phase
+    /// items at least, so that one to-do naming a phase is not a record;
+    /// items about a part of a phase (`Phase 3 Plan 2`) are not the phase's.
+    fn phase_status_checklist(&self) -> Vec<PhaseStatusRow> {
+        let text = self.doc.text();
+        let items: Vec<(PhaseId, bool, usize)> = self
+            .md
+            .list_items
+            .iter()
+            .filter_map(|item| {
+                let content = item.content.slice(text).trim_start_matches(['*', '_']);
+                // A box, or a mark before the phase (`- ✅ Phase 3: UI
+                // (1/3 plans)`, `- ⏸️ Phase 4: …`): done only with a done mark.
+                let checked = match item.checkbox {
+                    Some(b) => b.checked,
+                    None => {
+                        let first = content.trim_start().chars().next()?;
+                        if first.is_alphanumeric() || first.is_ascii_punctuation() {
+                            return None;
+                        }
+                        matches!(first, '✅' | '✓' | '✔' | '☑')
+                    }
+                };
+                let content = content
+                    .trim_start()
+                    .trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_whitespace())
+                    .trim_start()
+                    .trim_start_matches(['*', '_']);
+                let (phase, name) = super::roadmap::parse_phase_title(content)?;
+                let first = name
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .unwrap_or("")
+                    .to_lowercase();
+                (!PART_WORDS.contains(&first.as_str())).then_some((
+                    phase,
+                    checked,
+                    item.line.number,
+                ))
+            })
+            .collect();
+        if items.len() < 2 {
+            return Vec::new();
+        }
+        items
+            .into_iter()
+            .filter(|(_, checked, _)| *checked)
+            .map(|(phase, _, line)| PhaseStatusRow {
+                phase,
+                status: "Complete".to_owned(),
+                line,
+                source: "STATE.md's checklist of phases",
+            })
+            .collect()
     }
 
     /// Headings that name a phase and state its status (`### Phase 1:
@@ -401,13 +465,18 @@ impl State {
             let tail = heading
                 .find(name.as_str())
                 .map_or("", |at| &heading[at + name.len()..]);
+            // A mark before the phase word (`### ✅ Phase 1: Unpack`) is its
+            // status too.
+            let lead = heading.trim_start().starts_with('✅').then_some("✅");
             let status = [name.as_str(), tail]
                 .into_iter()
-                .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)?;
+                .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)
+                .or(lead)?;
             Some(PhaseStatusRow {
                 phase,
                 status: status.to_owned(),
                 line: h.line.number,
+                source: "its STATE.md heading",
             })
         })
     }

@@ -1085,9 +1085,30 @@ impl Nest {
             Some(p) if p.parent() == Some(dir) && p.file_name() == Some("plans".as_ref()) => {
                 Nest::Plans
             }
+            // A folder of one plan's own (`04-04-cli-package/04-04-SUMMARY.md`):
+            // its files named for that plan are the phase's (batch 30, vole).
+            Some(p)
+                if p.parent() == Some(dir)
+                    && plan_folder_prefix(p).is_some_and(|pre| {
+                        file.file_name()
+                            .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{pre}-")))
+                    }) =>
+            {
+                Nest::Plans
+            }
             _ => Nest::Deeper,
         }
     }
+}
+
+/// The plan ID a subfolder is named for (`04-04` of `04-04-cli-package`).
+fn plan_folder_prefix(folder: &Path) -> Option<String> {
+    let name = folder.file_name()?.to_str()?;
+    let mut parts = name.splitn(3, '-');
+    let (phase, plan) = (parts.next()?, parts.next()?);
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    (numeric(phase) && plan.len() >= 2 && plan.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("{phase}-{plan}"))
 }
 
 /// What a file in a phase folder is, from its name and place.

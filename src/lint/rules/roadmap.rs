@@ -238,6 +238,7 @@ pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
                 .push((dir, p.active && !p.archived, name));
         }
     }
+    let mut found = Vec::new();
     for ph in cx.ws.current_phases() {
         let Some(id) = &ph.id else { continue };
         if used_dirs.contains(ph.dir.as_path())
@@ -272,19 +273,36 @@ pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
             continue;
         }
         let history = ran_to_its_end(ph) || !live || id.is_backlog();
-        let name_of = |d: &Path| {
-            d.file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        found.push((ph, phase_dir, id, history));
+    }
+    // Three numbers or more with a second folder: a whole earlier numbering
+    // kept beside the roadmap's (a replaced roadmap's `02-returns-…`,
+    // `03-returns-…`, `04-returns-…`), history rather than one stray copy
+    // (batch 30, matthiasrib29+StoFlow).
+    let mut numbers: Vec<u64> = found.iter().map(|f| f.2.major()).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let series = numbers.len() >= 3;
+    let folders = found.len();
+    let name_of = |d: &Path| {
+        d.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    };
+    for (ph, phase_dir, id, history) in found {
+        let note = if series && !history {
+            format!(" (kept as info: one of {folders} folders of an earlier numbering)")
+        } else {
+            String::new()
         };
         s.file_severity(
-            if history {
+            if history || series {
                 crate::lint::Severity::Info
             } else {
                 s.severity()
             },
             ph.dir.join(""),
             format!(
-                "phase folder {} shares number {} with {}, the folder of the roadmap's phase {}",
+                "phase folder {} shares number {} with {}, the folder of the roadmap's phase {}{note}",
                 ph.dir_name,
                 id.unpadded(),
                 name_of(phase_dir),

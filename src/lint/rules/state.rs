@@ -192,13 +192,19 @@ pub fn state_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
     let Some(field) = st.body_field("currentPlan") else {
         return;
     };
-    let Some((_, total)) = field.value.split_once(" of ") else {
-        return;
-    };
-    let Some(total) = total
-        .split_whitespace()
-        .next()
-        .and_then(|t| t.parse::<usize>().ok())
+    // `Plan: 2 of 4 …`: the count follows the plan's own number. An `of`
+    // further on is prose (`06-06 complete … 12 of 39 planned paths`).
+    // (`Plan 2 of 4` and `**2** of 4` too.)
+    let words: Vec<&str> = field.value.split_whitespace().take(4).collect();
+    let Some(total) = (1..words.len().saturating_sub(1))
+        .take(2)
+        .find(|&i| words[i] == "of" && words[i - 1].chars().any(|c| c.is_ascii_digit()))
+        .and_then(|i| {
+            words[i + 1]
+                .trim_end_matches(|c: char| !c.is_ascii_digit())
+                .parse::<usize>()
+                .ok()
+        })
     else {
         return;
     };
