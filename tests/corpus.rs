@@ -422,7 +422,8 @@ fn flat(err: &str) -> String {
         .join(" ")
 }
 
-/// `gsd phase add` on every corpus tree (and each workstream): the roadmap
+/// `gsd phase add`, then `gsd phase insert` after the first live phase, on
+/// every corpus tree (and each workstream): the roadmap
 /// keeps every line it had, in order; the new details heading stands after
 /// a blank line; the new progress row sits inside its table with as many
 /// cells as the table's header. (Before: on 30 of 83 trees the details were
@@ -473,8 +474,33 @@ fn corpus_phase_add_keeps_the_roadmaps_shape() {
                             Some(0) => added += 1,
                             other => panic!("{name}: exit {other:?}: {}", common::stderr(&o)),
                         }
+                        // Then a decimal phase after the roadmap's first live one.
+                        let v: serde_json::Value = serde_json::from_slice(
+                            &common::gsd_in(t.path(), pre, &["roadmap", "--json"]).stdout,
+                        )
+                        .unwrap_or_default();
+                        let first = v["phases"].as_array().and_then(|ps| {
+                            ps.iter()
+                                .find(|p| p["archived"] != true && p["backlog"] != true)
+                                .and_then(|p| p["number"].as_str().map(str::to_owned))
+                        });
+                        let mut last = after.clone();
+                        if let Some(n) = first {
+                            let o = common::gsd_in(
+                                t.path(),
+                                pre,
+                                &["phase", "insert", &n, "Corpus insert", "--no-commit"],
+                            );
+                            assert!(
+                                matches!(o.status.code(), Some(0 | 2)),
+                                "{name}: insert {n}: exit {:?}: {}",
+                                o.status.code(),
+                                common::stderr(&o)
+                            );
+                            last = std::fs::read_to_string(&p).unwrap_or_default();
+                        }
                         bad.extend(
-                            shape_problems(&before, &after)
+                            shape_problems(&before, &last)
                                 .into_iter()
                                 .map(|why| format!("{name} {}: {why}", rel.display())),
                         );
@@ -509,7 +535,8 @@ fn writable(dir: &std::path::Path) {
     }
 }
 
-/// What is wrong with a roadmap after `phase add "Corpus probe"`.
+/// What is wrong with a roadmap after `phase add "Corpus probe"` (and
+/// `phase insert … "Corpus insert"`).
 fn shape_problems(before: &str, after: &str) -> Vec<String> {
     let mut out = Vec::new();
     let lines: Vec<&str> = after.lines().collect();
@@ -523,7 +550,7 @@ fn shape_problems(before: &str, after: &str) -> Vec<String> {
     }
     let cells = |l: &str| l.trim().trim_matches('|').split('|').count();
     for (i, l) in lines.iter().enumerate() {
-        if !l.contains("Corpus probe") {
+        if !l.contains("Corpus probe") && !l.contains("Corpus insert") {
             continue;
         }
         if l.starts_with('#') && i > 0 && !lines[i - 1].trim().is_empty() {

@@ -3790,8 +3790,19 @@ fn state_checklist_of_phases_marks_phases_done() {
         with("**Status:**\n- ✅ Phase 1: Foundation (1/3 plans)\n- ⏸️ Phase 2: Auth (0/3 plans)\n");
     assert_eq!(v["completed_phases"], 1, "{v}");
     assert_eq!(v["current_phase"], "2", "{v}");
-    // One ticked line naming a phase is a to-do, not a record.
+    // One ticked line naming a phase is a to-do, not a record; so are
+    // several under a heading of to-dos or decisions, or among other tasks.
     let v = with("## Todos\n\n- [x] Phase 1: decide on hosting\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    let v = with(
+        "### Pending Todos\n\n- [x] Phase 1: ask for the logo\n- [x] Phase 2: book the review\n",
+    );
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    let v = with("### Decisions\n\n- ✅ Phase 1: chose Postgres\n- ✅ Phase 2: chose JWT\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    let v = with(
+        "## Work\n\n- [x] Phase 1: ask for the logo\n- [x] Phase 2: book the review\n- [x] renew the domain\n",
+    );
     assert_eq!(v["completed_phases"], 0, "{v}");
     // Lines about a part of a phase are not the phase's record.
     let v = with("- [x] Phase 1 Plan 2: done\n- [x] Phase 2 UAT: passed\n");
@@ -3862,6 +3873,15 @@ fn an_earlier_numbering_kept_beside_the_roadmaps_is_history() {
     assert_eq!(shared(root), ["warning", "warning"]);
     one_plan_each(root, &[("04-returns-ui", "04", false)]);
     assert_eq!(shared(root), ["info", "info", "info"]);
+    // Two that ran beside one unrun stray copy are no series.
+    for dir in ["02-returns-core", "03-returns-api"] {
+        write(
+            root,
+            &format!(".planning/phases/{dir}/{}-01-SUMMARY.md", &dir[..2]),
+            "# S\n",
+        );
+    }
+    assert_eq!(shared(root), ["info", "info", "warning"]);
 }
 
 /// A version that only a phase's own section names (`l2d-widget v0.1.0`, a
@@ -3924,6 +3944,17 @@ fn the_roadmaps_table_of_milestones_records_a_ship() {
     std::fs::write(&roadmap_path, text("Shipped 2026-01-28")).unwrap();
     let v = roadmap(root);
     assert_eq!(current(&v), None, "{v}");
+    // A table of phases by milestone: one row done is not the milestone.
+    std::fs::write(
+        &roadmap_path,
+        text("In progress").replace(
+            "| v1.6 | 2 | 2 | In progress |\n",
+            "| v1.6 | 1 | 1 | Complete |\n| v1.6 | 2 | 1 | Not started |\n",
+        ),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("v1.6"), "{v}");
 }
 
 /// A summary filed in a folder of its plan's own (`04-04-cli-package/
@@ -3951,6 +3982,21 @@ fn a_summary_in_its_plans_own_folder_counts() {
     let v = roadmap(root);
     assert_eq!(v["total_summaries"], 1, "{v}");
     assert_eq!(v["phases"][0]["status"], "complete", "{v}");
+    // A copy of a plan kept in such a folder is not a second plan, and a
+    // folder named for another phase's plan is not this phase's.
+    write(
+        root,
+        ".planning/phases/01-tunnel/01-01-cli-package/01-01-PLAN.md",
+        &plan("01", "01", ""),
+    );
+    write(
+        root,
+        ".planning/phases/01-tunnel/02-01-old/02-01-SUMMARY.md",
+        "# Summary\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["total_plans"], 1, "{v}");
+    assert_eq!(v["total_summaries"], 1, "{v}");
 }
 
 /// Of two folders of one number, the phase's is the one its heading's

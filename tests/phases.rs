@@ -468,6 +468,27 @@ fn phase_add_between_milestones_keeps_the_progress_table_whole() {
         r.contains("- [ ] TBD\n\n### Phase 2: Next\n**Goal**: TBD\n"),
         "{r}"
     );
+    // `## Phase Details` over `## Phases` (the checklist's), and never above
+    // the document's title when the table sits under a `###` heading.
+    let t = gsd_init(&["AI"], &[]);
+    std::fs::write(
+        t.path().join(ROADMAP),
+        "# Roadmap\n\n## Phases\n\n- [x] Phase 1: Core\n\n## Phase Details\n\nDetails follow.\n\n## Notes\n\nx\n",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Next", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(r.contains("Details follow.\n\n### Phase 2: Next\n"), "{r}");
+    let t = gsd_init(&["AI"], &[]);
+    std::fs::write(
+        t.path().join(ROADMAP),
+        "# Roadmap: X\n\n### Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n| 1. Core | 1/1 | Complete | - |\n",
+    )
+    .unwrap();
+    ok(&t, &["phase", "add", "Next", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(r.starts_with("# Roadmap: X\n"), "{r}");
+    assert!(r.contains("| 1. Core | 1/1 | Complete | - |\n| 2. Next | 0/0 | Not started | - |\n\n### Phase 2: Next\n"), "{r}");
 }
 
 /// A new progress row is written in the table's own layout: the number
@@ -503,6 +524,27 @@ fn a_new_progress_row_follows_the_tables_own_columns() {
     let r = read(&t, ROADMAP);
     assert!(
         r.contains("| Phase 1 | Sync | ana | 1/1 | Complete |\n| Phase 2 | Audit | - | 0/0 | Not started |\n"),
+        "{r}"
+    );
+    // Rows shifted a column left of their header: no plan count is taken
+    // for a milestone; names in any script are cut safely (`phase insert`
+    // after `1. Préparation` used to panic).
+    let t = gsd_init(&["Sync"], &[]);
+    std::fs::write(
+        t.path().join(ROADMAP),
+        "# Roadmap\n\n## Progress\n\n| Phase | Milestone | Plans Complete | Status | Completed |\n|---|---|---|---|---|\n\
+         | 1. Préparation | 2/2 | Complete | 2026-05-04 |\n\n### Phase 1: Préparation\n**Goal**: a\n",
+    )
+    .unwrap();
+    ok(&t, &["phase", "insert", "1", "Audit", "--no-commit"]);
+    ok(&t, &["phase", "add", "Ship", "--no-commit"]);
+    let r = read(&t, ROADMAP);
+    assert!(
+        r.contains("| 1.1. Audit | - | 0/0 | Not started | - |\n"),
+        "{r}"
+    );
+    assert!(
+        r.contains("| 2. Ship | - | 0/0 | Not started | - |\n"),
         "{r}"
     );
 }

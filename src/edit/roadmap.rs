@@ -123,7 +123,7 @@ fn progress_row(
     let number_only = has_name_column || like.is_some_and(|r| r.name().is_none());
     let phase_word = like.is_some_and(|r| {
         let l = r.label.trim().trim_matches(['*', '_']).trim();
-        l.len() > 6 && l[..6].eq_ignore_ascii_case("phase ")
+        l.len() > 6 && l.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("phase "))
     });
     let phase = match (number_only, phase_word) {
         (true, true) => format!("Phase {}", id.unpadded()),
@@ -138,9 +138,11 @@ fn progress_row(
         .and_then(|p| p.milestone)
         .and_then(|i| rm.milestones[i].version.clone())
         .or_else(|| {
+            // (A milestone, not whatever a row shifted a column writes
+            // there: `| 17. Work | 2/2 | … |` under a Milestone header.)
             like.filter(|r| !r.archived)
                 .and_then(|r| r.milestone_cell.clone())
-                .filter(|m| !m.trim().is_empty())
+                .filter(|m| crate::model::milestone::find_milestone_id(m).is_some())
         })
         .unwrap_or_else(|| "-".into());
     let Columns {
@@ -396,21 +398,29 @@ fn first_detail_point(rm: &Roadmap) -> usize {
             .map(str::to_lowercase)
             .collect()
     };
-    if let Some(i) = (0..headings.len()).find(|&i| {
-        headings[i].level <= 2
-            && matches!(
-                words(i).iter().map(String::as_str).collect::<Vec<_>>()[..],
-                ["phases"] | ["phase", "details"] | ["phase", "detail"]
-            )
-    }) {
+    // `## Phase Details` over `## Phases` (which often holds only the
+    // checklist, the details following under their own heading).
+    let titled = |names: &[&[&str]]| {
+        (0..headings.len()).find(|&i| {
+            headings[i].level == 2
+                && names
+                    .iter()
+                    .any(|n| words(i).iter().map(String::as_str).eq(n.iter().copied()))
+        })
+    };
+    if let Some(i) =
+        titled(&[&["phase", "details"], &["phase", "detail"]]).or(titled(&[&["phases"]]))
+    {
         return section_end(i);
     }
+    // Before the section of the progress table: a `##` heading, never the
+    // document's title.
     let table_line = rm.live_progress().map(|t| t.line);
     table_line
         .and_then(|line| {
             headings
                 .iter()
-                .rposition(|h| h.line.number < line && h.level <= 2)
+                .rposition(|h| h.line.number < line && h.level == 2)
         })
         .map_or(text.len(), start)
 }
@@ -584,8 +594,15 @@ pub fn insert_phase(ws: &Workspace, after: &str, name: &str) -> Result<NewPhase,
             k = k.max(decimals[0].parse().unwrap_or(0));
         }
     }
-    let id =
-        PhaseId::parse(&format!("{}.{}", base.unpadded(), k + 1)).expect("a decimal is a phase ID");
+    // A phase named by a custom ID (`m8-01`) has no decimal after it.
+    let Some(id) =
+        PhaseId::parse(&format!("{}.{}", base.unpadded(), k + 1)).filter(|_| !base.is_custom())
+    else {
+        return Err(EditError::Other(format!(
+            "phase {} has a custom ID: a decimal phase goes after a numbered phase (`gsd phase insert 3 NAME` makes 3.1)",
+            base.unpadded()
+        )));
+    };
     let edits = add_phase_edits(
         rm,
         &id,

@@ -114,10 +114,22 @@ impl ShippedRecords {
         // The roadmap's own table of milestones (`| v1.6 | 6 | 6 | Shipped
         // 2026-01-28 |`), written when the milestone closed, even where its
         // heading still says `## Current Milestone` (batch 30, gsdview).
+        // (A version on several rows is a table of its phases, `| v2.0 | 3
+        // | Complete |`, where one row done is not the milestone done.)
         if let Some(rm) = &ws.roadmap {
+            let text = rm.doc.text();
+            let versions: Vec<String> = rm
+                .md
+                .table_rows
+                .iter()
+                .filter(|r| !r.separator)
+                .filter_map(|r| find_milestone_id(r.cells.first()?.slice(text)))
+                .collect();
+            let once = |v: &String| versions.iter().filter(|w| same_version(w, v)).count() == 1;
             out.certain.extend(
-                table_shipped(rm.doc.text(), &rm.md)
+                table_shipped(text, &rm.md)
                     .into_iter()
+                    .filter(once)
                     .map(|v| (v, "ROADMAP.md's table of milestones marks it shipped")),
             );
         }

@@ -311,6 +311,35 @@ const PART_WORDS: &[&str] = &[
     "checkpoint",
 ];
 
+/// Whether a phase title's name is about a part of the phase (`Phase 3
+/// Plan 2`, `Phase 4 UAT`), whose status is not the phase's.
+fn about_a_part(name: &str) -> bool {
+    let first = name
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    PART_WORDS.contains(&first.as_str())
+}
+
+/// A mark that says done before a line's text (`✅`, `✓`, `✔`, `☑`).
+fn done_mark(c: char) -> bool {
+    matches!(c, '✅' | '✓' | '✔' | '☑')
+}
+
+/// A heading over a list of work still to do or of choices made (`Pending
+/// Todos`, `Decisions`, `Blockers`), whose items name phases without
+/// recording them.
+fn names_a_worklist(heading: &str) -> bool {
+    let lower = heading.to_lowercase();
+    [
+        "todo", "to-do", "to do", "pending", "decision", "blocker", "concern", "question", "risk",
+        "issue", "idea", "note",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
 impl State {
     /// The rows of every table whose header has a phase column and a
     /// status column, with the phase they name, then the headings that
@@ -383,53 +412,52 @@ impl State {
     /// A checklist of phases (`- [x] Phase 1: Backend Foundation
     /// completed.`, `- ✅ Phase 3: Generation UI (1/3 plans)`): the
     /// per-phase record some trees keep in STATE.md instead of a table. A
-    /// ticked (or ✅) phase reads as complete; an unticked one says nothing
-    /// (the box may be a to-do about the phase). Two phase
-    /// items at least, so that one to-do naming a phase is not a record;
-    /// items about a part of a phase (`Phase 3 Plan 2`) are not the phase's.
+    /// ticked (or ✅) phase reads as complete; an unticked one says nothing.
+    /// A record lists phases only: two at least, every marked item of its
+    /// section a phase, under a heading that is not a list of to-dos,
+    /// decisions or blockers (`- [x] Phase 2: book the design review` under
+    /// `### Pending Todos` is a task about the phase). Items about a part of
+    /// a phase (`Phase 3 Plan 2`) are not the phase's.
     fn phase_status_checklist(&self) -> Vec<PhaseStatusRow> {
         let text = self.doc.text();
-        let items: Vec<(PhaseId, bool, usize)> = self
-            .md
-            .list_items
-            .iter()
-            .filter_map(|item| {
-                let content = item.content.slice(text).trim_start_matches(['*', '_']);
-                // A box, or a mark before the phase (`- ✅ Phase 3: UI
-                // (1/3 plans)`, `- ⏸️ Phase 4: …`): done only with a done mark.
-                let checked = match item.checkbox {
-                    Some(b) => b.checked,
-                    None => {
-                        let first = content.trim_start().chars().next()?;
-                        if first.is_alphanumeric() || first.is_ascii_punctuation() {
-                            return None;
-                        }
-                        matches!(first, '✅' | '✓' | '✔' | '☑')
-                    }
-                };
-                let content = content
-                    .trim_start()
-                    .trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_whitespace())
-                    .trim_start()
-                    .trim_start_matches(['*', '_']);
-                let (phase, name) = super::roadmap::parse_phase_title(content)?;
-                let first = name
-                    .split(|c: char| !c.is_alphanumeric())
-                    .next()
-                    .unwrap_or("")
-                    .to_lowercase();
-                (!PART_WORDS.contains(&first.as_str())).then_some((
-                    phase,
-                    checked,
-                    item.line.number,
-                ))
-            })
-            .collect();
-        if items.len() < 2 {
-            return Vec::new();
+        let headings = &self.md.headings;
+        // Marked items by section (the heading above them, if any).
+        // (phase, ticked, line), None for a marked item that names no phase.
+        type Item = Option<(PhaseId, bool, usize)>;
+        let mut sections: Vec<(Option<usize>, Vec<Item>)> = Vec::new();
+        for item in &self.md.list_items {
+            let content = item.content.slice(text).trim_start_matches(['*', '_']);
+            // A box, or a mark before the text (`- ✅ Phase 3: UI`, `- ⏸️ …`).
+            let checked = match item.checkbox {
+                Some(b) => b.checked,
+                None => match content.trim_start().chars().next() {
+                    Some(c) if !c.is_alphanumeric() && !c.is_ascii_punctuation() => done_mark(c),
+                    _ => continue,
+                },
+            };
+            let content = content
+                .trim_start()
+                .trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_whitespace())
+                .trim_start()
+                .trim_start_matches(['*', '_']);
+            let phase = super::roadmap::parse_phase_title(content)
+                .filter(|(_, name)| !about_a_part(name))
+                .map(|(phase, _)| (phase, checked, item.line.number));
+            let section = headings
+                .iter()
+                .rposition(|h| h.line.number < item.line.number);
+            match sections.last_mut() {
+                Some((s, items)) if *s == section => items.push(phase),
+                _ => sections.push((section, vec![phase])),
+            }
         }
-        items
+        sections
             .into_iter()
+            .filter(|(section, items)| {
+                let heading = section.map_or("", |i| headings[i].text.slice(text));
+                items.len() >= 2 && items.iter().all(Option::is_some) && !names_a_worklist(heading)
+            })
+            .flat_map(|(_, items)| items.into_iter().flatten())
             .filter(|(_, checked, _)| *checked)
             .map(|(phase, _, line)| PhaseStatusRow {
                 phase,
@@ -452,12 +480,7 @@ impl State {
             let (phase, name) = super::roadmap::parse_phase_title(heading)?;
             // `### Phase 3 Plan 2: Complete`, `### Phase 4 UAT ✅`: a record
             // of a part of the phase, not of the phase.
-            let first = name
-                .split(|c: char| !c.is_alphanumeric())
-                .next()
-                .unwrap_or("")
-                .to_lowercase();
-            if PART_WORDS.contains(&first.as_str()) {
+            if about_a_part(&name) {
                 return None;
             }
             // The name, else what follows it (`Phase 7: Layout Shell —
@@ -467,7 +490,10 @@ impl State {
                 .map_or("", |at| &heading[at + name.len()..]);
             // A mark before the phase word (`### ✅ Phase 1: Unpack`) is its
             // status too.
-            let lead = heading.trim_start().starts_with('✅').then_some("✅");
+            let lead = heading
+                .trim_start()
+                .starts_with(done_mark)
+                .then_some("Complete");
             let status = [name.as_str(), tail]
                 .into_iter()
                 .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)

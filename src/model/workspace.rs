@@ -1086,12 +1086,14 @@ impl Nest {
                 Nest::Plans
             }
             // A folder of one plan's own (`04-04-cli-package/04-04-SUMMARY.md`):
-            // its files named for that plan are the phase's (batch 30, vole).
+            // the summary named for that plan, of this phase, is the phase's
+            // (batch 30, vole). A plan kept there is an old copy, a note.
             Some(p)
                 if p.parent() == Some(dir)
-                    && plan_folder_prefix(p).is_some_and(|pre| {
+                    && plan_folder_prefix(p, dir).is_some_and(|pre| {
                         file.file_name()
-                            .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{pre}-")))
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n == format!("{pre}-SUMMARY.md"))
                     }) =>
             {
                 Nest::Plans
@@ -1101,13 +1103,16 @@ impl Nest {
     }
 }
 
-/// The plan ID a subfolder is named for (`04-04` of `04-04-cli-package`).
-fn plan_folder_prefix(folder: &Path) -> Option<String> {
+/// The plan ID a subfolder of the phase folder `dir` is named for (`04-04`
+/// of `04-04-cli-package` in `04-http-tunnel`): its phase number is the
+/// folder's.
+fn plan_folder_prefix(folder: &Path, dir: &Path) -> Option<String> {
     let name = folder.file_name()?.to_str()?;
     let mut parts = name.splitn(3, '-');
     let (phase, plan) = (parts.next()?, parts.next()?);
-    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    (numeric(phase) && plan.len() >= 2 && plan.bytes().all(|b| b.is_ascii_digit()))
+    let (own, _) = PhaseId::from_dir_name(dir.file_name()?.to_str()?)?;
+    let same = PhaseId::parse(phase).is_some_and(|p| p.same(&own));
+    (same && plan.len() >= 2 && plan.bytes().all(|b| b.is_ascii_digit()))
         .then(|| format!("{phase}-{plan}"))
 }
 
@@ -1216,6 +1221,11 @@ fn build_phase(
     // Asked only of the rare `NN-PLAN-<slug>.md` name: a scan is enough.
     let listed: Vec<(String, Nest)> = names.clone();
     for (name, nested) in names {
+        // The same file at the folder's root and in a subfolder: the root's.
+        if nested != Nest::Root && listed.iter().any(|(m, at)| *m == name && *at == Nest::Root) {
+            other_files.push(name);
+            continue;
+        }
         let beside = |n: &str| listed.iter().any(|(m, at)| m == n && *at == nested);
         match phase_file_kind(&name, nested, beside) {
             PhaseFileKind::Plan => plan_files.push(name),

@@ -279,11 +279,14 @@ pub fn phase_dir_shares_number(cx: &Ctx, s: &mut Sink) {
     // kept beside the roadmap's (a replaced roadmap's `02-returns-…`,
     // `03-returns-…`, `04-returns-…`), history rather than one stray copy
     // (batch 30, matthiasrib29+StoFlow).
-    let mut numbers: Vec<u64> = found.iter().map(|f| f.2.major()).collect();
+    // (Counted among the unrun leftovers only, in a run of consecutive
+    // numbers: two folders that ran beside one stray unrun copy are no
+    // series.)
+    let mut numbers: Vec<u64> = found.iter().filter(|f| !f.3).map(|f| f.2.major()).collect();
     numbers.sort_unstable();
     numbers.dedup();
-    let series = numbers.len() >= 3;
-    let folders = found.len();
+    let series = numbers.len() >= 3 && numbers.windows(2).all(|w| w[1] == w[0] + 1);
+    let folders = numbers.len();
     let name_of = |d: &Path| {
         d.file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
