@@ -598,6 +598,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     out.push(s(&["progress", "table", "--raw"]));
     out.push(s(&["progress", "json", "--pick", "percent"]));
     out.push(s(&["query", "phases.list"]));
+    out.push(s(&["smart-entry", "--json"]));
+    out.push(s(&["query", "smart-entry", "--pick", "summary"]));
     out.push(s(&["phases", "list", "--raw"]));
     out.push(s(&["query", "phases.list", "--type", "summaries", "--raw"]));
     out.push(s(&[
@@ -731,12 +733,12 @@ struct PeerCounts {
 
 /// The calls of the corpus read parity that gsd hands on to gsd-tools, as
 /// measured (2026-12-05, 134 trees; the `progress`, `phases list`,
-/// `state get` and `state load` calls are handed on only on the six
-/// workstream trees, and `state load` also on the two whose config sets
+/// `state get`, `state load` and `smart-entry` calls are handed on only on
+/// the workstream trees, and `state load` also on the two whose config sets
 /// a runtime or model policy 1.14.0 warns about): an answer
 /// that stops being gsd's own is a regression the equality check alone
 /// does not see.
-const HANDED_ON_AT_MOST: usize = 1688;
+const HANDED_ON_AT_MOST: usize = 1702;
 
 #[test]
 #[cfg_attr(
@@ -5430,4 +5432,321 @@ fn state_load_answers_as_gsd_tools() {
         &[],
         "capabilities installed",
     );
+}
+
+/// `gsd_run smart-entry [--json]` against gsd-tools 1.14.0's, situation by
+/// situation: no project, paused, blocked, a failed verification (by the
+/// status word and by a `STATUS: failed` report of the current phase),
+/// no phases yet, complete by the progress table and by STATE.md's counts,
+/// planning, executing, verify-pending, idle-stranded (stale activity on a
+/// clean tree, and commits not pushed), unknown; fields from the
+/// frontmatter, bold and plain lines and a field table, CRLF. What rests on
+/// V8's date parser or git history walks is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn smart_entry_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let roadmap = |rows: &[(&str, &str)]| {
+        let mut r = String::from(
+            "# Roadmap\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n",
+        );
+        for (p, s) in rows {
+            r.push_str(&format!("| {p} | 1/1 | {s} | - |\n"));
+        }
+        r
+    };
+    let two_open = roadmap(&[("1. Base", "Complete"), ("2. API", "In progress")]);
+    let all_done = roadmap(&[
+        ("1. Base", "Complete"),
+        ("2. API", "complete"),
+        ("999.1 Later", "Not started"),
+    ]);
+    let state = |body: &str| format!("# Project State\n\n{body}\n");
+    let cases: Vec<(&str, tempfile::TempDir)> = vec![
+        ("no project", tempfile::tempdir().unwrap()),
+        (
+            "paused",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state("**Status:** Executing\n**Paused At:** 2026-01-02 — task 3"),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "blocked",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state(
+                            "Status: executing\n\n## Blockers\n\n- waiting on the API key\n-   design review \n\n## Next\n- not a blocker",
+                        ),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "verify word",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state("**Status:** UAT-fail on login\nTotal Phases: 2"),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "verify report",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state(
+                            "**Current Phase:** 2 (API)\n**Status:** executing\nTotal Phases: 2",
+                        ),
+                    ),
+                    (
+                        ".planning/phases/01-base/01-VERIFICATION.md",
+                        "STATUS: passed\n",
+                    ),
+                    (
+                        ".planning/phases/02-api/02-01-SUMMARY.md",
+                        "# S\n\nSTATUS: Failed\nstatus: done\n",
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "report of another phase",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state(
+                            "Phase: 2 of 2\n**Status:** executing\nTotal Phases: 2\nProgress: 50%",
+                        ),
+                    ),
+                    (
+                        ".planning/phases/01-base/01-VERIFICATION.md",
+                        "STATUS: failed\n",
+                    ),
+                    (".planning/phases/02-api/02-UAT.md", "STATUS: pending\n"),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "no phases",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", "# Roadmap\n"),
+                    (".planning/STATE.md", &state("**Status:** planning")),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "complete by table",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &all_done),
+                    (
+                        ".planning/STATE.md",
+                        &state("**Status:** v1.0 milestone complete\nTotal Phases: 2"),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "complete by counts",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", "# Roadmap\n\n- [x] Phase 1\n"),
+                    (
+                        ".planning/STATE.md",
+                        "---\ncurrent_phase: 3\nstatus: completed\nprogress:\n  total_phases: 3\n  percent: 100\n---\n\n# State\n",
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "planning",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        "---\ncurrent_phase: 2\nstatus: planning\nprogress:\n  total_phases: 4\n  percent: 25\n---\n\n# State\n\nStatus: executing\n",
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "executing by table",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state(
+                            "| Field | Value |\n|---|---|\n| Status | Executing |\n| Total Phases | 5 |\n| Phase | Phase 3 of 5 |\n| Progress | 40% |",
+                        ),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "verify pending, CRLF",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open.replace('\n', "\r\n")),
+                    (
+                        ".planning/STATE.md",
+                        "# State\r\n\r\n**Phase:** 2\r\n**Status:** Verifying\r\n**Total Phases:** 2\r\n",
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "stale",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state(
+                            "Status: ready\nTotal Phases: 2\nLast Activity: 2025-03-01 — plan 2 written",
+                        ),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "unknown",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state("Status: ready\nTotal Phases: 2"),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "dirty",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state("Status: ready\nTotal Phases: 2\nLast Activity: 2025-03-01"),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+    ];
+    std::fs::write(cases[14].1.path().join("new.txt"), "x").unwrap();
+    common::git(cases[0].1.path(), &["init", "-q"]);
+    // Commits not on the upstream: stranded whatever the activity says.
+    let remote = tempfile::tempdir().unwrap();
+    common::git(remote.path(), &["init", "-q", "--bare"]);
+    let unpushed = built(
+        "{}",
+        &[
+            (".planning/ROADMAP.md", &two_open),
+            (
+                ".planning/STATE.md",
+                &state("Status: ready\nTotal Phases: 2"),
+            ),
+        ],
+        &[],
+    );
+    let u = unpushed.path();
+    common::git(
+        u,
+        &["remote", "add", "origin", remote.path().to_str().unwrap()],
+    );
+    common::git(u, &["push", "-q", "-u", "origin", "trunk"]);
+    std::fs::write(u.join("a.txt"), "a").unwrap();
+    common::git(u, &["add", "a.txt"]);
+    common::git(u, &["commit", "-q", "-m", "more"]);
+    let mut trees: Vec<(&str, &tempfile::TempDir)> = cases.iter().map(|(n, t)| (*n, t)).collect();
+    trees.push(("unpushed", &unpushed));
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["smart-entry", "--json"],
+        vec!["smart-entry"],
+        vec!["query", "smart-entry", "--json", "--pick", "situation"],
+    ];
+    assert_trees_answer_as_core(shims.path(), &real, &trees, &calls, &[]);
+    // Every situation of the table above was reached.
+    let situations: std::collections::BTreeSet<String> = trees
+        .iter()
+        .map(|(_, t)| {
+            let o = as_named(
+                shims.path(),
+                "gsd_run",
+                t.path(),
+                &[
+                    "smart-entry",
+                    "--json",
+                    "--pick",
+                    "situation",
+                    "--no-fallback",
+                ],
+                &[],
+            );
+            text(&o.stdout).trim().to_string()
+        })
+        .collect();
+    assert_eq!(situations.len(), 11, "{situations:?}");
+    // Handed on: a date only V8's lenient parser reads, a recorded
+    // state_head, an unclosed frontmatter.
+    for (body, why) in [
+        ("# S\n\nLast Activity: Dec 5, 2025\n", "ISO date"),
+        ("---\nstate_head: abc1234\n---\n# S\n", "state_head"),
+        ("---\nstatus: x\ncurrent_phase: 2\n# S\n", "not closed"),
+    ] {
+        let t = analyze_tree(&[("ROADMAP.md", &two_open), ("STATE.md", body)]);
+        assert_handed_on(shims.path(), t.path(), &["smart-entry", "--json"], &[], why);
+    }
 }

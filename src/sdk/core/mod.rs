@@ -45,6 +45,7 @@ pub mod plan_scan;
 pub mod predicate;
 pub mod prior_verify;
 pub mod progress;
+pub mod progress_table;
 pub mod quick_batch;
 pub mod reads;
 pub mod research;
@@ -55,6 +56,8 @@ pub mod roadmap_phase;
 pub mod runtime_facts;
 pub mod section_manifest;
 pub mod slug;
+pub mod smart_entry;
+pub mod state_fields;
 pub mod state_get;
 pub mod state_load;
 pub mod summary_extract;
@@ -266,7 +269,7 @@ fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
     }) {
         return Some(" with a help or version flag".into());
     }
-    if scope == Scope::Planning {
+    if scope != Scope::Free {
         if let Some(w) = &req.workstream {
             return Some(format!(" on workstream `{w}` yet"));
         }
@@ -281,11 +284,14 @@ fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
                 .ancestors()
                 .skip(1)
                 .any(|a| is_dir(&a.join(".planning")));
-            return Some(if below {
-                " from a folder below the project root (gsd-tools walks up to it)".into()
-            } else {
-                " outside a project (no .planning/ here or above)".into()
-            });
+            if below {
+                return Some(
+                    " from a folder below the project root (gsd-tools walks up to it)".into(),
+                );
+            }
+            if scope == Scope::Planning {
+                return Some(" outside a project (no .planning/ here or above)".into());
+            }
         }
     }
     None

@@ -19,8 +19,9 @@ use super::{
     agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
     init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
     isolation, loop_hooks, models, mvp_mode, predicate, progress, quick_batch, reads, research,
-    review_lane, roadmap_analyze, runtime_facts, state_get, state_load, summary_extract,
-    tdd_applicable, test_command, todos, tree_writes, user_story, verification, windows, writes,
+    review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_load,
+    summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
+    windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -60,6 +61,10 @@ pub enum Scope {
     /// Reads `.planning/`: answered only where gsd-tools' project root is
     /// the working directory and no workstream is active.
     Planning,
+    /// Reads `.planning/` where there is one, and answers outside a
+    /// project too (from the working directory, as gsd-tools does); the
+    /// same refusals as [`Scope::Planning`] otherwise.
+    Anywhere,
     /// Never reads the tree.
     Free,
 }
@@ -256,6 +261,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         quick_batch::effective_concurrency,
     ),
     ("research-plan", Scope::Planning, research::plan),
+    ("smart-entry", Scope::Anywhere, smart_entry::smart_entry),
     ("research-store.get", Scope::Planning, research::store_get),
     ("research-store.put", Scope::Planning, research::store_put),
     (

@@ -1,0 +1,166 @@
+//! One STATE.md field as GSD Core 1.14.0 reads it (`state-document.cjs`):
+//! the frontmatter's scalar when it holds text, else the body's
+//! `**Field:** value` line, else a plain `Field: value` line, else a
+//! two-cell `| Field | value |` table row — the ladder smart-entry and the
+//! state contract read STATE.md through.
+
+use serde_json::{Map, Value};
+
+use super::super::compat::js::{is_js_space, trim};
+use super::super::compat::roadmap_text::{escape, group, re};
+use super::output::js_string;
+use super::progress_table::split_row;
+
+/// `stateFieldValue(fm, body, key, label).value`: the frontmatter's `key`
+/// when it is text (trimmed, not empty), a number or a boolean, else the
+/// body's `label` field.
+pub fn value(
+    fm: &Map<String, Value>,
+    body: &str,
+    key: Option<&str>,
+    label: &str,
+) -> Option<String> {
+    match key.and_then(|k| fm.get(k)) {
+        Some(Value::String(s)) if !trim(s).is_empty() => Some(trim(s).to_string()),
+        Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(js_string(v)),
+        _ => extract(body, label),
+    }
+}
+
+/// `stateExtractField(content, field)`.
+pub fn extract(content: &str, field: &str) -> Option<String> {
+    let escaped = escape(field);
+    for pattern in [
+        format!(r"(?im)^[ \t]*\*\*{escaped}:\*\*[ \t]*(.+)"),
+        format!(r"(?im)^{escaped}:[ \t]*(.+)"),
+    ] {
+        if let Some(c) = re(&pattern).captures(content).ok().flatten() {
+            return Some(trim(group(&c, 1)).to_string());
+        }
+    }
+    table_row(content, field).map(|v| trim(v).to_string())
+}
+
+/// `locateFieldRow(content, field).rawValue`: the value cell of the first
+/// `| Field | value |` line (exactly three pipes, not a separator row)
+/// whose first cell is the field, case-blind, set off by spaces or tabs.
+fn table_row<'a>(content: &'a str, field: &str) -> Option<&'a str> {
+    for line in content.split('\n').flat_map(|l| l.split('\r')) {
+        if !line.starts_with('|') || line.matches('|').count() != 3 {
+            continue;
+        }
+        if !line.trim_end_matches([' ', '\t']).ends_with('|') {
+            continue;
+        }
+        let cells = split_row(line);
+        if cells.len() != 2 || separator_cell(&cells[0]) {
+            continue;
+        }
+        let sep = line[1..].find('|').map(|i| i + 1)?;
+        let cell = &line[1..sep];
+        if !field_matches(field, cell) {
+            continue;
+        }
+        let close = line[sep + 1..].find('|').map(|i| i + sep + 1)?;
+        return Some(line[sep + 1..close].trim_matches([' ', '\t']));
+    }
+    None
+}
+
+/// `isTableSeparatorRow(firstCell)`: only dashes, colons and white space.
+fn separator_cell(cell: &str) -> bool {
+    let t = trim(cell);
+    !t.is_empty() && t.chars().all(|c| c == '-' || c == ':' || is_js_space(c))
+}
+
+/// `fieldNameMatchesRawCell`: the cell is the field, case-blind as a
+/// JavaScript `/i` pattern compares (an ASCII letter matches only its own
+/// two cases), after leading and before trailing spaces or tabs.
+fn field_matches(field: &str, cell: &str) -> bool {
+    let inner = cell.trim_start_matches([' ', '\t']);
+    let leading = cell.len() - inner.len();
+    // The field may itself begin with a space or tab: every split of the
+    // leading run is tried, as 1.14.0 tries every offset.
+    (0..=leading).any(|j| {
+        let rest = &cell[j..];
+        rest.len() >= field.len()
+            && rest.is_char_boundary(field.len())
+            && caseless_eq(&rest[..field.len()], field)
+            && rest[field.len()..].bytes().all(|b| b == b' ' || b == b'\t')
+    })
+}
+
+/// JavaScript's non-Unicode `/i` equality: characters equal after
+/// `toUpperCase`, where an uppercasing to more than one character or from
+/// outside ASCII into it is not taken.
+fn caseless_eq(a: &str, b: &str) -> bool {
+    let canon = |c: char| {
+        let mut up = c.to_uppercase();
+        match (up.next(), up.next()) {
+            (Some(u), None) if !u.is_ascii() || c.is_ascii() => u,
+            _ => c,
+        }
+    };
+    a.chars().count() == b.chars().count()
+        && a.chars().zip(b.chars()).all(|(x, y)| canon(x) == canon(y))
+}
+
+/// `content.replace(/^---[\s\S]*?---\s*/, '')`: STATE.md's body as
+/// smart-entry cuts it, from the second `---` on (anywhere, even inside a
+/// line) and the white space after it.
+pub fn body_after_fences(content: &str) -> &str {
+    if !content.starts_with("---") {
+        return content;
+    }
+    match content[3..].find("---") {
+        Some(i) => content[3 + i + 3..].trim_start_matches(is_js_space),
+        None => content,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_reads_bold_then_plain_then_a_table_row() {
+        let body = "Intro\n| Status | in table |\n  **Status:**  bold one \nStatus: plain\n";
+        assert_eq!(extract(body, "Status").as_deref(), Some("bold one"));
+        assert_eq!(
+            extract("status: plain\n| Status | t |", "Status").as_deref(),
+            Some("plain")
+        );
+        assert_eq!(
+            extract("|  status | t  v |\n", "Status").as_deref(),
+            Some("t  v")
+        );
+        assert_eq!(
+            extract("| --- | --- |\n| Phase | 3 |", "Phase").as_deref(),
+            Some("3")
+        );
+        assert_eq!(extract("| Phases | 3 |", "Phase"), None);
+        assert_eq!(extract("| Status | a | b |", "Status"), None);
+    }
+
+    #[test]
+    fn frontmatter_text_wins_when_it_is_not_blank() {
+        let mut fm = Map::new();
+        fm.insert("status".into(), Value::String("  ".into()));
+        assert_eq!(
+            value(&fm, "Status: body", Some("status"), "Status").as_deref(),
+            Some("body")
+        );
+        fm.insert("status".into(), Value::String(" fm ".into()));
+        assert_eq!(
+            value(&fm, "Status: body", Some("status"), "Status").as_deref(),
+            Some("fm")
+        );
+    }
+
+    #[test]
+    fn the_body_starts_after_the_second_run_of_dashes() {
+        assert_eq!(body_after_fences("---\na: 1\n---\n\n# T\n"), "# T\n");
+        assert_eq!(body_after_fences("------x"), "x");
+        assert_eq!(body_after_fences("# T\n---\n"), "# T\n---\n");
+    }
+}
