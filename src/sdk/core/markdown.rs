@@ -108,6 +108,29 @@ pub fn tokenize_headings(content: &str) -> Vec<Heading> {
     out
 }
 
+/// `collectSection(content, pick, {levelBounded: true}).body`: the lines
+/// after the first heading `pick` takes, up to the next heading of its
+/// level or a higher one, joined and trimmed at the end.
+pub fn collect_section(content: &str, pick: impl Fn(&Heading) -> bool) -> Option<String> {
+    let headings = tokenize_headings(content);
+    let i = headings.iter().position(&pick)?;
+    let line_of = |offset: usize| content[..offset].matches('\n').count();
+    let start = line_of(headings[i].offset) + 1;
+    let lines: Vec<&str> = content.split('\n').collect();
+    let end = headings[i + 1..]
+        .iter()
+        .find(|h| h.level <= headings[i].level)
+        .map_or(lines.len(), |h| line_of(h.offset));
+    let body = lines
+        .get(start..end.max(start))
+        .unwrap_or_default()
+        .join("\n");
+    Some(
+        body.trim_end_matches(super::super::compat::js::is_js_space)
+            .to_string(),
+    )
+}
+
 /// An ATX heading line: up to 3 spaces, 1–6 `#`, then nothing or a space
 /// or tab and the text; the closing `#` run is not part of the text.
 fn heading(line: &str) -> Option<(usize, String)> {

@@ -18,10 +18,10 @@ use super::output::{Failure, Out, js_string};
 use super::{
     agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
     init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
-    isolation, loop_hooks, models, mvp_mode, predicate, progress, quick_batch, reads, research,
-    review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_load,
-    summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
-    windows, writes,
+    isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress, quick_batch, reads,
+    research, review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_load,
+    state_snapshot, summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story,
+    verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -262,6 +262,8 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ),
     ("research-plan", Scope::Planning, research::plan),
     ("smart-entry", Scope::Anywhere, smart_entry::smart_entry),
+    ("state-snapshot", Scope::Planning, state_snapshot::snapshot),
+    ("phase.add", Scope::Planning, phase_writes::add),
     ("research-store.get", Scope::Planning, research::store_get),
     ("research-store.put", Scope::Planning, research::store_put),
     (

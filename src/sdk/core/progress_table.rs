@@ -113,6 +113,11 @@ fn parse_from(lines: &[&str]) -> Option<Table> {
     Some(Table { columns, rows })
 }
 
+/// `parseMarkdownTable(text)`: the first pipe table in `text`.
+pub fn parse(text: &str) -> Option<Table> {
+    parse_from(&lines(text))
+}
+
 /// `text.split(/\r?\n/)`.
 fn lines(text: &str) -> Vec<&str> {
     text.split('\n')

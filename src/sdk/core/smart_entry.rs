@@ -186,15 +186,6 @@ fn git_signals(dir: &Path) -> (bool, bool, bool) {
     (true, dirty, unpushed)
 }
 
-/// `parsePhaseFromProse(value).phase`.
-fn phase_from_prose(value: &str) -> Option<String> {
-    re(r"(?i)^\s*(?:Phase\s+)?(?:[A-Z][A-Z0-9_]*-)?(\d+[A-Z]?(?:\.\d+)*)\b")
-        .captures(value)
-        .ok()
-        .flatten()
-        .map(|c| group(&c, 1).to_string())
-}
-
 /// `parseIntOrNull`: `%` dropped, then `parseInt`.
 fn int_or_null(s: Option<&str>) -> Option<f64> {
     parse_int(&s?.replacen('%', "", 1))
@@ -231,9 +222,9 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
     if unterminated_frontmatter(&content) {
         return Err(hand_on(" for a STATE.md whose frontmatter is not closed"));
     }
-    let fm = frontmatter::extract(&content).map_err(|u| hand_on(format!(" ({})", u.0)))?;
+    let fm = frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
     let body = body_after_fences(&content);
-    let field = |key: Option<&str>, label: &str| state_fields::value(&fm, body, key, label);
+    let field = |key: Option<&str>, label: &str| state_fields::value(&fm, body, key, Some(label));
     let status = field(Some("status"), "Status");
     let paused_at = field(Some("paused_at"), "Paused At");
     let last_activity = field(Some("last_activity"), "Last Activity");
@@ -270,7 +261,9 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
         s.roadmap_total_phases = total;
         s.roadmap_completed_phases = completed;
     }
-    s.current_phase = current_phase.as_deref().and_then(phase_from_prose);
+    s.current_phase = current_phase
+        .as_deref()
+        .and_then(super::state_fields::phase_from_prose);
     s.total_phases = int_or_null(total_phases.as_deref());
     s.status = status_raw.to_lowercase();
     s.progress = int_or_null(percent.as_deref());
@@ -279,7 +272,7 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
 
 /// A STATE.md that opens a frontmatter fence and never closes it: 1.14.0
 /// may warn about it (by how many keys it holds); left to it.
-fn unterminated_frontmatter(content: &str) -> bool {
+pub(super) fn unterminated_frontmatter(content: &str) -> bool {
     let c = content.strip_prefix('\u{feff}').unwrap_or(content);
     let header = if c.starts_with("---\r\n") {
         5
@@ -293,25 +286,14 @@ fn unterminated_frontmatter(content: &str) -> bool {
 
 /// The `- item` lines under a `## Blockers` heading, up to the next
 /// heading of level 1 or 2.
-fn blockers(body: &str) -> Vec<String> {
-    let headings = super::markdown::tokenize_headings(body);
-    let Some(i) = headings
-        .iter()
-        .position(|h| h.level == 2 && trim(&h.text).to_lowercase() == "blockers")
-    else {
+pub(super) fn blockers(body: &str) -> Vec<String> {
+    let Some(section) = super::markdown::collect_section(body, |h| {
+        h.level == 2 && trim(&h.text).to_lowercase() == "blockers"
+    }) else {
         return Vec::new();
     };
-    let start = body[headings[i].offset..]
-        .find('\n')
-        .map_or(body.len(), |n| headings[i].offset + n + 1);
-    let end = headings[i + 1..]
-        .iter()
-        .find(|h| h.level <= 2)
-        .map_or(body.len(), |h| h.offset);
-    let section = if start <= end { &body[start..end] } else { "" };
-    let section = section.trim_end_matches(js::is_js_space);
     re(r"(?m)^-\s+(.+)$")
-        .find_iter(section)
+        .find_iter(&section)
         .filter_map(Result::ok)
         .map(|m| trim(&re(r"^-\s+").replace(m.as_str(), "")).to_string())
         .collect()
@@ -394,7 +376,7 @@ fn verify_failed(phases: &Path, current_phase: Option<&str>) -> bool {
     let Some(last) = names.last() else {
         return false;
     };
-    let target = match current_phase.and_then(phase_from_prose) {
+    let target = match current_phase.and_then(super::state_fields::phase_from_prose) {
         Some(token) => match match_phase_dir(&names, &normalize_phase_name(&token)) {
             Some(d) => d.clone(),
             None => return false,

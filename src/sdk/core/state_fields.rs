@@ -18,12 +18,12 @@ pub fn value(
     fm: &Map<String, Value>,
     body: &str,
     key: Option<&str>,
-    label: &str,
+    label: Option<&str>,
 ) -> Option<String> {
     match key.and_then(|k| fm.get(k)) {
         Some(Value::String(s)) if !trim(s).is_empty() => Some(trim(s).to_string()),
         Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(js_string(v)),
-        _ => extract(body, label),
+        _ => extract(body, label?),
     }
 }
 
@@ -105,6 +105,67 @@ fn caseless_eq(a: &str, b: &str) -> bool {
         && a.chars().zip(b.chars()).all(|(x, y)| canon(x) == canon(y))
 }
 
+/// `parsePhaseFromProse(value)`: the phase number a STATE.md value opens
+/// with (`Phase 3 (API) — executing`, `CK-03`, `12a.1 of 14`), and the
+/// phase's name where the value gives one: the text after an em dash that
+/// is no status word, else the text in parentheses.
+pub fn parse_phase_from_prose(value: &str) -> (Option<String>, Option<String>) {
+    if value.is_empty() {
+        return (None, None);
+    }
+    let phase = phase_from_prose(value);
+    let paren = re(r"\(([^)]{1,200})\)")
+        .captures(value)
+        .ok()
+        .flatten()
+        .map(|c| group(&c, 1).to_string());
+    let no_parens = re(r"\([^)\n]{0,200}\)").replace_all(value, " ");
+    let dash = re(r"—\s*([^(\n]{1,200}?)\s*$")
+        .captures(&no_parens)
+        .ok()
+        .flatten()
+        .map(|c| trim(group(&c, 1)).to_string());
+    let test = |p: &str, t: &str| re(p).is_match(t).unwrap_or(false);
+    let dash_is_name = dash.as_deref().is_some_and(|d| {
+        !d.is_empty()
+            && !test(
+                r"(?i)^(?:completed?|executing|not started|planning|planned|ready(?:\s+to\s+\S.{0,50})?|done|in progress|blocked|paused|verifying)$",
+                d,
+            )
+            && !test(r"(?i)^milestone\s*:", d)
+            && (paren.is_none() || !test(r"^[A-Z][A-Z0-9_-]*$", d))
+    });
+    let raw = if dash_is_name { dash } else { paren.or(dash) };
+    let name = raw
+        .filter(|r| !r.is_empty() && !test(r"(?i)^(?:complete|executing|not started)$", trim(r)))
+        .map(|r| trim(&r).to_string());
+    (phase, name)
+}
+
+/// `parsePhaseFromProse(value).phase`.
+pub fn phase_from_prose(value: &str) -> Option<String> {
+    re(r"(?i)^\s*(?:Phase\s+)?(?:[A-Z][A-Z0-9_]*-)?(\d+[A-Z]?(?:\.\d+)*)\b")
+        .captures(value)
+        .ok()
+        .flatten()
+        .map(|c| group(&c, 1).to_string())
+}
+
+/// `stripFrontmatter(content)`: every leading `---` block (after white
+/// space) cut, one after another.
+pub fn strip_frontmatter(content: &str) -> String {
+    let mut out = content.to_string();
+    loop {
+        let next = re(r"^\s*---\r?\n[\s\S]*?\r?\n---\s*")
+            .replace(&out, "")
+            .into_owned();
+        if next == out {
+            return out;
+        }
+        out = next;
+    }
+}
+
 /// `content.replace(/^---[\s\S]*?---\s*/, '')`: STATE.md's body as
 /// smart-entry cuts it, from the second `---` on (anywhere, even inside a
 /// line) and the white space after it.
@@ -147,12 +208,12 @@ mod tests {
         let mut fm = Map::new();
         fm.insert("status".into(), Value::String("  ".into()));
         assert_eq!(
-            value(&fm, "Status: body", Some("status"), "Status").as_deref(),
+            value(&fm, "Status: body", Some("status"), Some("Status")).as_deref(),
             Some("body")
         );
         fm.insert("status".into(), Value::String(" fm ".into()));
         assert_eq!(
-            value(&fm, "Status: body", Some("status"), "Status").as_deref(),
+            value(&fm, "Status: body", Some("status"), Some("Status")).as_deref(),
             Some("fm")
         );
     }

@@ -1,0 +1,189 @@
+//! GSD Core 1.14.0's `phase add` answered by gsd's own phase edit (the
+//! roadmap's section, checklist line and progress row in the roadmap's own
+//! shape, the folder with its `.gitkeep`, STATE.md's phase total — one
+//! change through the write path), in 1.14.0's words, followed by the
+//! `state.json` snapshot 1.14.0 publishes after it.
+//!
+//! The new phase's number is 1.14.0's — one past the highest whole number
+//! the current milestone's headings and checklist bullets and the phase
+//! folders use, the 0 and 999 sentinels left out — and gsd's edit must
+//! make that same phase, or nothing is written and the call goes on.
+//! Handed on as well: project codes and custom naming, a custom `--id`, a
+//! description that spans lines (1.14.0 refuses milestone headings in it),
+//! sibling git worktrees (1.14.0 counts their phases too), the bracket
+//! phase-id convention, and a snapshot gsd cannot build as 1.14.0 would.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::super::commands::write;
+use super::super::compat::js;
+use super::super::compat::roadmap_text::{group, re};
+use super::milestone_window::{current_window, is_sentinel};
+use super::native::{CoreCall, Refusal, config_object, hand_on};
+use super::output::Out;
+use super::roadmap_analyze::convention;
+use super::slug::slug;
+use super::state_contract;
+use crate::ops::OpError;
+
+/// `phase add DESCRIPTION…` → `{phase_number, padded, name, slug,
+/// directory, naming_mode[, warning]}`, raw the padded number.
+pub fn add(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.iter().any(|a| a.starts_with("--")) {
+        return Err(hand_on(
+            " with a flag (a custom --id, or one 1.14.0 refuses)",
+        ));
+    }
+    let description = call.args.join(" ");
+    if description.is_empty() || description.contains(['\n', '\r', '\0']) {
+        return Err(hand_on(" without a one-line description"));
+    }
+    let planning = call.project.join(".planning");
+    if convention(&planning).as_deref() == Some("bracket") {
+        return Err(hand_on(" for the bracket phase-id convention"));
+    }
+    if js::trim(&description).starts_with('#') {
+        return Err(hand_on(
+            " for a description that is a heading (1.14.0 refuses milestone headings)",
+        ));
+    }
+    // Legacy keys 1.14.0's loader would move in config.json first change
+    // nothing read here, and gsd leaves the file as it is (PARITY.md G2).
+    let config = config_object(call)?.unwrap_or_default();
+    let code = config.get("project_code").is_some_and(js::truthy);
+    let naming = match config.get("phase_naming") {
+        None => "sequential".to_string(),
+        Some(Value::String(s)) if s == "sequential" => s.clone(),
+        Some(_) => return Err(hand_on(" for a configured phase_naming")),
+    };
+    if code {
+        return Err(hand_on(" for a project code"));
+    }
+    let Ok(bytes) = std::fs::read(planning.join("ROADMAP.md")) else {
+        return Err(hand_on(" without a ROADMAP.md"));
+    };
+    if sibling_worktrees(call.project) {
+        return Err(hand_on(
+            " beside other git worktrees (1.14.0 counts their phases)",
+        ));
+    }
+    let roadmap = String::from_utf8_lossy(&bytes);
+    let number = next_number(&roadmap, call.project, &planning.join("phases"));
+    let slug = slug(&description, Some(60)).unwrap_or_default();
+    let padded = format!("{number:02}");
+    let directory = format!(".planning/phases/{padded}-{slug}");
+    // The snapshot published after the write must be one gsd can build.
+    state_contract::build(call.project, super::clock::now_ms())?;
+    let mismatch = "gsd's phase edit would make another phase than 1.14.0's";
+    let written = write(&engine_call(call), |ws| {
+        let added = crate::ops::phase::add_shown(ws, &description)?;
+        if added.id != number.to_string() || added.dir != directory {
+            return Err(OpError::invalid(mismatch, None));
+        }
+        Ok(added.change)
+    });
+    if let Err(e) = written {
+        return Err(hand_on(e.message));
+    }
+    state_contract::publish(call.project, jiff::Timestamp::now().as_millisecond());
+    let mut out = serde_json::Map::new();
+    out.insert("phase_number".into(), json!(number));
+    out.insert("padded".into(), json!(padded));
+    out.insert("name".into(), json!(description));
+    out.insert("slug".into(), json!(slug));
+    out.insert("directory".into(), json!(directory));
+    out.insert("naming_mode".into(), json!(naming));
+    if let Some(w) = goal_shaped(&description) {
+        out.insert("warning".into(), json!(w));
+    }
+    Ok(Out::with_raw(&Value::Object(out), padded))
+}
+
+/// The engine's view of this call (its write path takes the project).
+fn engine_call<'a>(call: &'a CoreCall<'a>) -> super::super::Call<'a> {
+    super::super::Call {
+        project: call.project,
+        args: call.args,
+        cwd: call.cwd,
+    }
+}
+
+/// Whether `git worktree list` names a worktree besides this one.
+fn sibling_worktrees(project: &Path) -> bool {
+    std::process::Command::new("git")
+        .args(["worktree", "list", "--porcelain"])
+        .current_dir(project)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .is_some_and(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .filter(|l| l.starts_with("worktree "))
+                .count()
+                > 1
+        })
+}
+
+/// 1.14.0's next phase number: one past the highest whole number used by
+/// the current milestone's `## Phase N:` headings (a `(tag)` allowed before
+/// the colon) and `- [ ] **Phase N` bullets, and by the phase folders.
+fn next_number(roadmap: &str, project: &Path, phases: &Path) -> u64 {
+    let (window, _) = current_window(roadmap, project);
+    let mut used = BTreeSet::new();
+    let mut take = |n: &str| {
+        if let Ok(v) = n.parse::<u64>()
+            && !is_sentinel(&v.to_string())
+        {
+            used.insert(v);
+        }
+    };
+    for pattern in [
+        r"(?i)#{2,4}\s*Phase\s+(\d+)[A-Z]?(?:\.\d+)*(?:\s*\([^)\n]{0,200}\))?:",
+        r"(?im)^[ \t]*-[ \t]*\[[^\]]{0,200}\][ \t]*\*{0,2}Phase[ \t]+(\d+)(?=[:.\s*]|$)",
+    ] {
+        for c in re(pattern).captures_iter(&window).filter_map(Result::ok) {
+            take(group(&c, 1));
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(phases) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(c) = re(r"^(?:[A-Z][A-Z0-9]*-)?(\d+)-")
+                .captures(&name)
+                .ok()
+                .flatten()
+            {
+                take(group(&c, 1));
+            }
+        }
+    }
+    used.last().map_or(1, |m| m + 1)
+}
+
+/// `describeGoalShapedTitle`: a warning for a description longer than 80
+/// UTF-16 units or holding more than one sentence.
+fn goal_shaped(description: &str) -> Option<String> {
+    let t = js::trim(description);
+    let len = t.encode_utf16().count();
+    let long = len > 80;
+    let sentences = re(r#"[.!?]['")\]]?\s+\S"#).is_match(t).unwrap_or(false);
+    if !long && !sentences {
+        return None;
+    }
+    let reasons: Vec<String> = [
+        long.then(|| format!("{len} chars (over the 80-char title threshold)")),
+        sentences.then(|| "multiple sentences".to_string()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Some(format!(
+        "description looks goal-shaped, not title-shaped ({}). It was written verbatim as the phase title; consider a short title with the detail moved to **Goal:**.",
+        reasons.join(", ")
+    ))
+}
