@@ -5795,7 +5795,7 @@ fn state_snapshot_answers_as_gsd_tools() {
     assert_trees_answer_as_core(shims.path(), &real, &named, &calls, &[]);
 }
 
-/// What one `phase add` on a copy of `tree` gave: handed on, or the
+/// What one `phase add` or `phase insert` on a copy of `tree` gave: handed on, or the
 /// differences from gsd-tools 1.14.0 (its reply on a copy of its own; the
 /// `state.json` it would build for the tree gsd left, `updated_at` aside;
 /// every line of the roadmap kept, and the new phase's heading added).
@@ -5820,6 +5820,14 @@ fn phase_add_differences(
     let peer = compared(&run_real(real, argv, theirs.path()));
     if (&mine.0, mine.2) != (&peer.0, peer.2) {
         diffs.push(format!("reply\n gsd: {mine:?}\n gsd-tools: {peer:?}"));
+    }
+    if mine.2 != Some(0) {
+        // A refusal writes nothing, state.json included.
+        let left = common::git(ours.path(), &["status", "--porcelain", "--ignored"]);
+        if !left.trim().is_empty() {
+            diffs.push(format!("a refused call left {left}"));
+        }
+        return Some(diffs);
     }
     let mask = |s: &str| re_mask(s);
     let published =
@@ -5850,8 +5858,16 @@ fn phase_add_differences(
     let number = serde_json::from_str::<serde_json::Value>(&mine.0)
         .ok()
         .and_then(|v| v.get("phase_number").cloned());
-    if let Some(n) = number
-        && !after.contains(&format!("Phase {n}: "))
+    // The heading names the phase padded as the reply does, or unpadded
+    // (gsd's own headings, `Phase 8.1:` for `08.1`).
+    let named = |n: &str| {
+        let (int, rest) = n.split_at(n.find('.').unwrap_or(n.len()));
+        let int = int.trim_start_matches('0');
+        let unpadded = format!("{}{rest}", if int.is_empty() { "0" } else { int });
+        after.contains(&format!("Phase {n}: ")) || after.contains(&format!("Phase {unpadded}: "))
+    };
+    if let Some(n) = number.map(|n| n.as_str().map_or(n.to_string(), str::to_string))
+        && !named(&n)
     {
         diffs.push(format!("no heading for phase {n}"));
     }
@@ -5900,20 +5916,23 @@ fn re_mask(s: &str) -> String {
         .to_string()
 }
 
-/// `gsd_run phase add` on built roadmaps against gsd-tools 1.14.0: a
+/// `gsd_run phase add` and `phase insert` on built roadmaps against gsd-tools 1.14.0: a
 /// progress table (the snapshot's phases come from it, gsd's new row
 /// included), a checklist only (the snapshot's fallback, STATE.md's current
 /// phase in progress), a decimal and a 999 backlog phase, a `(tag)` before
 /// a heading's colon, a folder numbered past the roadmap, a long
-/// description (1.14.0's goal-shaped warning), `--raw`. Handed on: a
-/// project code, custom naming, `--id`, a heading for a description, a
-/// sibling worktree.
+/// description (1.14.0's goal-shaped warning), `--raw`; `phase insert`
+/// after a phase with a decimal already (the next one), after a padded
+/// number, and after a phase the roadmap lacks (1.14.0's refusal, nothing
+/// written). Handed on: a project code, custom naming, `--id`, `--sibling`,
+/// a heading for a description, a sibling worktree, a roadmap of checklist
+/// bullets only.
 #[test]
 #[cfg_attr(
     not(gsd_core),
     ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
 )]
-fn phase_add_answers_as_gsd_tools_and_publishes_its_snapshot() {
+fn phase_add_and_insert_answer_as_gsd_tools_and_publish_the_snapshot() {
     let shims = shim_dir();
     let real = gsd_tools_cjs();
     let table = "# Roadmap: Shop\n\n## Milestones\n\n- 🚧 **v1.0 MVP** - Phases 1-3 (in progress)\n\n## Phases\n\n- [x] **Phase 1: Base** - setup\n- [ ] **Phase 2: API (urgent)** - endpoints\n- [ ] **Phase 2.1: Hotfix** - patch\n\n## Phase Details\n\n### Phase 1: Base\n**Goal**: setup\n**Plans**: 1 plans\n\n### Phase 2 (urgent): API\n**Goal**: endpoints\n\n### Phase 2.1: Hotfix\n**Goal**: patch\n\n### Phase 999.1: Someday\n**Goal**: later\n\n## Progress\n\n| Phase | Plans Complete | Status | Completed |\n|-------|----------------|--------|-----------|\n| 1. Base | 1/1 | Complete | 2026-01-02 |\n| 2. API | 0/2 | In progress | - |\n| 2.1. Hotfix | 0/1 | Not started | - |\n";
@@ -5949,6 +5968,9 @@ fn phase_add_answers_as_gsd_tools_and_publishes_its_snapshot() {
                 "add",
                 "Harden the importer. Then measure how long a full import of the largest customer takes",
             ],
+            vec!["phase", "insert", "2", "Urgent fix"],
+            vec!["query", "phase.insert", "01", "Hot", "patch", "--raw"],
+            vec!["phase", "insert", "9", "Nowhere"],
         ] {
             match phase_add_differences(shims.path(), &real, t.path(), &argv) {
                 None => differing.push(format!("tree {i} {argv:?}: handed on")),
@@ -5996,6 +6018,28 @@ fn phase_add_answers_as_gsd_tools_and_publishes_its_snapshot() {
     assert_handed_on(
         shims.path(),
         plain.path(),
+        &["phase", "insert", "1", "x", "--sibling"],
+        &[],
+        "--sibling",
+    );
+    let bullets = built(
+        "{}",
+        &[(
+            ".planning/ROADMAP.md",
+            "# R\n\n- [ ] **Phase 1: A**\n- [ ] **Phase 2: B**\n",
+        )],
+        &[],
+    );
+    assert_handed_on(
+        shims.path(),
+        bullets.path(),
+        &["phase", "insert", "1", "x"],
+        &[],
+        "bullets only",
+    );
+    assert_handed_on(
+        shims.path(),
+        plain.path(),
         &["phase", "add", "## v2.0 Next"],
         &[],
         "heading",
@@ -6017,13 +6061,14 @@ fn phase_add_answers_as_gsd_tools_and_publishes_its_snapshot() {
         &[],
         "worktrees",
     );
-    for t in [&coded, &custom, &plain] {
+    for t in [&coded, &custom, &plain, &bullets] {
         assert!(!t.path().join(".planning/state.json").exists());
         assert_eq!(common::git(t.path(), &["status", "--porcelain"]).trim(), "");
     }
 }
 
-/// `gsd_run phase add` on a copy of every corpus tree: where gsd answers,
+/// `gsd_run phase add`, and `phase insert` after the first and the last
+/// phase folder's number, each on a copy of every corpus tree: where gsd answers,
 /// its reply is 1.14.0's, the `state.json` it publishes is the one 1.14.0
 /// would build for the tree gsd left, and every roadmap line is kept.
 #[test]
@@ -6031,7 +6076,8 @@ fn phase_add_answers_as_gsd_tools_and_publishes_its_snapshot() {
     not(all(gsd_core, gsd_corpus)),
     ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
 )]
-fn phase_add_answers_as_gsd_tools_on_every_corpus_tree() {
+fn phase_add_and_insert_answer_as_gsd_tools_on_every_corpus_tree() {
+    const ANSWERED: usize = 301;
     let trees = common::corpus_trees().expect("GSD_CORPUS");
     let real = gsd_tools_cjs();
     let shims = shim_dir();
@@ -6043,10 +6089,29 @@ fn phase_add_answers_as_gsd_tools_on_every_corpus_tree() {
                 scope.spawn(move || {
                     chunk
                         .iter()
-                        .map(|t| {
+                        .flat_map(|t| {
                             let name = t.file_name().unwrap().to_string_lossy().into_owned();
-                            let argv = ["phase", "add", "Polish the release"];
-                            (name, phase_add_differences(shims, real, t, &argv))
+                            let mut calls = vec![vec![
+                                "phase".to_string(),
+                                "add".into(),
+                                "Polish the release".into(),
+                            ]];
+                            for n in phase_numbers(t) {
+                                calls.push(vec![
+                                    "phase".into(),
+                                    "insert".into(),
+                                    n,
+                                    "Urgent hotfix".into(),
+                                ]);
+                            }
+                            calls
+                                .into_iter()
+                                .map(|argv| {
+                                    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+                                    let d = phase_add_differences(shims, real, t, &argv);
+                                    (format!("{name} {argv:?}"), d)
+                                })
+                                .collect::<Vec<_>>()
                         })
                         .collect::<Vec<_>>()
                 })
@@ -6067,13 +6132,19 @@ fn phase_add_answers_as_gsd_tools_on_every_corpus_tree() {
         })
         .collect();
     eprintln!(
-        "phase add: {} trees, {answered} answered by gsd, {} differing",
+        "phase add and insert: {} calls, {answered} answered by gsd, {} differing",
         results.len(),
         differing.len()
     );
     assert!(differing.is_empty(), "{}", differing.join("\n\n"));
-    // Measured 2026-12-05: 110 of 134 (the rest: workstreams, no roadmap,
-    // project codes, and five roadmaps whose current milestone 1.14.0 reads
-    // as holding no phase, where it would add phase 1 again).
-    assert!(answered >= 110, "only {answered} trees answered natively");
+    // Measured 2026-12-05: 110 of 134 adds (the rest: workstreams, no
+    // roadmap, project codes, and five roadmaps whose current milestone
+    // 1.14.0 reads as holding no phase, where it would add phase 1 again),
+    // and inserts after the first and last phase folders' numbers (1.14.0's
+    // refusal of a phase outside the current milestone included; roadmaps
+    // of checklist bullets only handed on).
+    assert!(
+        answered >= ANSWERED,
+        "only {answered} calls answered natively"
+    );
 }

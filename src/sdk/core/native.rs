@@ -264,6 +264,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("smart-entry", Scope::Anywhere, smart_entry::smart_entry),
     ("state-snapshot", Scope::Planning, state_snapshot::snapshot),
     ("phase.add", Scope::Planning, phase_writes::add),
+    ("phase.insert", Scope::Planning, phase_writes::insert),
     ("research-store.get", Scope::Planning, research::store_get),
     ("research-store.put", Scope::Planning, research::store_put),
     (

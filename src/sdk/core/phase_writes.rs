@@ -1,13 +1,15 @@
-//! GSD Core 1.14.0's `phase add` answered by gsd's own phase edit (the
+//! GSD Core 1.14.0's `phase add` and `phase insert` answered by gsd's own phase edit (the
 //! roadmap's section, checklist line and progress row in the roadmap's own
 //! shape, the folder with its `.gitkeep`, STATE.md's phase total — one
 //! change through the write path), in 1.14.0's words, followed by the
 //! `state.json` snapshot 1.14.0 publishes after it.
 //!
-//! The new phase's number is 1.14.0's — one past the highest whole number
-//! the current milestone's headings and checklist bullets and the phase
-//! folders use, the 0 and 999 sentinels left out — and gsd's edit must
-//! make that same phase, or nothing is written and the call goes on.
+//! The new phase's number is 1.14.0's — for `add`, one past the highest
+//! whole number the current milestone's headings and checklist bullets and
+//! the phase folders use, the 0 and 999 sentinels left out; for `insert`,
+//! the next decimal under the phase, past every one its folders, headings
+//! and checklist already use — and gsd's edit must make that same phase,
+//! or nothing is written and the call goes on.
 //! Handed on as well: project codes and custom naming, a custom `--id`, a
 //! description that spans lines (1.14.0 refuses milestone headings in it),
 //! sibling git worktrees (1.14.0 counts their phases too), the bracket
@@ -20,11 +22,12 @@ use serde_json::{Value, json};
 
 use super::super::commands::write;
 use super::super::compat::js;
-use super::super::compat::roadmap_text::{group, re};
+use super::super::compat::roadmap_text::{escape, group, re};
 use super::milestone_window::{current_window, is_sentinel};
 use super::native::{CoreCall, Refusal, config_object, hand_on};
-use super::output::Out;
-use super::roadmap_analyze::convention;
+use super::output::{Failure, Out};
+use super::phase_id::{normalize_phase_name, strip_project_code};
+use super::roadmap_analyze::{all_phase_dirs, convention};
 use super::slug::slug;
 use super::state_contract;
 use crate::ops::OpError;
@@ -100,6 +103,153 @@ pub fn add(call: &CoreCall) -> Result<Out, Refusal> {
         out.insert("warning".into(), json!(w));
     }
     Ok(Out::with_raw(&Value::Object(out), padded))
+}
+
+/// `phase insert AFTER DESCRIPTION…` → `{phase_number, after_phase, name,
+/// slug, directory}`, raw the new decimal phase. Answered after a phase
+/// with a heading in the current milestone (1.14.0's bullet-only roadmaps
+/// and its refusals go on).
+pub fn insert(call: &CoreCall) -> Result<Out, Refusal> {
+    if call.args.iter().any(|a| a.starts_with("--")) {
+        return Err(hand_on(" with a flag (--sibling, or one 1.14.0 refuses)"));
+    }
+    let (Some(after), description) = (
+        call.args.first(),
+        call.args.get(1..).unwrap_or_default().join(" "),
+    ) else {
+        return Err(hand_on(" without a phase"));
+    };
+    if after.is_empty() || description.is_empty() || description.contains(['\n', '\r', '\0']) {
+        return Err(hand_on(" without a phase and a one-line description"));
+    }
+    if js::trim(&description).starts_with('#') {
+        return Err(hand_on(
+            " for a description that is a heading (1.14.0 refuses milestone headings)",
+        ));
+    }
+    let planning = call.project.join(".planning");
+    if convention(&planning).as_deref() == Some("bracket") {
+        return Err(hand_on(" for the bracket phase-id convention"));
+    }
+    let config = config_object(call)?.unwrap_or_default();
+    if config.get("project_code").is_some_and(js::truthy) {
+        return Err(hand_on(" for a project code"));
+    }
+    let Ok(bytes) = std::fs::read(planning.join("ROADMAP.md")) else {
+        return Err(hand_on(" without a ROADMAP.md"));
+    };
+    let roadmap = String::from_utf8_lossy(&bytes);
+    let (window, _) = current_window(&roadmap, call.project);
+    let base = normalize_phase_name(after);
+    if strip_project_code(&base, true).contains('-') {
+        return Err(hand_on(" after a milestone-numbered phase"));
+    }
+    let number = markdown_source(&base);
+    let heading = format!(r"(?i)#{{2,4}}\s*Phase\s+{number}{TAG}:");
+    if !re(&heading).is_match(&window).unwrap_or(false) {
+        // 1.14.0 inserts into a roadmap of checklist bullets only; where
+        // the roadmap has headings and none is this phase's, it refuses.
+        let bullet = re(&format!(
+            r"(?i)-\s*\[[ x]\]\s*(?:\*\*)?Phase\s+{number}{TAG}[:\s]"
+        ))
+        .is_match(&window)
+        .unwrap_or(false);
+        let headings = re(r"(?i)#{2,4}\s*Phase\s+\d")
+            .is_match(&window)
+            .unwrap_or(false);
+        if bullet && !headings {
+            return Err(hand_on(" into a roadmap of checklist bullets only"));
+        }
+        let message = if bullet {
+            format!(
+                "Phase {after} exists in roadmap summary but is missing a detail section (### Phase {after}: ...)."
+            )
+        } else {
+            format!("Phase {after} not found in ROADMAP.md")
+        };
+        return Err(Refusal::Fail(Failure::new("unknown", message)));
+    }
+    let decimal = format!(
+        "{base}.{}",
+        next_decimal(&roadmap, &planning.join("phases"), &base)?
+    );
+    let slug = slug(&description, Some(60)).unwrap_or_default();
+    let directory = format!(".planning/phases/{decimal}-{slug}");
+    state_contract::build(call.project, super::clock::now_ms())?;
+    let written = write(&engine_call(call), |ws| {
+        let added = crate::ops::phase::insert_shown(ws, after, &description)?;
+        if added.dir != directory {
+            return Err(OpError::invalid(
+                "gsd's phase edit would make another phase than 1.14.0's",
+                None,
+            ));
+        }
+        Ok(added.change)
+    });
+    if let Err(e) = written {
+        return Err(hand_on(e.message));
+    }
+    state_contract::publish(call.project, jiff::Timestamp::now().as_millisecond());
+    let reply = json!({
+        "phase_number": decimal,
+        "after_phase": after,
+        "name": description,
+        "slug": slug,
+        "directory": directory,
+    });
+    Ok(Out::with_raw(&reply, decimal))
+}
+
+/// `OPTIONAL_PHASE_TAG_SOURCE`: a `(tag)` between a phase's number and
+/// its colon.
+const TAG: &str = r"(?:\s*\([^)\n]{0,200}\))?";
+
+/// `phaseMarkdownRegexSource(id)` for a phase id that is not
+/// milestone-numbered: its number with any zero padding, its letter and
+/// decimals as written.
+fn markdown_source(id: &str) -> String {
+    let stripped = strip_project_code(id, true);
+    match re(r"(?i)^0*(\d+)([A-Z])?((?:\.\d+)*)$")
+        .captures(stripped)
+        .ok()
+        .flatten()
+    {
+        Some(c) => {
+            let integer = group(&c, 1).trim_start_matches('0');
+            let integer = if integer.is_empty() { "0" } else { integer };
+            format!(
+                "0*{}{}{}",
+                escape(integer),
+                escape(group(&c, 2)),
+                escape(group(&c, 3))
+            )
+        }
+        None => escape(id),
+    }
+}
+
+/// `scanExistingDecimalPhaseNumbers`: one past the highest decimal under
+/// `base` that a phase folder, a roadmap heading or a checklist line uses.
+fn next_decimal(roadmap: &str, phases: &Path, base: &str) -> Result<u64, Refusal> {
+    let mut used = BTreeSet::new();
+    if phases.exists() {
+        let folder = re(&format!(r"^(?:[A-Z][A-Z0-9_]*-)?{}\.(\d+)", escape(base)));
+        for dir in all_phase_dirs(phases)? {
+            if let Some(c) = folder.captures(&dir).ok().flatten() {
+                used.insert(group(&c, 1).parse::<u64>().unwrap_or(0));
+            }
+        }
+    }
+    let number = markdown_source(base);
+    for pattern in [
+        format!(r"(?i)#{{2,4}}\s*Phase\s+{number}\.(\d+){TAG}\s*:"),
+        format!(r"(?i)-\s*\[[ x]\]\s*(?:\*\*)?Phase\s+{number}\.(\d+){TAG}[:\s]"),
+    ] {
+        for c in re(&pattern).captures_iter(roadmap).filter_map(Result::ok) {
+            used.insert(group(&c, 1).parse::<u64>().unwrap_or(0));
+        }
+    }
+    Ok(used.last().map_or(1, |m| m + 1))
 }
 
 /// The engine's view of this call (its write path takes the project).
