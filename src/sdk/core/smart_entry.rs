@@ -19,7 +19,6 @@ use serde_json::{Map, Value, json};
 
 use super::super::compat::js::{self, locale_compare, parse_int, trim};
 use super::super::compat::roadmap_text::{group, re};
-use super::frontmatter;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 use super::phase_id::{extract_phase_token, normalize_phase_name, strip_project_code};
@@ -215,14 +214,9 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
     if !s.has_planning {
         return Ok(s);
     }
-    let Ok(bytes) = std::fs::read(planning.join("STATE.md")) else {
+    let Some((content, fm)) = state_fields::read_state(&planning.join("STATE.md"))? else {
         return Ok(s);
     };
-    let content = String::from_utf8_lossy(&bytes);
-    if unterminated_frontmatter(&content) {
-        return Err(hand_on(" for a STATE.md whose frontmatter is not closed"));
-    }
-    let fm = frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
     let body = body_after_fences(&content);
     let field = |key: Option<&str>, label: &str| state_fields::value(&fm, body, key, Some(label));
     let status = field(Some("status"), "Status");
@@ -268,20 +262,6 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
     s.status = status_raw.to_lowercase();
     s.progress = int_or_null(percent.as_deref());
     Ok(s)
-}
-
-/// A STATE.md that opens a frontmatter fence and never closes it: 1.14.0
-/// may warn about it (by how many keys it holds); left to it.
-pub(super) fn unterminated_frontmatter(content: &str) -> bool {
-    let c = content.strip_prefix('\u{feff}').unwrap_or(content);
-    let header = if c.starts_with("---\r\n") {
-        5
-    } else if c.starts_with("---\n") {
-        4
-    } else {
-        return false;
-    };
-    !c[header..].contains("\n---")
 }
 
 /// The `- item` lines under a `## Blockers` heading, up to the next

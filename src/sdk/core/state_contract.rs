@@ -17,14 +17,13 @@ use serde_json::{Value, json};
 
 use super::super::compat::js::trim;
 use super::super::compat::roadmap_text::{group, re};
-use super::frontmatter;
 use super::markdown::collect_section;
 use super::milestone_window::{is_sentinel, milestone_info};
 use super::native::{Refusal, hand_on};
 use super::output::pretty;
 use super::progress_table::{Table, locate};
-use super::smart_entry::{classify_project, unterminated_frontmatter};
-use super::state_fields::{phase_from_prose, strip_frontmatter, value};
+use super::smart_entry::classify_project;
+use super::state_fields::{phase_from_prose, read_state, strip_frontmatter, value};
 
 /// The snapshot 1.14.0's `buildStateContract` would make now, or why gsd
 /// cannot tell.
@@ -168,14 +167,9 @@ fn checklist_phases(roadmap: &str, state: &Path) -> Result<Vec<Value>, Refusal> 
 /// `currentPhaseFromState`: STATE.md's `current_phase` (frontmatter, else
 /// `Current Phase`), as a phase number.
 fn current_phase(state: &Path) -> Result<Option<String>, Refusal> {
-    let Ok(bytes) = std::fs::read(state) else {
+    let Some((raw, fm)) = read_state(state)? else {
         return Ok(None);
     };
-    let raw = String::from_utf8_lossy(&bytes);
-    if unterminated_frontmatter(&raw) {
-        return Err(hand_on(" for a STATE.md whose frontmatter is not closed"));
-    }
-    let fm = frontmatter::extract(&raw).map_err(|u| hand_on(u.0))?;
     let body = strip_frontmatter(&raw);
     Ok(
         value(&fm, &body, Some("current_phase"), Some("Current Phase"))

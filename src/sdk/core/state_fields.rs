@@ -4,10 +4,13 @@
 //! two-cell `| Field | value |` table row — the ladder smart-entry and the
 //! state contract read STATE.md through.
 
+use std::path::Path;
+
 use serde_json::{Map, Value};
 
 use super::super::compat::js::{is_js_space, trim};
 use super::super::compat::roadmap_text::{escape, group, re};
+use super::native::{Refusal, hand_on};
 use super::output::js_string;
 use super::progress_table::split_row;
 
@@ -164,6 +167,39 @@ pub fn strip_frontmatter(content: &str) -> String {
         }
         out = next;
     }
+}
+
+/// STATE.md's text and its frontmatter.
+pub type StateText = (String, Map<String, Value>);
+
+/// STATE.md's text and frontmatter as 1.14.0 reads them (`None` where the
+/// file cannot be read). Handed on: a frontmatter left open (1.14.0 may warn
+/// about it, by how many keys it holds) or one gsd does not read as js-yaml
+/// does.
+pub fn read_state(path: &Path) -> Result<Option<StateText>, Refusal> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(None);
+    };
+    let content = String::from_utf8_lossy(&bytes).into_owned();
+    if unterminated_frontmatter(&content) {
+        return Err(hand_on(" for a STATE.md whose frontmatter is not closed"));
+    }
+    let fm = super::frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
+    Ok(Some((content, fm)))
+}
+
+/// A document that opens a frontmatter fence and never closes it (no
+/// `\n---` after the opening line, as 1.14.0's `frontmatterRegion` looks).
+fn unterminated_frontmatter(content: &str) -> bool {
+    let c = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let header = if c.starts_with("---\r\n") {
+        5
+    } else if c.starts_with("---\n") {
+        4
+    } else {
+        return false;
+    };
+    !c[header..].contains("\n---")
 }
 
 /// `content.replace(/^---[\s\S]*?---\s*/, '')`: STATE.md's body as

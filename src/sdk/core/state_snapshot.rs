@@ -9,13 +9,14 @@ use serde_json::{Value, json};
 
 use super::super::compat::js::{parse_int, trim};
 use super::super::compat::roadmap_text::{group, re};
-use super::frontmatter;
 use super::markdown::collect_section;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 use super::progress_table::{Table, parse};
 use super::smart_entry::blockers;
-use super::state_fields::{parse_phase_from_prose, phase_from_prose, strip_frontmatter, value};
+use super::state_fields::{
+    parse_phase_from_prose, phase_from_prose, read_state, strip_frontmatter, value,
+};
 
 /// `state-snapshot`.
 pub fn snapshot(call: &CoreCall) -> Result<Out, Refusal> {
@@ -23,14 +24,9 @@ pub fn snapshot(call: &CoreCall) -> Result<Out, Refusal> {
     if !path.exists() {
         return Ok(Out::json(&json!({"error": "STATE.md not found"})));
     }
-    let Ok(bytes) = std::fs::read(&path) else {
+    let Some((content, fm)) = read_state(&path)? else {
         return Err(hand_on(" for a STATE.md that cannot be read"));
     };
-    let content = String::from_utf8_lossy(&bytes);
-    if super::smart_entry::unterminated_frontmatter(&content) {
-        return Err(hand_on(" for a STATE.md whose frontmatter is not closed"));
-    }
-    let fm = frontmatter::extract(&content).map_err(|u| hand_on(u.0))?;
     let body = strip_frontmatter(&content);
     let body = body.as_str();
     let field = |scope: &str, key: Option<&str>, label: Option<&str>| value(&fm, scope, key, label);
