@@ -5672,6 +5672,38 @@ fn smart_entry_answers_as_gsd_tools() {
             ),
         ),
         (
+            "backtick status",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state("status: executing\nCurrent Phase: 2\nTotal Phases: 2"),
+                    ),
+                    (
+                        ".planning/phases/02-api/02-VERIFICATION.md",
+                        "STATUS: `failed`\n",
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
+            "word after another script",
+            built(
+                "{}",
+                &[
+                    (".planning/ROADMAP.md", &two_open),
+                    (
+                        ".planning/STATE.md",
+                        &state("Status: 规划planning\nCurrent Phase: 2阶段\nTotal Phases: 2"),
+                    ),
+                ],
+                &[],
+            ),
+        ),
+        (
             "dirty",
             built(
                 "{}",
@@ -5686,7 +5718,8 @@ fn smart_entry_answers_as_gsd_tools() {
             ),
         ),
     ];
-    std::fs::write(cases[14].1.path().join("new.txt"), "x").unwrap();
+    let dirty = &cases.iter().find(|(n, _)| *n == "dirty").unwrap().1;
+    std::fs::write(dirty.path().join("new.txt"), "x").unwrap();
     common::git(cases[0].1.path(), &["init", "-q"]);
     // Commits not on the upstream: stranded whatever the activity says.
     let remote = tempfile::tempdir().unwrap();
@@ -5743,7 +5776,12 @@ fn smart_entry_answers_as_gsd_tools() {
     // Handed on: a date only V8's lenient parser reads, a recorded
     // state_head, an unclosed frontmatter.
     for (body, why) in [
-        ("# S\n\nLast Activity: Dec 5, 2025\n", "ISO date"),
+        ("# S\n\nLast Activity: Dec 5, 2025\n", "a date, alone"),
+        (
+            "# S\n\nLast Activity: 2025-12-05 Marked done\n",
+            "a date, alone",
+        ),
+        ("# S\n\nLast Activity: 2025-11-01T25:00\n", "a date, alone"),
         ("---\nstate_head: abc1234\n---\n# S\n", "state_head"),
         ("---\nstatus: x\ncurrent_phase: 2\n# S\n", "not closed"),
     ] {
@@ -5785,6 +5823,13 @@ fn state_snapshot_answers_as_gsd_tools() {
             analyze_tree(&[("STATE.md", position_only)]),
         ),
         ("no state", analyze_tree(&[("ROADMAP.md", "# R\n")])),
+        (
+            "bom before frontmatter",
+            analyze_tree(&[(
+                "STATE.md",
+                "\u{feff}---\nstatus: executing\nTotal Phases: 7\n---\n# State\n",
+            )]),
+        ),
     ];
     let named: Vec<(&str, &tempfile::TempDir)> = trees.iter().map(|(n, t)| (*n, t)).collect();
     let calls: Vec<Vec<&str>> = vec![
@@ -5813,6 +5858,9 @@ fn phase_add_differences(
     with.push("--no-fallback");
     let o = as_named(shims, "gsd_run", ours.path(), &with, &[]);
     if text(&o.stderr).contains("gsd does not answer") {
+        // Handed on before anything was written: not even the lock.
+        let left = common::git(ours.path(), &["status", "--porcelain", "--ignored"]);
+        assert!(left.trim().is_empty(), "{argv:?} handed on but left {left}");
         return None;
     }
     let mut diffs = Vec::new();
@@ -5858,13 +5906,14 @@ fn phase_add_differences(
     let number = serde_json::from_str::<serde_json::Value>(&mine.0)
         .ok()
         .and_then(|v| v.get("phase_number").cloned());
-    // The heading names the phase padded as the reply does, or unpadded
+    // A heading more names the phase, padded as the reply does or unpadded
     // (gsd's own headings, `Phase 8.1:` for `08.1`).
+    let count = |text: &str, n: &str| text.matches(&format!("Phase {n}: ")).count();
     let named = |n: &str| {
         let (int, rest) = n.split_at(n.find('.').unwrap_or(n.len()));
         let int = int.trim_start_matches('0');
         let unpadded = format!("{}{rest}", if int.is_empty() { "0" } else { int });
-        after.contains(&format!("Phase {n}: ")) || after.contains(&format!("Phase {unpadded}: "))
+        count(&after, n) + count(&after, &unpadded) > count(&before, n) + count(&before, &unpadded)
     };
     if let Some(n) = number.map(|n| n.as_str().map_or(n.to_string(), str::to_string))
         && !named(&n)

@@ -122,7 +122,14 @@ pub fn ascii_case(pattern: &str) -> String {
                     j += 3;
                     continue;
                 }
-                body.push(d);
+                // A literal `-` (first, last, or after a range) is escaped:
+                // the other-case letters appended after it would otherwise
+                // turn it into a range (`[A-Za-z_-]` into `[…_-a…]`).
+                if d == '-' {
+                    body.push_str("\\-");
+                } else {
+                    body.push(d);
+                }
                 if d.is_ascii_alphabetic() {
                     extra.push(if d.is_ascii_uppercase() {
                         d.to_ascii_lowercase()
@@ -176,6 +183,60 @@ lazy_re!(
 pub fn group<'t>(c: &fancy_regex::Captures<'t, str>, i: usize) -> &'t str {
     c.get(i).map_or("", |g| g.as_str())
 }
+
+/// [`re`] of a pattern whose `\b`, `\d` and `\s` mean what they mean in
+/// JavaScript: an ASCII word boundary ([`JS_WORD_BOUNDARY`]), an ASCII digit,
+/// and JavaScript's white space (which holds U+FEFF) — where the regex
+/// engine's own read Unicode letters, digits and spaces.
+pub fn js_re(pattern: &str) -> &'static JsRegex {
+    // JavaScript's white space as literal characters: the ASCII case
+    // folding [`re`] applies reads a class's `\u{…}` escapes as letters.
+    const SPACE_BODY: &str = "\t\n\u{b}\u{c}\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}";
+    let space = format!("[{SPACE_BODY}]");
+    let space_body = SPACE_BODY;
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut in_class = false;
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b') if !in_class => out.push_str(JS_WORD_BOUNDARY),
+                Some('d') => out.push_str(if in_class { "0-9" } else { "[0-9]" }),
+                Some('s') => out.push_str(if in_class { space_body } else { &space }),
+                Some(n) => {
+                    out.push('\\');
+                    out.push(n);
+                }
+                None => out.push('\\'),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // A `]` first in the class (or after `^`) is a literal.
+                let rest = chars.as_str();
+                let lead = if rest.starts_with("^]") {
+                    2
+                } else {
+                    usize::from(rest.starts_with(']'))
+                };
+                out.push_str(&rest[..lead]);
+                chars = rest[lead..].chars();
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    re(&out)
+}
+
+/// JavaScript's `\b`: a boundary between an ASCII word character and
+/// anything else (the regex engine's own `\b` counts every letter of every
+/// script as a word character, so `规划planning` would hold no boundary).
+pub const JS_WORD_BOUNDARY: &str =
+    r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))";
 
 /// JavaScript's `escapeRegex`.
 pub fn escape(s: &str) -> String {
@@ -606,6 +667,36 @@ pub fn milestone_info(project: &Path) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_literal_dash_in_a_folded_class_stays_a_dash() {
+        // `[A-Za-z_-]` under `/i` must not become a range from `_` to `a`
+        // (which holds a backtick).
+        let r = re(r"(?i)^STATUS:\s*([A-Za-z_-]+)$");
+        assert!(r.is_match("status: fail-ed_x").unwrap());
+        assert!(!r.is_match("STATUS: `failed`").unwrap());
+        assert!(!re(r"(?i)^[.-]$").is_match("5").unwrap());
+        assert!(re(r"(?i)^[-x]+$").is_match("-X-").unwrap());
+        assert!(js_re(r"(?i)\bplanning\b").is_match("规划planning").unwrap());
+        assert!(!js_re(r"^\d+$").is_match("٣").unwrap());
+        assert!(js_re(r"^\s*---$").is_match("\u{feff}---").unwrap());
+        assert!(js_re(r"(?i)^a\s+b$").is_match("A \u{3000}B").unwrap());
+        assert!(!js_re(r"(?i)^a\s+b$").is_match("A}B").unwrap());
+        assert!(js_re(r"^[\d.]+\s[^\]x]$").is_match("1.2 y").unwrap());
+        // JavaScript's word boundary is ASCII's: `JS_WORD_BOUNDARY`.
+        let b = JS_WORD_BOUNDARY;
+        assert!(
+            re(&format!(r"(?i){b}planning{b}"))
+                .is_match("规划planning")
+                .unwrap()
+        );
+        assert!(
+            !re(&format!(r"(?i){b}plan{b}"))
+                .is_match("planning")
+                .unwrap()
+        );
+        assert!(re(&format!(r"{b}2{b}")).is_match("2阶段").unwrap());
+    }
 
     #[test]
     fn shipped_sections_and_details_are_cut() {

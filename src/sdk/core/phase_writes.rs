@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 
 use super::super::commands::write;
 use super::super::compat::js;
-use super::super::compat::roadmap_text::{escape, group, re};
+use super::super::compat::roadmap_text::{escape, group, js_re};
 use super::milestone_window::{current_window, is_sentinel};
 use super::native::{CoreCall, Refusal, config_object, hand_on};
 use super::output::{Failure, Out};
@@ -35,63 +35,32 @@ use crate::ops::OpError;
 /// `phase add DESCRIPTION…` → `{phase_number, padded, name, slug,
 /// directory, naming_mode[, warning]}`, raw the padded number.
 pub fn add(call: &CoreCall) -> Result<Out, Refusal> {
-    if call.args.iter().any(|a| a.starts_with("--")) {
-        return Err(hand_on(
-            " with a flag (a custom --id, or one 1.14.0 refuses)",
-        ));
-    }
     let description = call.args.join(" ");
-    if description.is_empty() || description.contains(['\n', '\r', '\0']) {
-        return Err(hand_on(" without a one-line description"));
-    }
-    let planning = call.project.join(".planning");
-    if convention(&planning).as_deref() == Some("bracket") {
-        return Err(hand_on(" for the bracket phase-id convention"));
-    }
-    if js::trim(&description).starts_with('#') {
-        return Err(hand_on(
-            " for a description that is a heading (1.14.0 refuses milestone headings)",
-        ));
-    }
-    // Legacy keys 1.14.0's loader would move in config.json first change
-    // nothing read here, and gsd leaves the file as it is (PARITY.md G2).
-    let config = config_object(call)?.unwrap_or_default();
-    let code = config.get("project_code").is_some_and(js::truthy);
+    let Planned {
+        planning,
+        config,
+        roadmap,
+    } = preflight(call, &description, "a custom --id")?;
     let naming = match config.get("phase_naming") {
         None => "sequential".to_string(),
         Some(Value::String(s)) if s == "sequential" => s.clone(),
         Some(_) => return Err(hand_on(" for a configured phase_naming")),
-    };
-    if code {
-        return Err(hand_on(" for a project code"));
-    }
-    let Ok(bytes) = std::fs::read(planning.join("ROADMAP.md")) else {
-        return Err(hand_on(" without a ROADMAP.md"));
     };
     if sibling_worktrees(call.project) {
         return Err(hand_on(
             " beside other git worktrees (1.14.0 counts their phases)",
         ));
     }
-    let roadmap = String::from_utf8_lossy(&bytes);
     let number = next_number(&roadmap, call.project, &planning.join("phases"));
     let slug = slug(&description, Some(60)).unwrap_or_default();
     let padded = format!("{number:02}");
     let directory = format!(".planning/phases/{padded}-{slug}");
-    // The snapshot published after the write must be one gsd can build.
-    state_contract::build(call.project, super::clock::now_ms())?;
-    let mismatch = "gsd's phase edit would make another phase than 1.14.0's";
-    let written = write(&engine_call(call), |ws| {
-        let added = crate::ops::phase::add_shown(ws, &description)?;
-        if added.id != number.to_string() || added.dir != directory {
-            return Err(OpError::invalid(mismatch, None));
-        }
-        Ok(added.change)
-    });
-    if let Err(e) = written {
-        return Err(hand_on(e.message));
-    }
-    state_contract::publish(call.project, jiff::Timestamp::now().as_millisecond());
+    let same = |a: &crate::ops::phase::Added| a.id == number.to_string() && a.dir == directory;
+    write_as_core(
+        call,
+        |ws| crate::ops::phase::add_shown(ws, &description),
+        same,
+    )?;
     let mut out = serde_json::Map::new();
     out.insert("phase_number".into(), json!(number));
     out.insert("padded".into(), json!(padded));
@@ -110,35 +79,17 @@ pub fn add(call: &CoreCall) -> Result<Out, Refusal> {
 /// with a heading in the current milestone (1.14.0's bullet-only roadmaps
 /// and its refusals go on).
 pub fn insert(call: &CoreCall) -> Result<Out, Refusal> {
-    if call.args.iter().any(|a| a.starts_with("--")) {
-        return Err(hand_on(" with a flag (--sibling, or one 1.14.0 refuses)"));
-    }
-    let (Some(after), description) = (
-        call.args.first(),
-        call.args.get(1..).unwrap_or_default().join(" "),
-    ) else {
+    let Some(after) = call
+        .args
+        .first()
+        .filter(|a| !a.is_empty() && !a.starts_with("--"))
+    else {
         return Err(hand_on(" without a phase"));
     };
-    if after.is_empty() || description.is_empty() || description.contains(['\n', '\r', '\0']) {
-        return Err(hand_on(" without a phase and a one-line description"));
-    }
-    if js::trim(&description).starts_with('#') {
-        return Err(hand_on(
-            " for a description that is a heading (1.14.0 refuses milestone headings)",
-        ));
-    }
-    let planning = call.project.join(".planning");
-    if convention(&planning).as_deref() == Some("bracket") {
-        return Err(hand_on(" for the bracket phase-id convention"));
-    }
-    let config = config_object(call)?.unwrap_or_default();
-    if config.get("project_code").is_some_and(js::truthy) {
-        return Err(hand_on(" for a project code"));
-    }
-    let Ok(bytes) = std::fs::read(planning.join("ROADMAP.md")) else {
-        return Err(hand_on(" without a ROADMAP.md"));
-    };
-    let roadmap = String::from_utf8_lossy(&bytes);
+    let description = call.args[1..].join(" ");
+    let Planned {
+        planning, roadmap, ..
+    } = preflight(call, &description, "--sibling")?;
     let (window, _) = current_window(&roadmap, call.project);
     let base = normalize_phase_name(after);
     if strip_project_code(&base, true).contains('-') {
@@ -146,15 +97,15 @@ pub fn insert(call: &CoreCall) -> Result<Out, Refusal> {
     }
     let number = markdown_source(&base);
     let heading = format!(r"(?i)#{{2,4}}\s*Phase\s+{number}{TAG}:");
-    if !re(&heading).is_match(&window).unwrap_or(false) {
+    if !js_re(&heading).is_match(&window).unwrap_or(false) {
         // 1.14.0 inserts into a roadmap of checklist bullets only; where
         // the roadmap has headings and none is this phase's, it refuses.
-        let bullet = re(&format!(
+        let bullet = js_re(&format!(
             r"(?i)-\s*\[[ x]\]\s*(?:\*\*)?Phase\s+{number}{TAG}[:\s]"
         ))
         .is_match(&window)
         .unwrap_or(false);
-        let headings = re(r"(?i)#{2,4}\s*Phase\s+\d")
+        let headings = js_re(r"(?i)#{2,4}\s*Phase\s+\d")
             .is_match(&window)
             .unwrap_or(false);
         if bullet && !headings {
@@ -175,21 +126,12 @@ pub fn insert(call: &CoreCall) -> Result<Out, Refusal> {
     );
     let slug = slug(&description, Some(60)).unwrap_or_default();
     let directory = format!(".planning/phases/{decimal}-{slug}");
-    state_contract::build(call.project, super::clock::now_ms())?;
-    let written = write(&engine_call(call), |ws| {
-        let added = crate::ops::phase::insert_shown(ws, after, &description)?;
-        if added.dir != directory {
-            return Err(OpError::invalid(
-                "gsd's phase edit would make another phase than 1.14.0's",
-                None,
-            ));
-        }
-        Ok(added.change)
-    });
-    if let Err(e) = written {
-        return Err(hand_on(e.message));
-    }
-    state_contract::publish(call.project, jiff::Timestamp::now().as_millisecond());
+    let same = |a: &crate::ops::phase::Added| a.dir == directory;
+    write_as_core(
+        call,
+        |ws| crate::ops::phase::insert_shown(ws, after, &description),
+        same,
+    )?;
     let reply = json!({
         "phase_number": decimal,
         "after_phase": after,
@@ -209,7 +151,7 @@ const TAG: &str = r"(?:\s*\([^)\n]{0,200}\))?";
 /// decimals as written.
 fn markdown_source(id: &str) -> String {
     let stripped = strip_project_code(id, true);
-    match re(r"(?i)^0*(\d+)([A-Z])?((?:\.\d+)*)$")
+    match js_re(r"(?i)^0*(\d+)([A-Z])?((?:\.\d+)*)$")
         .captures(stripped)
         .ok()
         .flatten()
@@ -233,7 +175,7 @@ fn markdown_source(id: &str) -> String {
 fn next_decimal(roadmap: &str, phases: &Path, base: &str) -> Result<u64, Refusal> {
     let mut used = BTreeSet::new();
     if phases.exists() {
-        let folder = re(&format!(r"^(?:[A-Z][A-Z0-9_]*-)?{}\.(\d+)", escape(base)));
+        let folder = js_re(&format!(r"^(?:[A-Z][A-Z0-9_]*-)?{}\.(\d+)", escape(base)));
         for dir in all_phase_dirs(phases)? {
             if let Some(c) = folder.captures(&dir).ok().flatten() {
                 used.insert(group(&c, 1).parse::<u64>().unwrap_or(0));
@@ -245,11 +187,95 @@ fn next_decimal(roadmap: &str, phases: &Path, base: &str) -> Result<u64, Refusal
         format!(r"(?i)#{{2,4}}\s*Phase\s+{number}\.(\d+){TAG}\s*:"),
         format!(r"(?i)-\s*\[[ x]\]\s*(?:\*\*)?Phase\s+{number}\.(\d+){TAG}[:\s]"),
     ] {
-        for c in re(&pattern).captures_iter(roadmap).filter_map(Result::ok) {
+        for c in js_re(&pattern)
+            .captures_iter(roadmap)
+            .filter_map(Result::ok)
+        {
             used.insert(group(&c, 1).parse::<u64>().unwrap_or(0));
         }
     }
     Ok(used.last().map_or(1, |m| m + 1))
+}
+
+/// What every phase write checks first, and what it read.
+struct Planned {
+    planning: std::path::PathBuf,
+    config: serde_json::Map<String, Value>,
+    roadmap: String,
+}
+
+/// The checks `add` and `insert` share, before anything is read for the
+/// edit: no flag (`flag` names the one 1.14.0 takes that gsd does not), a
+/// one-line description that is no heading (1.14.0 refuses milestone
+/// headings in it), not the bracket convention, no project code (which
+/// prefixes 1.14.0's folder names), a ROADMAP.md.
+fn preflight(call: &CoreCall, description: &str, flag: &str) -> Result<Planned, Refusal> {
+    if call.args.iter().any(|a| a.starts_with("--")) {
+        return Err(hand_on(format!(
+            " with a flag ({flag}, or one 1.14.0 refuses)"
+        )));
+    }
+    if description.is_empty() || description.contains(['\n', '\r', '\0']) {
+        return Err(hand_on(" without a one-line description"));
+    }
+    if js::trim(description).starts_with('#') {
+        return Err(hand_on(
+            " for a description that is a heading (1.14.0 refuses milestone headings)",
+        ));
+    }
+    let planning = call.project.join(".planning");
+    if convention(&planning).as_deref() == Some("bracket") {
+        return Err(hand_on(" for the bracket phase-id convention"));
+    }
+    // Legacy keys 1.14.0's loader would move in config.json first change
+    // nothing read here, and gsd leaves the file as it is (PARITY.md G2).
+    let config = config_object(call)?.unwrap_or_default();
+    if config.get("project_code").is_some_and(js::truthy) {
+        return Err(hand_on(" for a project code"));
+    }
+    let Ok(bytes) = std::fs::read(planning.join("ROADMAP.md")) else {
+        return Err(hand_on(" without a ROADMAP.md"));
+    };
+    Ok(Planned {
+        planning,
+        config,
+        roadmap: String::from_utf8_lossy(&bytes).into_owned(),
+    })
+}
+
+/// gsd's phase edit, written only where it makes the phase 1.14.0 would
+/// (`same`) and the `state.json` snapshot can be built: both are checked on
+/// the tree as read before the write path is entered (which takes the lock
+/// and so creates `.gsd/`), and the phase again under the lock. Then the
+/// snapshot is published, as 1.14.0 publishes it.
+fn write_as_core(
+    call: &CoreCall,
+    edit: impl Fn(&crate::model::Workspace) -> Result<crate::ops::phase::Added, OpError>,
+    same: impl Fn(&crate::ops::phase::Added) -> bool,
+) -> Result<(), Refusal> {
+    let mismatch = "gsd's phase edit would make another phase than 1.14.0's";
+    let ws =
+        crate::model::Workspace::load_with(call.project, crate::model::workspace::Scope::Index)
+            .map_err(|e| hand_on(format!(" here ({e})")))?;
+    match edit(&ws) {
+        Ok(a) if same(&a) => {}
+        Ok(_) => return Err(hand_on(mismatch)),
+        Err(e) => return Err(hand_on(format!(" here ({e})"))),
+    }
+    drop(ws);
+    state_contract::build(call.project, jiff::Timestamp::now().as_millisecond())?;
+    let written = write(&engine_call(call), |ws| {
+        let added = edit(ws)?;
+        if !same(&added) {
+            return Err(OpError::invalid(mismatch, None));
+        }
+        Ok(added.change)
+    });
+    if let Err(e) = written {
+        return Err(hand_on(e.message));
+    }
+    state_contract::publish(call.project, jiff::Timestamp::now().as_millisecond());
+    Ok(())
 }
 
 /// The engine's view of this call (its write path takes the project).
@@ -296,14 +322,14 @@ fn next_number(roadmap: &str, project: &Path, phases: &Path) -> u64 {
         r"(?i)#{2,4}\s*Phase\s+(\d+)[A-Z]?(?:\.\d+)*(?:\s*\([^)\n]{0,200}\))?:",
         r"(?im)^[ \t]*-[ \t]*\[[^\]]{0,200}\][ \t]*\*{0,2}Phase[ \t]+(\d+)(?=[:.\s*]|$)",
     ] {
-        for c in re(pattern).captures_iter(&window).filter_map(Result::ok) {
+        for c in js_re(pattern).captures_iter(&window).filter_map(Result::ok) {
             take(group(&c, 1));
         }
     }
     if let Ok(entries) = std::fs::read_dir(phases) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(c) = re(r"^(?:[A-Z][A-Z0-9]*-)?(\d+)-")
+            if let Some(c) = js_re(r"^(?:[A-Z][A-Z0-9]*-)?(\d+)-")
                 .captures(&name)
                 .ok()
                 .flatten()
@@ -321,7 +347,7 @@ fn goal_shaped(description: &str) -> Option<String> {
     let t = js::trim(description);
     let len = t.encode_utf16().count();
     let long = len > 80;
-    let sentences = re(r#"[.!?]['")\]]?\s+\S"#).is_match(t).unwrap_or(false);
+    let sentences = js_re(r#"[.!?]['")\]]?\s+\S"#).is_match(t).unwrap_or(false);
     if !long && !sentences {
         return None;
     }

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use super::super::compat::js::trim;
-use super::super::compat::roadmap_text::re;
+use super::super::compat::roadmap_text::js_re;
 use super::milestone_window::is_sentinel;
 
 /// The columns a progress table's header names, in any order.
@@ -147,10 +147,14 @@ pub fn find_table_with_columns(text: &str, required: &[&str]) -> Option<Table> {
 /// `## Progress` heading (up to the next `#` or `##` heading) when there is
 /// one, else in the whole roadmap.
 pub fn locate(roadmap: &str) -> Option<Table> {
-    let scoped = match re(r"(?im)^##[ \t]+Progress\b").find(roadmap).ok().flatten() {
+    let scoped = match js_re(r"(?im)^##[ \t]+Progress\b")
+        .find(roadmap)
+        .ok()
+        .flatten()
+    {
         Some(m) => {
             let after = &roadmap[m.start()..];
-            match re(r"\n#{1,2}[ \t]").find(after).ok().flatten() {
+            match js_re(r"\n#{1,2}[ \t]").find(after).ok().flatten() {
                 Some(n) => &after[..n.start()],
                 None => after,
             }

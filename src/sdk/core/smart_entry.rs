@@ -15,10 +15,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::super::compat::js::{self, locale_compare, parse_int, trim};
-use super::super::compat::roadmap_text::{group, re};
+use super::super::compat::js::{self, locale_compare, trim};
+use super::super::compat::roadmap_text::{group, js_re};
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 use super::phase_id::{extract_phase_token, normalize_phase_name, strip_project_code};
@@ -185,20 +185,6 @@ fn git_signals(dir: &Path) -> (bool, bool, bool) {
     (true, dirty, unpushed)
 }
 
-/// `parseIntOrNull`: `%` dropped, then `parseInt`.
-fn int_or_null(s: Option<&str>) -> Option<f64> {
-    parse_int(&s?.replacen('%', "", 1))
-}
-
-/// `fmScalarKey(progress, key)`.
-fn progress_scalar(progress: Option<&Map<String, Value>>, key: &str) -> Option<String> {
-    match progress?.get(key)? {
-        Value::String(s) if !trim(s).is_empty() => Some(trim(s).to_string()),
-        v @ (Value::Number(_) | Value::Bool(_)) => Some(super::output::js_string(v)),
-        _ => None,
-    }
-}
-
 /// `detectSignals(cwd, now)`.
 fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
     let planning = project.join(".planning");
@@ -228,12 +214,13 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
         Some(Value::Object(m)) => Some(m),
         _ => None,
     };
-    let total_phases = progress_scalar(progress, "total_phases")
-        .or_else(|| field(Some("total_phases"), "Total Phases"));
-    let percent =
-        progress_scalar(progress, "percent").or_else(|| field(Some("progress"), "Progress"));
+    // `fmScalarKey(progress, key)`: the nested scalar, with no body field.
+    let nested = |key: &str| progress.and_then(|m| state_fields::value(m, "", Some(key), None));
+    let total_phases =
+        nested("total_phases").or_else(|| field(Some("total_phases"), "Total Phases"));
+    let percent = nested("percent").or_else(|| field(Some("progress"), "Progress"));
     if field(Some("state_head"), "State Head")
-        .is_some_and(|h| re(r"(?i)^[0-9a-f]{4,40}$").is_match(&h).unwrap_or(false))
+        .is_some_and(|h| js_re(r"(?i)^[0-9a-f]{4,40}$").is_match(&h).unwrap_or(false))
     {
         return Err(hand_on(" for a STATE.md that records its state_head"));
     }
@@ -244,7 +231,7 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
         None => false,
     };
     let status_raw = status.unwrap_or_default();
-    s.verify_failed = re(r"(?i)\bverify-fail(ed)?|verification-fail|uat-fail\b")
+    s.verify_failed = js_re(r"(?i)\bverify-fail(ed)?|verification-fail|uat-fail\b")
         .is_match(&status_raw)
         .unwrap_or(false)
         || verify_failed(&planning.join("phases"), current_phase.as_deref());
@@ -258,9 +245,9 @@ fn detect(project: &Path, now: i64) -> Result<Signals, Refusal> {
     s.current_phase = current_phase
         .as_deref()
         .and_then(super::state_fields::phase_from_prose);
-    s.total_phases = int_or_null(total_phases.as_deref());
+    s.total_phases = state_fields::int_field(total_phases.as_deref(), true)?;
     s.status = status_raw.to_lowercase();
-    s.progress = int_or_null(percent.as_deref());
+    s.progress = state_fields::int_field(percent.as_deref(), true)?;
     Ok(s)
 }
 
@@ -272,52 +259,49 @@ pub(super) fn blockers(body: &str) -> Vec<String> {
     }) else {
         return Vec::new();
     };
-    re(r"(?m)^-\s+(.+)$")
+    js_re(r"(?m)^-\s+(.+)$")
         .find_iter(&section)
         .filter_map(Result::ok)
-        .map(|m| trim(&re(r"^-\s+").replace(m.as_str(), "")).to_string())
+        .map(|m| trim(&js_re(r"^-\s+").replace(m.as_str(), "")).to_string())
         .collect()
 }
 
-/// Whether a `last_activity` value is older than 72 hours: 1.14.0 reads the
-/// leading ISO date (and time) when the value has one. Handed on where the
-/// answer rests on V8's lenient parser: a value without a leading date, a
-/// time followed by a zone name, or a date within two days of the line.
+/// Whether a `last_activity` value is older than 72 hours. 1.14.0 gives the
+/// whole value to `Date.parse` first and reads its leading ISO date only
+/// where that fails. Answered for the two shapes whose instant is known —
+/// the bare date (midnight UTC), and the date, white space and a dash
+/// before a description (`2026-01-05 — Completed 01-02`: V8 reads no
+/// instant from the whole, so the date's midnight) — and handed on for the
+/// rest, where V8's lenient parser may read another day (`2026-12-05
+/// Marked` is 12 March to it), a time, a zone, or no date at all. A date
+/// within two days of the line is handed on too, so that gsd and gsd-tools,
+/// run a moment apart, cannot straddle it.
 fn stale(raw: &str, now: i64) -> Result<bool, Refusal> {
     let t = trim(raw);
-    let Some(c) = re(r"^(\d{4})-(\d{2})-(\d{2})((?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?)")
+    let Some(c) = js_re(r"^(\d{4})-(\d{2})-(\d{2})(?:$|\s+[—–-])")
         .captures(t)
         .ok()
         .flatten()
     else {
-        return Err(hand_on(" for a last_activity that does not start with an ISO date"));
+        return Err(hand_on(
+            " for a last_activity other than a date, alone or before a dash",
+        ));
     };
-    let (y, m, d) = (group(&c, 1), group(&c, 2), group(&c, 3));
     let date = jiff::civil::Date::new(
-        y.parse().unwrap_or(-1),
-        m.parse().unwrap_or(0),
-        d.parse().unwrap_or(0),
+        group(&c, 1).parse().unwrap_or(-1),
+        group(&c, 2).parse().unwrap_or(0),
+        group(&c, 3).parse().unwrap_or(0),
     );
     let Ok(date) = date else {
         // Not a calendar date: 1.14.0 warns on stderr and reads no activity.
         return Err(hand_on(" for a last_activity that is not a calendar date"));
     };
-    if !group(&c, 4).is_empty()
-        && re(r"^\s*[A-Z]{2,5}(?![A-Za-z])")
-            .is_match(&t[c.get(0).map_or(0, |g| g.end())..])
-            .unwrap_or(false)
-    {
-        return Err(hand_on(" for a last_activity whose time names a zone"));
-    }
     let midnight = date
         .to_zoned(jiff::tz::TimeZone::UTC)
         .map_err(|_| hand_on(" for a last_activity out of range"))?
         .timestamp()
         .as_millisecond();
     let age = now - midnight;
-    // The instant lies within the day of its date, give or take a zone:
-    // clear of the line by two days either way, the answer is the same
-    // whatever V8 makes of the rest.
     let margin = 2 * 24 * 60 * 60 * 1000;
     if (age - IDLE_STALE_MS).abs() < margin {
         return Err(hand_on(" for a last_activity near the 72-hour line"));
@@ -329,7 +313,7 @@ fn stale(raw: &str, now: i64) -> Result<bool, Refusal> {
 /// phase number (after a project code).
 fn dir_phase_token(name: &str) -> Option<String> {
     let token = extract_phase_token(name);
-    re(r"(?i)^\d+(?:[A-Z])?(?:\.\d+)*(?:-|$)")
+    js_re(r"(?i)^\d+(?:[A-Z])?(?:\.\d+)*(?:-|$)")
         .is_match(strip_project_code(&token, true))
         .unwrap_or(false)
         .then_some(token)
@@ -366,7 +350,7 @@ fn verify_failed(phases: &Path, current_phase: Option<&str>) -> bool {
     let Ok(files) = std::fs::read_dir(phases.join(&target)) else {
         return false;
     };
-    let candidate = re(r"(?i)summary|verif(?:y|ication)|uat");
+    let candidate = js_re(r"(?i)summary|verif(?:y|ication)|uat");
     files.flatten().any(|f| {
         let name = f.file_name().to_string_lossy().into_owned();
         if !candidate.is_match(&name).unwrap_or(false) {
@@ -376,12 +360,12 @@ fn verify_failed(phases: &Path, current_phase: Option<&str>) -> bool {
             return false;
         };
         let text = String::from_utf8_lossy(&bytes);
-        re(r"(?i)STATUS:\s*([A-Za-z_-]+)")
+        js_re(r"(?i)STATUS:\s*([A-Za-z_-]+)")
             .captures(&text)
             .ok()
             .flatten()
             .is_some_and(|c| {
-                re(r"(?i)\b(blocked|fail(ed)?)\b")
+                js_re(r"(?i)\b(blocked|fail(ed)?)\b")
                     .is_match(group(&c, 1))
                     .unwrap_or(false)
             })
@@ -413,7 +397,7 @@ fn is_complete(s: &Signals) -> bool {
 }
 
 fn test(pattern: &str, text: &str) -> bool {
-    re(pattern).is_match(text).unwrap_or(false)
+    js_re(pattern).is_match(text).unwrap_or(false)
 }
 
 /// `classify`: the first situation whose test holds.
@@ -686,7 +670,15 @@ mod tests {
         assert_eq!(stale("2026-01-05", jan5 + day / 2), Ok(false));
         assert!(stale("2026-01-05", jan5 + 3 * day).is_err());
         assert!(stale("Phase 3 complete", jan5).is_err());
-        assert!(stale("2026-02-30 x", jan5).is_err());
+        assert!(stale("2026-02-30 — x", jan5).is_err());
+        // V8 reads a word's first letters as a month, a time as a time.
+        assert!(stale("2026-01-05 Marked", jan5 + 10 * day).is_err());
+        assert!(stale("2026-01-05T25:00", jan5 + 10 * day).is_err());
+        assert!(stale("2026-01-05 (x)", jan5 + 10 * day).is_err());
+        assert_eq!(
+            stale("2026-01-05 -- Phase 10 started", jan5 + 10 * day),
+            Ok(true)
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::super::compat::js::trim;
-use super::super::compat::roadmap_text::{group, re};
+use super::super::compat::roadmap_text::{group, js_re};
 use super::markdown::collect_section;
 use super::milestone_window::{is_sentinel, milestone_info};
 use super::native::{Refusal, hand_on};
@@ -98,7 +98,7 @@ fn table_phases(table: &Table) -> Vec<Value> {
             if !cell.starts_with(|c: char| c.is_ascii_digit()) || is_sentinel(cell) {
                 return None;
             }
-            let m = re(r"^(\d+(?:\.\d+)*)\s*[.:)–—-]?\s*(.*)$")
+            let m = js_re(r"^(\d+(?:\.\d+)*)\s*[.:)–—-]?\s*(.*)$")
                 .captures(cell)
                 .ok()
                 .flatten();
@@ -133,12 +133,14 @@ fn table_status(raw: &str) -> &'static str {
 /// unticked one is in progress when STATE.md names it as current.
 fn checklist_phases(roadmap: &str, state: &Path) -> Result<Vec<Value>, Refusal> {
     let Some(section) = collect_section(roadmap, |h| {
-        re(r"(?i)^phases$").is_match(trim(&h.text)).unwrap_or(false)
+        js_re(r"(?i)^phases$")
+            .is_match(trim(&h.text))
+            .unwrap_or(false)
     }) else {
         return Ok(Vec::new());
     };
     let current = current_phase(state)?;
-    let bullet = re(
+    let bullet = js_re(
         r"(?m)^[ \t]*[-*][ \t]+\[([ xX])\][ \t]+\*\*Phase[ \t]+(\d+(?:\.\d+)*)[ \t]*:?[ \t]*([^*\n]*)\*\*",
     );
     Ok(bullet

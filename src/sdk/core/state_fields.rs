@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::super::compat::js::{is_js_space, trim};
-use super::super::compat::roadmap_text::{escape, group, re};
+use super::super::compat::roadmap_text::{escape, group, js_re};
 use super::native::{Refusal, hand_on};
 use super::output::js_string;
 use super::progress_table::split_row;
@@ -30,6 +30,26 @@ pub fn value(
     }
 }
 
+/// `parseInt(value, 10)` of a field (its first `%` dropped first where
+/// `percent`): `None` for no value or no number. A number past 2^53 is
+/// handed on: JavaScript prints those in its own way.
+pub fn int_field(value: Option<&str>, percent: bool) -> Result<Option<f64>, Refusal> {
+    let Some(v) = value else {
+        return Ok(None);
+    };
+    let v = if percent {
+        v.replacen('%', "", 1)
+    } else {
+        v.to_string()
+    };
+    match super::super::compat::js::parse_int(&v) {
+        Some(n) if n.abs() >= 9_007_199_254_740_992.0 => {
+            Err(hand_on(" for a number past 2^53 in STATE.md"))
+        }
+        n => Ok(n),
+    }
+}
+
 /// `stateExtractField(content, field)`.
 pub fn extract(content: &str, field: &str) -> Option<String> {
     let escaped = escape(field);
@@ -37,7 +57,7 @@ pub fn extract(content: &str, field: &str) -> Option<String> {
         format!(r"(?im)^[ \t]*\*\*{escaped}:\*\*[ \t]*(.+)"),
         format!(r"(?im)^{escaped}:[ \t]*(.+)"),
     ] {
-        if let Some(c) = re(&pattern).captures(content).ok().flatten() {
+        if let Some(c) = js_re(&pattern).captures(content).ok().flatten() {
             return Some(trim(group(&c, 1)).to_string());
         }
     }
@@ -117,18 +137,18 @@ pub fn parse_phase_from_prose(value: &str) -> (Option<String>, Option<String>) {
         return (None, None);
     }
     let phase = phase_from_prose(value);
-    let paren = re(r"\(([^)]{1,200})\)")
+    let paren = js_re(r"\(([^)]{1,200})\)")
         .captures(value)
         .ok()
         .flatten()
         .map(|c| group(&c, 1).to_string());
-    let no_parens = re(r"\([^)\n]{0,200}\)").replace_all(value, " ");
-    let dash = re(r"—\s*([^(\n]{1,200}?)\s*$")
+    let no_parens = js_re(r"\([^)\n]{0,200}\)").replace_all(value, " ");
+    let dash = js_re(r"—\s*([^(\n]{1,200}?)\s*$")
         .captures(&no_parens)
         .ok()
         .flatten()
         .map(|c| trim(group(&c, 1)).to_string());
-    let test = |p: &str, t: &str| re(p).is_match(t).unwrap_or(false);
+    let test = |p: &str, t: &str| js_re(p).is_match(t).unwrap_or(false);
     let dash_is_name = dash.as_deref().is_some_and(|d| {
         !d.is_empty()
             && !test(
@@ -147,7 +167,7 @@ pub fn parse_phase_from_prose(value: &str) -> (Option<String>, Option<String>) {
 
 /// `parsePhaseFromProse(value).phase`.
 pub fn phase_from_prose(value: &str) -> Option<String> {
-    re(r"(?i)^\s*(?:Phase\s+)?(?:[A-Z][A-Z0-9_]*-)?(\d+[A-Z]?(?:\.\d+)*)\b")
+    js_re(r"(?i)^\s*(?:Phase\s+)?(?:[A-Z][A-Z0-9_]*-)?(\d+[A-Z]?(?:\.\d+)*)\b")
         .captures(value)
         .ok()
         .flatten()
@@ -159,7 +179,7 @@ pub fn phase_from_prose(value: &str) -> Option<String> {
 pub fn strip_frontmatter(content: &str) -> String {
     let mut out = content.to_string();
     loop {
-        let next = re(r"^\s*---\r?\n[\s\S]*?\r?\n---\s*")
+        let next = js_re(r"^\s*---\r?\n[\s\S]*?\r?\n---\s*")
             .replace(&out, "")
             .into_owned();
         if next == out {

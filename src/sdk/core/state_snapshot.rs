@@ -7,15 +7,15 @@
 
 use serde_json::{Value, json};
 
-use super::super::compat::js::{parse_int, trim};
-use super::super::compat::roadmap_text::{group, re};
+use super::super::compat::js::trim;
+use super::super::compat::roadmap_text::{group, js_re};
 use super::markdown::collect_section;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 use super::progress_table::{Table, parse};
 use super::smart_entry::blockers;
 use super::state_fields::{
-    parse_phase_from_prose, phase_from_prose, read_state, strip_frontmatter, value,
+    int_field, parse_phase_from_prose, phase_from_prose, read_state, strip_frontmatter, value,
 };
 
 /// `state-snapshot`.
@@ -69,27 +69,19 @@ pub fn snapshot(call: &CoreCall) -> Result<Out, Refusal> {
         Some("paused_at"),
         Some("Paused At"),
     );
-    let int = |v: &Option<String>, pct: bool| -> Value {
-        match v.as_deref().filter(|s| !s.is_empty()) {
-            None => Value::Null,
-            Some(s) => {
-                let s = if pct {
-                    s.replacen('%', "", 1)
-                } else {
-                    s.to_string()
-                };
-                parse_int(&s).map_or(Value::Null, super::super::compat::js::number)
-            }
-        }
+    // `raw ? parseInt(raw) : null`: an empty field is no number either.
+    let int = |v: &Option<String>, pct: bool| -> Result<Value, Refusal> {
+        Ok(int_field(v.as_deref().filter(|s| !s.is_empty()), pct)?
+            .map_or(Value::Null, super::super::compat::js::number))
     };
     Ok(Out::json(&json!({
         "current_phase": phase,
         "current_phase_name": phase_name,
-        "total_phases": int(&total_phases, false),
+        "total_phases": int(&total_phases, false)?,
         "current_plan": current_plan,
-        "total_plans_in_phase": int(&total_plans, false),
+        "total_plans_in_phase": int(&total_plans, false)?,
         "status": status,
-        "progress_percent": int(&progress, true),
+        "progress_percent": int(&progress, true)?,
         "last_activity": last_activity,
         "last_activity_desc": last_activity_desc,
         "decisions": decisions(body),
@@ -105,7 +97,7 @@ fn last_activity_prose(value: Option<&str>) -> (Option<String>, Option<String>) 
     let Some(v) = value.filter(|v| !v.is_empty()) else {
         return (None, None);
     };
-    match re(r"^(\d{4}-\d{2}-\d{2})(?:\s+[—-]{1,2}\s+(.+))?$")
+    match js_re(r"^(\d{4}-\d{2}-\d{2})(?:\s+[—-]{1,2}\s+(.+))?$")
         .captures(v)
         .ok()
         .flatten()
@@ -140,7 +132,7 @@ fn session_fields(section: Option<&str>) -> Value {
         patterns
             .iter()
             .find_map(|p| {
-                re(p)
+                js_re(p)
                     .captures(s)
                     .ok()
                     .flatten()
@@ -164,7 +156,7 @@ fn session_fields(section: Option<&str>) -> Value {
 /// least three non-empty cells: phase, summary, rationale.
 fn decisions(body: &str) -> Vec<Value> {
     let Some(section) = collect_section(body, |h| {
-        re(r"(?i)^decisions made$")
+        js_re(r"(?i)^decisions made$")
             .is_match(trim(&h.text))
             .unwrap_or(false)
     }) else {
