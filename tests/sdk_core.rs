@@ -764,27 +764,10 @@ fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
     let real = gsd_tools_cjs();
     let shims = shim_dir();
     let recordings = recorded::Recordings::load();
-    let results: Vec<TreeReads> = std::thread::scope(|scope| {
-        let handles: Vec<_> = trees
-            .chunks(trees.len().div_ceil(2))
-            .map(|chunk| {
-                let (real, shims, trees, recordings) = (&real, shims.path(), &trees, &recordings);
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|tree| {
-                            let first = Some(tree) == trees.first();
-                            let (rows, counts) = reads_on(tree, first, real, shims, recordings);
-                            (tree.clone(), rows, counts)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
+    let results: Vec<TreeReads> = on_two_threads(&trees, |tree| {
+        let first = Some(tree) == trees.first().map(PathBuf::as_path);
+        let (rows, counts) = reads_on(tree, first, &real, shims.path(), &recordings);
+        vec![(tree.to_path_buf(), rows, counts)]
     });
     recordings.finish();
     let (mut compared, mut identical, mut handed_on) = (0, 0, 0);
@@ -830,6 +813,24 @@ fn native_answers_equal_gsd_cores_on_every_corpus_tree() {
     );
     assert!(binary.is_empty(), "{}", binary.join("\n"));
     assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// `each` over the trees on two threads (the machine's two cores; the
+/// peer's Node starts dominate), results in the trees' order.
+fn on_two_threads<T: Send>(trees: &[PathBuf], each: impl Fn(&Path) -> Vec<T> + Sync) -> Vec<T> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = trees
+            .chunks(trees.len().div_ceil(2).max(1))
+            .map(|chunk| {
+                let each = &each;
+                scope.spawn(move || chunk.iter().flat_map(|t| each(t)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    })
 }
 
 /// Every read call on `tree`: gsd's answer (through the library, and for
@@ -6130,45 +6131,28 @@ fn phase_add_and_insert_answer_as_gsd_tools_on_every_corpus_tree() {
     let trees = common::corpus_trees().expect("GSD_CORPUS");
     let real = gsd_tools_cjs();
     let shims = shim_dir();
-    let results: Vec<(String, Option<Vec<String>>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = trees
-            .chunks(trees.len().div_ceil(2))
-            .map(|chunk| {
-                let (real, shims) = (&real, shims.path());
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .flat_map(|t| {
-                            let name = t.file_name().unwrap().to_string_lossy().into_owned();
-                            let mut calls = vec![vec![
-                                "phase".to_string(),
-                                "add".into(),
-                                "Polish the release".into(),
-                            ]];
-                            for n in phase_numbers(t) {
-                                calls.push(vec![
-                                    "phase".into(),
-                                    "insert".into(),
-                                    n,
-                                    "Urgent hotfix".into(),
-                                ]);
-                            }
-                            calls
-                                .into_iter()
-                                .map(|argv| {
-                                    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
-                                    let d = phase_add_differences(shims, real, t, &argv);
-                                    (format!("{name} {argv:?}"), d)
-                                })
-                                .collect::<Vec<_>>()
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
+    let results: Vec<(String, Option<Vec<String>>)> = on_two_threads(&trees, |t| {
+        let name = t.file_name().unwrap().to_string_lossy().into_owned();
+        let mut calls = vec![vec![
+            "phase".to_string(),
+            "add".into(),
+            "Polish the release".into(),
+        ]];
+        for n in phase_numbers(t) {
+            calls.push(vec![
+                "phase".into(),
+                "insert".into(),
+                n,
+                "Urgent hotfix".into(),
+            ]);
+        }
+        calls
             .into_iter()
-            .flat_map(|h| h.join().unwrap())
+            .map(|argv| {
+                let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+                let d = phase_add_differences(shims.path(), &real, t, &argv);
+                (format!("{name} {argv:?}"), d)
+            })
             .collect()
     });
     let answered = results.iter().filter(|r| r.1.is_some()).count();
