@@ -54,6 +54,10 @@ const ALLOWED: &[(&str, &str)] = &[
         "dispatch-isolation's .gsd/dispatch-isolation-sentinel.json, GSD Core's guard hooks' input",
     ),
     (
+        "sdk/core/state_contract.rs",
+        "GSD Core's state contract (.planning/state.json): a snapshot derived from the tree, replaced whole after the write it describes (that write went through the store), no planning document",
+    ),
+    (
         "sdk/core/research.rs",
         "GSD Core's research cache (.planning/research/.cache/KEY.json or ~/.gsd/research-cache/): a cache entry replaced whole, no planning document",
     ),
