@@ -2210,3 +2210,79 @@ fn the_workstream_free_commands_are_gsd_sdks() {
     }
     assert!(!listed.lines().any(|l| l == "state.load"));
 }
+
+/// `state.record-session` answers as gsd-sdk's on the session shapes real
+/// trees keep (a plain `Last session:` line, bold labels, none at all, a
+/// `Last Date:` beside `Last session:`), and changes only the lines it
+/// names. Before this, a tree with a `Last session:` line failed with an
+/// internal edit error: `Last session` and `Last Date` name one field in
+/// gsd's model, so both pairs edited the same line.
+#[test]
+#[cfg_attr(
+    not(gsd_sdk),
+    ignore = "needs gsd-sdk 1.42.3 (GSD_SDK, from .ci/gsd-sdk)"
+)]
+fn record_session_answers_like_gsd_sdk() {
+    let bin = package().join("../.bin/gsd-sdk");
+    let shapes = [
+        "## Session Continuity\n\nLast session: 2026-01-12\nStopped at: v1.0 done\nResume file: None\n",
+        "## Session Continuity\n\n**Last session:** 2026-01-12\n**Stopped At:** somewhere\n**Resume File:** a.md\n",
+        "## Session Continuity\n\nLast session: 2026-01-12\nLast Date: 2026-01-12\nStopped at: x\n",
+        "## Notes\n\nNothing about sessions.\n",
+    ];
+    for (i, tail) in shapes.iter().enumerate() {
+        let state = format!(
+            "# Project State\n\n## Current Position\n\nPhase: 1 of 2\nStatus: Executing\n\n{tail}"
+        );
+        let mut said = Vec::new();
+        let mut kept = Vec::new();
+        for who in ["gsd", "gsd-sdk"] {
+            let dir = tempfile::tempdir().expect("tmp");
+            std::fs::create_dir_all(dir.path().join(".planning")).expect("mkdir");
+            std::fs::write(dir.path().join(".planning/STATE.md"), &state).expect("write");
+            git(dir.path(), &["init", "-q"]);
+            let argv = [
+                "state.record-session",
+                "--stopped-at",
+                "Completed 01-02-PLAN.md",
+                "--resume-file",
+                "None",
+            ];
+            let out = if who == "gsd" {
+                Command::new(gsd_bin())
+                    .current_dir(dir.path())
+                    .env("GSD_SDK_FALLBACK", "off")
+                    .args(["sdk", "query"])
+                    .args(argv)
+                    .output()
+            } else {
+                Command::new(&bin)
+                    .current_dir(dir.path())
+                    .arg("query")
+                    .args(argv)
+                    .output()
+            }
+            .expect("runs");
+            said.push((
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                out.status.code(),
+            ));
+            let after =
+                std::fs::read_to_string(dir.path().join(".planning/STATE.md")).expect("read");
+            kept.push(after);
+        }
+        assert_eq!(said[0], said[1], "shape {i}: answers differ");
+        assert_eq!(said[0].1, Some(0), "shape {i}: {}", said[0].0);
+        // gsd: every line of the body's first part kept, the session lines
+        // set; nothing else differs.
+        let before: Vec<&str> = state.lines().collect();
+        let after: Vec<&str> = kept[0].lines().collect();
+        assert_eq!(before.len(), after.len(), "shape {i}: lines added or lost");
+        for (b, a) in before.iter().zip(&after) {
+            let session = ["Last session", "Last Date", "Stopped", "Resume"]
+                .iter()
+                .any(|l| b.trim_start_matches('*').starts_with(l));
+            assert!(session || b == a, "shape {i}: {b:?} became {a:?}");
+        }
+    }
+}

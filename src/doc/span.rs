@@ -39,6 +39,13 @@ impl Span {
         self.start <= other.start && other.end <= self.end
     }
 
+    /// Whether the two spans share a byte, or are the same point (two
+    /// edits of one place).
+    pub const fn overlaps(&self, other: Span) -> bool {
+        (self.start < other.end && other.start < self.end)
+            || (self.start == other.start && self.end == other.end)
+    }
+
     /// The text this span selects in `text` (empty if out of range).
     pub fn slice<'a>(&self, text: &'a str) -> &'a str {
         text.get(self.start..self.end).unwrap_or("")

@@ -1,6 +1,7 @@
 //! STATE.md use cases: set and patch fields, advance, record a session,
 //! sync, and the Decisions / Blockers lists. Each is one STATE.md change.
 
+use crate::doc::span::Edit;
 use crate::edit::{self, EditError, state::FieldChange};
 use crate::model::Workspace;
 use crate::model::state::State;
@@ -122,6 +123,16 @@ pub fn patch_shown(ws: &Workspace, pairs: &[(String, String)]) -> Result<Patched
     let (mut updated, mut missing) = (Vec::new(), Vec::new());
     for (k, v) in pairs {
         match edit::state::set_field(ws, st, k, v) {
+            // Two names for one line (`Last session`, `Last Date`): the
+            // first sets it, the second finds nothing left of its own.
+            Ok(ch)
+                if ch
+                    .edits
+                    .iter()
+                    .any(|e| edits.iter().any(|x: &Edit| x.span.overlaps(e.span))) =>
+            {
+                missing.push(k.clone())
+            }
             Ok(ch) => {
                 parts.push(said(&ch));
                 edits.extend(ch.edits);
