@@ -6181,3 +6181,356 @@ fn phase_add_and_insert_answer_as_gsd_tools_on_every_corpus_tree() {
         "only {answered} calls answered natively"
     );
 }
+
+/// What GSD Core 1.14.0's reader makes of STATE.md's fields in each file:
+/// for every field, its body value (`stateExtractField` of the body) and
+/// the frontmatter value of the key it feeds — one node process for all.
+fn core_reads(real: &Path, files: &[&Path], fields: &[&str]) -> Vec<serde_json::Value> {
+    let lib = real.parent().unwrap().join("lib");
+    let script = format!(
+        r#"const lib={lib:?}+'/';
+const d=require(lib+'state-document.cjs'), fm=require(lib+'frontmatter.cjs'), t=require(lib+'state-transition.cjs');
+const fs=require('fs'); const [files, fields]=JSON.parse(process.argv[1]);
+console.log(JSON.stringify(files.map(p=>{{ if(!fs.existsSync(p)) return null; const c=fs.readFileSync(p,'utf-8');
+ const body=fm.stripFrontmatter(c); let f={{}}; try{{f=fm.extractFrontmatter(c)}}catch(e){{}}
+ return fields.map(x=>{{const k=t.frontmatterKeyForBodyField(x); return [d.stateExtractField(body,x), k&&Object.prototype.hasOwnProperty.call(f,k)? String(f[k]) : null];}});}})));"#,
+        lib = lib.to_str().unwrap()
+    );
+    let arg = serde_json::json!([files, fields]).to_string();
+    let o = Command::new("node")
+        .args(["-e", &script, &arg])
+        .output()
+        .unwrap();
+    serde_json::from_slice::<Vec<serde_json::Value>>(&o.stdout).unwrap_or_default()
+}
+
+/// A state write's reply as G11 compares it: `preserved` (what 1.14.0's
+/// frontmatter rebuild changed and restored) left out, and `updated`
+/// lists cut to the fields the call names (1.14.0 adds the keys its
+/// rebuild changed).
+fn g11_reply(stdout: &str, named: &[&str]) -> String {
+    match serde_json::from_str::<serde_json::Value>(stdout) {
+        Ok(serde_json::Value::Object(mut m)) => {
+            m.remove("preserved");
+            if let Some(serde_json::Value::Array(a)) = m.get_mut("updated") {
+                a.retain(|v| v.as_str().is_some_and(|s| named.contains(&s)));
+            }
+            serde_json::Value::Object(m).to_string()
+        }
+        _ => stdout.to_string(),
+    }
+}
+
+/// One state write by gsd (`gsd_run`) and by gsd-tools on copies of a
+/// tree: `None` when gsd hands it on (having written nothing), else the
+/// differences — the reply (as G11 compares it) and exit code; each named
+/// field's body value and, where STATE.md had it, its frontmatter key as
+/// 1.14.0 reads them; and any STATE.md line gsd changed that is not a
+/// named field's or its key's, or a line lost.
+fn state_write_differences(
+    shims: &Path,
+    real: &Path,
+    tree: &Path,
+    (ours, theirs): (&Path, &Path),
+    argv: &[&str],
+    fields: &[&str],
+) -> Option<Vec<String>> {
+    // Both copies back to the tree as committed (the last call's writes,
+    // and gsd's `.gsd/`, gone).
+    for d in [ours, theirs] {
+        common::git(d, &["checkout", "-q", "--", "."]);
+        common::git(d, &["clean", "-fdqx", "-e", "!.gitignore"]);
+    }
+    let mut with = argv.to_vec();
+    with.push("--no-fallback");
+    let o = as_named(shims, "gsd_run", ours, &with, &[]);
+    if text(&o.stderr).contains("gsd does not answer") {
+        let left = common::git(ours, &["status", "--porcelain", "--ignored"]);
+        assert!(left.trim().is_empty(), "{argv:?} handed on but left {left}");
+        return None;
+    }
+    let mut diffs = Vec::new();
+    let p = run_real(real, argv, theirs);
+    let labels = ["Last session", "Last Date", "Stopped At", "Resume File"];
+    let named: Vec<&str> = fields.iter().copied().chain(labels).collect();
+    let (mine, peer) = (
+        (g11_reply(&text(&o.stdout), &named), o.status.code()),
+        (g11_reply(&text(&p.stdout), &named), p.status.code()),
+    );
+    if mine != peer {
+        diffs.push(format!(
+            "reply\n gsd: {mine:?} {}\n gsd-tools: {peer:?}",
+            text(&o.stderr)
+        ));
+    }
+    let state = |d: &Path| d.join(".planning/STATE.md");
+    let (orig, a, b) = (state(tree), state(ours), state(theirs));
+    let reads = core_reads(real, &[&orig, &a, &b], fields);
+    if let [o0, a0, b0] = &reads[..] {
+        for (i, f) in fields.iter().enumerate() {
+            if a0[i][0] != b0[i][0] {
+                diffs.push(format!(
+                    "{f} in the body: gsd {} gsd-tools {}",
+                    a0[i][0], b0[i][0]
+                ));
+            }
+            if !o0.is_null() && !o0[i][1].is_null() && a0[i][1] != b0[i][1] {
+                diffs.push(format!(
+                    "{f}'s key: gsd {} gsd-tools {}",
+                    a0[i][1], b0[i][1]
+                ));
+            }
+        }
+    }
+    let before = std::fs::read_to_string(&orig).unwrap_or_default();
+    let after = std::fs::read_to_string(&a).unwrap_or_default();
+    let keys: Vec<String> = ["status", "stopped_at"]
+        .iter()
+        .map(|k| format!("{k}:"))
+        .collect();
+    let mut left: Vec<&str> = after.lines().collect();
+    for l in before.lines() {
+        match left.iter().position(|x| *x == l) {
+            Some(i) => {
+                left.remove(i);
+            }
+            None => {
+                let field = named.iter().any(|f| {
+                    let t = l.trim_start().trim_start_matches("**").to_lowercase();
+                    t.starts_with(&format!("{}:", f.to_lowercase())) || l.starts_with('|')
+                }) || keys.iter().any(|k| l.starts_with(k.as_str()));
+                if !field {
+                    diffs.push(format!("line changed or lost: {l:?}"));
+                }
+            }
+        }
+    }
+    Some(diffs)
+}
+
+/// GSD Core's STATE.md field writes (`state update`, `state patch`,
+/// `state record-session`, as its workflows call them) on a copy of every
+/// corpus tree: where gsd answers, the reply is 1.14.0's as G11 compares
+/// it, 1.14.0's reader reads every named field as on 1.14.0's copy, and
+/// gsd changed no other line.
+#[test]
+#[cfg_attr(
+    not(all(gsd_core, gsd_corpus)),
+    ignore = "needs GSD_CORE (.ci/gsd-core) and GSD_CORPUS (../shared/corpus)"
+)]
+fn state_field_writes_answer_as_gsd_tools_on_every_corpus_tree() {
+    const ANSWERED: usize = 698;
+    let trees = common::corpus_trees().expect("GSD_CORPUS");
+    let real = gsd_tools_cjs();
+    let shims = shim_dir();
+    let results: Vec<(String, Option<Vec<String>>)> = on_two_threads(&trees, |t| {
+        let name = t.file_name().unwrap().to_string_lossy().into_owned();
+        let first = phase_numbers(t)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| "1".into());
+        let patch = serde_json::json!({
+            "Current Phase": first,
+            "Next recommended run": format!("/gsd:plan-phase {first}"),
+        })
+        .to_string();
+        let calls: Vec<(Vec<String>, Vec<&str>)> = vec![
+            (
+                vec![
+                    "state".into(),
+                    "update".into(),
+                    "Status".into(),
+                    "Executing".into(),
+                ],
+                vec!["Status"],
+            ),
+            (
+                vec![
+                    "state".into(),
+                    "update".into(),
+                    "Last Activity".into(),
+                    "2026-12-06 -- gsd".into(),
+                ],
+                vec!["Last Activity"],
+            ),
+            (
+                vec![
+                    "state".into(),
+                    "patch".into(),
+                    "--Status".into(),
+                    "Ready to plan".into(),
+                    "--Stopped At".into(),
+                    "here".into(),
+                    "--Nope".into(),
+                    "x".into(),
+                ],
+                vec!["Status", "Stopped At", "Nope"],
+            ),
+            (
+                vec!["state".into(), "patch".into(), patch],
+                vec!["Current Phase", "Next recommended run"],
+            ),
+            (
+                vec![
+                    "state".into(),
+                    "record-session".into(),
+                    "--stopped-at".into(),
+                    "Completed 01-02-PLAN.md".into(),
+                    "--resume-file".into(),
+                    "None".into(),
+                ],
+                vec!["Stopped At", "Resume File"],
+            ),
+            (
+                vec![
+                    "state".into(),
+                    "record-session".into(),
+                    "--resume-file".into(),
+                    ".planning/x/CONTEXT.md".into(),
+                ],
+                vec!["Stopped At", "Resume File"],
+            ),
+        ];
+        let (ours, theirs) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        for d in [&ours, &theirs] {
+            user_copy(t, d.path());
+        }
+        calls
+            .into_iter()
+            .map(|(argv, fields)| {
+                let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+                let pair = (ours.path(), theirs.path());
+                let d = state_write_differences(shims.path(), &real, t, pair, &argv, &fields);
+                (format!("{name} {argv:?}"), d)
+            })
+            .collect()
+    });
+    let answered = results.iter().filter(|r| r.1.is_some()).count();
+    let differing: Vec<String> = results
+        .iter()
+        .filter_map(|(n, d)| {
+            d.as_ref()
+                .filter(|d| !d.is_empty())
+                .map(|d| format!("{n}: {}", d.join("\n")))
+        })
+        .collect();
+    eprintln!(
+        "state field writes: {} calls, {answered} answered by gsd, {} differing",
+        results.len(),
+        differing.len()
+    );
+    assert!(differing.is_empty(), "{}", differing.join("\n\n"));
+    assert!(
+        answered >= ANSWERED,
+        "only {answered} calls answered natively"
+    );
+}
+
+/// `state update|patch|record-session` where gsd answers without writing —
+/// usage errors, bad field names, no STATE.md, fields 1.14.0 does not find
+/// (each of its four explanations) — and where it writes on shapes the
+/// corpus has few of (a table-row field, a `## Session Continuity` heading
+/// with no fields, no session section at all): gsd-tools' answer, and the
+/// effect as the corpus test compares it; a `## Session` section 1.14.0
+/// rewrites whole is handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn state_field_writes_refuse_and_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = project();
+    let none: Vec<Vec<&str>> = vec![
+        vec!["state", "update", "Status", "x"],
+        vec!["state", "patch", "--Status", "x"],
+        vec!["state", "record-session", "--stopped-at", "x"],
+        vec!["state", "update"],
+        vec!["state", "update", "Status"],
+        vec!["state", "update", "bad!", "x"],
+        vec!["state", "patch", "--bad!", "x"],
+        vec!["state", "record-session"],
+        vec!["state", "record-session", "--bogus", "x"],
+    ];
+    let d = differing_calls(shims.path(), &real, t.path(), &none);
+    assert!(d.is_empty(), "{}", d.join("\n"));
+    let state = "---\nstatus: executing\nmilestone: v1.0\n---\n\n# Project State\n\n## Current Position\n\nPhase: 1 of 1 (Start)\n| Status | Executing |\n\n## Session Continuity\n\nNotes only.\n";
+    std::fs::write(t.path().join(".planning/STATE.md"), state).unwrap();
+    let found: Vec<Vec<&str>> = vec![
+        vec!["state", "update", "Nope", "x"],
+        vec!["state", "update", "current_plan", "3"],
+        vec!["state", "update", "milestone", "v2"],
+        vec!["state", "update", "progress", "x"],
+        vec!["state", "update", "Current Plan", "2"],
+        vec!["state", "update", "Status", "Executing"],
+        vec!["state", "patch", "--Nope", "x", "--Status", "Executing"],
+        vec!["state", "patch", "{\"milestone\": \"v2\"}"],
+    ];
+    let d = differing_calls(shims.path(), &real, t.path(), &found);
+    assert!(d.is_empty(), "{}", d.join("\n"));
+    let ours = tempfile::tempdir().unwrap();
+    let theirs = tempfile::tempdir().unwrap();
+    for d in [&ours, &theirs] {
+        user_copy(t.path(), d.path());
+    }
+    let pair = (ours.path(), theirs.path());
+    let writes: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (
+            vec!["state", "update", "Status", "Ready to plan"],
+            vec!["Status"],
+        ),
+        (
+            vec!["state", "patch", "--Status", "Verifying", "--Nope", "y"],
+            vec!["Status"],
+        ),
+        (
+            vec![
+                "state",
+                "record-session",
+                "--stopped-at",
+                "Plan 1 done",
+                "--resume-file",
+                "None",
+            ],
+            vec!["Stopped At", "Resume File"],
+        ),
+        (
+            vec!["state", "record-session", "--resume-file", "a.md"],
+            vec!["Stopped At", "Resume File"],
+        ),
+    ];
+    for (argv, fields) in &writes {
+        let d = state_write_differences(shims.path(), &real, t.path(), pair, argv, fields);
+        assert_eq!(d, Some(vec![]), "{argv:?}");
+    }
+    // No session section: a new one at the end.
+    let bare = "# Project State\n\nStatus: Executing\n\n\n";
+    std::fs::write(t.path().join(".planning/STATE.md"), bare).unwrap();
+    for d in [&ours, &theirs] {
+        std::fs::remove_dir_all(d.path()).unwrap();
+        user_copy(t.path(), d.path());
+    }
+    let argv = ["state", "record-session", "--stopped-at", "Plan 1 done"];
+    let d = state_write_differences(shims.path(), &real, t.path(), pair, &argv, &["Stopped At"]);
+    assert_eq!(d, Some(vec![]));
+    let after = std::fs::read_to_string(ours.path().join(".planning/STATE.md")).unwrap();
+    assert!(
+        after.starts_with(
+            "# Project State\n\nStatus: Executing\n\n## Session\n\n**Last session:** "
+        ),
+        "{after}"
+    );
+    // A `## Session` section 1.14.0 rewrites whole: handed on, nothing written.
+    std::fs::write(
+        t.path().join(".planning/STATE.md"),
+        "# S\n\n## Session\n\nSome notes.\n",
+    )
+    .unwrap();
+    for d in [&ours, &theirs] {
+        std::fs::remove_dir_all(d.path()).unwrap();
+        user_copy(t.path(), d.path());
+    }
+    let d = state_write_differences(shims.path(), &real, t.path(), pair, &argv, &["Stopped At"]);
+    assert_eq!(d, None);
+}

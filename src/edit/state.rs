@@ -389,6 +389,44 @@ pub fn set_line(
     }))
 }
 
+/// The value at `span` of STATE.md's text set to `value` — a field line
+/// another reader chose (GSD Core's `stateReplaceField` finds a field by its
+/// own rules): the span's text replaced, nothing else. `label` names the
+/// field in messages.
+pub fn set_value_at(
+    state: &State,
+    label: &str,
+    span: Span,
+    value: &str,
+) -> Result<FieldChange, EditError> {
+    let text = state.doc.text();
+    if state.doc.source.text().is_none() {
+        return Err(EditError::NotText {
+            file: file_name(state),
+        });
+    }
+    check_conflicts(&file_name(state), text)?;
+    if value.contains(['\n', '\r']) {
+        return Err(EditError::WrongType {
+            field: label.to_owned(),
+            expected: "one line of text",
+            value: value.to_owned(),
+        });
+    }
+    let before = span.slice(text).to_owned();
+    let edits = if before == value {
+        Vec::new()
+    } else {
+        vec![Edit::new(span, value.to_owned())]
+    };
+    Ok(FieldChange {
+        label: label.to_lowercase(),
+        before,
+        after: value.to_owned(),
+        edits,
+    })
+}
+
 /// The frontmatter scalar `key` set to `value`, when STATE.md keeps that
 /// key and it reads otherwise; quoting and comments are kept.
 pub fn set_fm_scalar(state: &State, key: &str, value: &str) -> Result<Option<Edit>, EditError> {

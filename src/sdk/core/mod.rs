@@ -63,6 +63,7 @@ pub mod state_fields;
 pub mod state_get;
 pub mod state_load;
 pub mod state_snapshot;
+pub mod state_writes;
 pub mod summary_extract;
 pub mod tdd_applicable;
 pub mod test_command;

@@ -20,8 +20,8 @@ use super::{
     init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
     isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress, quick_batch, reads,
     research, review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_load,
-    state_snapshot, summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story,
-    verification, windows, writes,
+    state_snapshot, state_writes, summary_extract, tdd_applicable, test_command, todos,
+    tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -264,6 +264,13 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("smart-entry", Scope::Anywhere, smart_entry::smart_entry),
     ("state-snapshot", Scope::Planning, state_snapshot::snapshot),
     ("phase.add", Scope::Planning, phase_writes::add),
+    ("state.update", Scope::Planning, state_writes::update),
+    ("state.patch", Scope::Planning, state_writes::patch),
+    (
+        "state.record-session",
+        Scope::Planning,
+        state_writes::record_session,
+    ),
     ("phase.insert", Scope::Planning, phase_writes::insert),
     ("research-store.get", Scope::Planning, research::store_get),
     ("research-store.put", Scope::Planning, research::store_put),

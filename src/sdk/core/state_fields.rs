@@ -68,7 +68,17 @@ pub fn extract(content: &str, field: &str) -> Option<String> {
 /// `| Field | value |` line (exactly three pipes, not a separator row)
 /// whose first cell is the field, case-blind, set off by spaces or tabs.
 fn table_row<'a>(content: &'a str, field: &str) -> Option<&'a str> {
-    for line in content.split('\n').flat_map(|l| l.split('\r')) {
+    table_row_at(content, field).map(|(_, v)| v)
+}
+
+/// [`table_row`] with the byte offset of the row's line in `content`.
+pub fn table_row_at<'a>(content: &'a str, field: &str) -> Option<(usize, &'a str)> {
+    let lines = content.split(['\n', '\r']).scan(0, |at, l| {
+        let start = *at;
+        *at += l.len() + 1;
+        Some((start, l))
+    });
+    for (start, line) in lines {
         if !line.starts_with('|') || line.matches('|').count() != 3 {
             continue;
         }
@@ -85,7 +95,7 @@ fn table_row<'a>(content: &'a str, field: &str) -> Option<&'a str> {
             continue;
         }
         let close = line[sep + 1..].find('|').map(|i| i + sep + 1)?;
-        return Some(line[sep + 1..close].trim_matches([' ', '\t']));
+        return Some((start, line[sep + 1..close].trim_matches([' ', '\t'])));
     }
     None
 }
