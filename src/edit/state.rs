@@ -413,6 +413,29 @@ pub fn set_value_at(
             value: value.to_owned(),
         });
     }
+    splice(state, label, span, value)
+}
+
+/// Lines another reader placed (GSD Core's list entries and new sections):
+/// the text at `span` replaced by `lines`, checked as [`set_value_at`] is
+/// but for line breaks.
+pub fn add_lines(
+    state: &State,
+    label: &str,
+    span: Span,
+    lines: &str,
+) -> Result<FieldChange, EditError> {
+    if state.doc.source.text().is_none() {
+        return Err(EditError::NotText {
+            file: file_name(state),
+        });
+    }
+    check_conflicts(&file_name(state), state.doc.text())?;
+    splice(state, label, span, lines)
+}
+
+fn splice(state: &State, label: &str, span: Span, value: &str) -> Result<FieldChange, EditError> {
+    let text = state.doc.text();
     let before = span.slice(text).to_owned();
     let edits = if before == value {
         Vec::new()

@@ -19,9 +19,9 @@ use super::{
     agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
     init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
     isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress, quick_batch, reads,
-    research, review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_load,
-    state_snapshot, state_writes, summary_extract, tdd_applicable, test_command, todos,
-    tree_writes, user_story, verification, windows, writes,
+    research, review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_lists,
+    state_load, state_metrics, state_snapshot, state_writes, summary_extract, tdd_applicable,
+    test_command, todos, tree_writes, user_story, verification, windows, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -266,6 +266,26 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("phase.add", Scope::Planning, phase_writes::add),
     ("state.update", Scope::Planning, state_writes::update),
     ("state.patch", Scope::Planning, state_writes::patch),
+    (
+        "state.add-decision",
+        Scope::Planning,
+        state_lists::add_decision,
+    ),
+    (
+        "state.add-blocker",
+        Scope::Planning,
+        state_lists::add_blocker,
+    ),
+    (
+        "state.add-roadmap-evolution",
+        Scope::Planning,
+        state_lists::add_roadmap_evolution,
+    ),
+    (
+        "state.record-metric",
+        Scope::Planning,
+        state_metrics::record_metric,
+    ),
     (
         "state.record-session",
         Scope::Planning,

@@ -66,7 +66,7 @@ fn unescape(cell: &str) -> String {
 }
 
 /// `isDelimiterRow`: every cell, white space removed, is `:?-+:?`.
-fn is_delimiter_row(cells: &[String]) -> bool {
+pub(super) fn is_delimiter_row(cells: &[String]) -> bool {
     cells.iter().all(|c| {
         let squeezed: String = c
             .chars()

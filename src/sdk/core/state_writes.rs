@@ -97,7 +97,7 @@ fn valid_field_name(f: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || " _.-/".contains(c))
 }
 
-fn fail(message: impl Into<String>) -> Refusal {
+pub(super) fn fail(message: impl Into<String>) -> Refusal {
     Refusal::Fail(Failure::new("unknown", message))
 }
 
@@ -191,14 +191,14 @@ fn plain_value(v: &str) -> bool {
 /// Lines added (a session section, or its missing fields) and the fields
 /// they give values, whose frontmatter keys follow.
 #[derive(Clone)]
-struct Inserted {
-    edit: Edit,
-    fields: Vec<(&'static str, String)>,
+pub(super) struct Inserted {
+    pub(super) edit: Edit,
+    pub(super) fields: Vec<(&'static str, String)>,
 }
 
 /// One field write planned for gsd's edit: the label to set, the value,
 /// and the line 1.14.0 would write.
-struct Planned {
+pub(super) struct Planned {
     field: String,
     value: String,
     at: Target,
@@ -311,7 +311,10 @@ fn changes(
         out.push(ch);
     }
     for ins in inserts {
-        let mut edits = vec![ins.edit.clone()];
+        let mut edits =
+            crate::edit::state::add_lines(st, "session", ins.edit.span, &ins.edit.replacement)
+                .map_err(|e| e.to_string())?
+                .edits;
         for (label, value) in &ins.fields {
             let key = key_for_label(label);
             if let Some(key) = key
@@ -358,7 +361,7 @@ fn changes(
 
 /// Check gsd's edits on the tree as it is, then make them through the
 /// write path (uncommitted, as 1.14.0 leaves them); the text after.
-fn write(
+pub(super) fn write(
     call: &CoreCall,
     what: &str,
     planned: &[Planned],
@@ -392,7 +395,7 @@ fn write(
 }
 
 /// STATE.md's text as 1.14.0 reads it, or `None` where there is none.
-fn state_text(call: &CoreCall) -> Result<Option<String>, Refusal> {
+pub(super) fn state_text(call: &CoreCall) -> Result<Option<String>, Refusal> {
     let Some((content, _)) = read_state(&call.project.join(".planning/STATE.md"))? else {
         return Ok(None);
     };
