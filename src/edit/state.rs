@@ -406,7 +406,7 @@ pub fn set_value_at(
         });
     }
     check_conflicts(&file_name(state), text)?;
-    if value.contains(['\n', '\r']) {
+    if value.contains(['\n', '\r']) || span.slice(state.doc.text()).contains('\n') {
         return Err(EditError::WrongType {
             field: label.to_owned(),
             expected: "one line of text",

@@ -49,7 +49,17 @@ fn text_or_file(
             "for a {label} file outside the project or named through `..`"
         )));
     }
-    match std::fs::read(call.project.join(path)) {
+    // 1.14.0 resolves links before it checks the path is inside the
+    // project (and refuses in its own words where it is not).
+    let full = call.project.join(path);
+    if let (Ok(real), Ok(root)) = (full.canonicalize(), call.project.canonicalize())
+        && !real.starts_with(&root)
+    {
+        return Err(hand_on(format!(
+            "for a {label} file that links outside the project"
+        )));
+    }
+    match std::fs::read(&full) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => Ok(Ok(Some(t.trim_end_matches(is_js_space).to_string()))),
             Err(_) => Err(hand_on(format!("for a {label} file that is not UTF-8"))),
@@ -187,6 +197,7 @@ fn list_edits(
 /// Add the entry through the write path; the reply's `created` flag.
 fn add(
     call: &CoreCall,
+    what: &'static str,
     content: &str,
     pick: impl Fn(&str) -> bool,
     placeholders: &[&str],
@@ -200,11 +211,12 @@ fn add(
     let inserts: Vec<Inserted> = edits
         .into_iter()
         .map(|edit| Inserted {
+            label: what,
             edit,
             fields: Vec::new(),
         })
         .collect();
-    write(call, "list entry", &[], &inserts)?;
+    write(call, what, &[], &inserts)?;
     Ok(created)
 }
 
@@ -273,6 +285,7 @@ pub fn add_decision(call: &CoreCall) -> Result<Out, Refusal> {
     let entry = format!("- [Phase {phase}]: {summary}{tail}");
     let created = add(
         call,
+        "decision",
         &content,
         |h| {
             pattern_matches(
@@ -325,6 +338,7 @@ pub fn add_blocker(call: &CoreCall) -> Result<Out, Refusal> {
     };
     let created = add(
         call,
+        "blocker",
         &content,
         |h| pattern_matches(r"(?i)^(?:Blockers|Blockers/Concerns|Concerns)$", h),
         &["None", "None yet"],
@@ -467,6 +481,7 @@ pub fn add_roadmap_evolution(call: &CoreCall) -> Result<Out, Refusal> {
     let inserts: Vec<Inserted> = edits
         .into_iter()
         .map(|edit| Inserted {
+            label: "roadmap evolution",
             edit,
             fields: Vec::new(),
         })

@@ -90,11 +90,17 @@ fn row_edit(content: &str, row: &str) -> (Edit, bool) {
                 .all(|(c, h)| super::super::compat::js::trim(c).to_lowercase() == h)
     });
     let Some(h) = header else {
+        // The section's own line break after its text ends the new table.
+        let close = if content[end..].starts_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
         return (
             Edit::new(
                 Span::empty(end),
                 format!(
-                    "\n**Per-Plan Metrics:**\n\n| Plan | Duration | Tasks | Files |\n|------|----------|-------|-------|\n{row}\n"
+                    "\n**Per-Plan Metrics:**\n\n| Plan | Duration | Tasks | Files |\n|------|----------|-------|-------|\n{row}{close}"
                 ),
             ),
             false,
@@ -153,6 +159,7 @@ pub fn record_metric(call: &CoreCall) -> Result<Out, Refusal> {
         "metric",
         &[],
         &[Inserted {
+            label: "metric",
             edit,
             fields: Vec::new(),
         }],

@@ -192,8 +192,28 @@ fn plain_value(v: &str) -> bool {
 /// they give values, whose frontmatter keys follow.
 #[derive(Clone)]
 pub(super) struct Inserted {
+    /// What the lines are, for messages (`session`, `decision`, …).
+    pub(super) label: &'static str,
     pub(super) edit: Edit,
     pub(super) fields: Vec<(&'static str, String)>,
+}
+
+/// `lines` with the file's line breaks: `\r\n` where STATE.md uses them
+/// (1.14.0 writes `\n` and then turns the whole file's breaks to `\n`).
+fn with_breaks_of(text: &str, lines: &str) -> String {
+    if !text.contains("\r\n") {
+        return lines.to_string();
+    }
+    let mut out = String::with_capacity(lines.len() + 8);
+    let mut prev = '\0';
+    for c in lines.chars() {
+        if c == '\n' && prev != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
 }
 
 /// One field write planned for gsd's edit: the label to set, the value,
@@ -248,13 +268,87 @@ fn normalize_status(status: &str) -> String {
 }
 
 /// The frontmatter value 1.14.0's rebuild gives `key` after its body label
-/// was set to `value`, for the keys gsd mirrors; `None` for the keys whose
-/// derivation gsd does not repeat.
-fn mirrored(key: &str, value: &str, body: &str) -> Option<String> {
+/// was set to `value` (`Some(None)`: the rebuild keeps the key as it is);
+/// `None` for the keys whose derivation gsd does not repeat.
+///
+/// `status` is the value's token unless a `Paused At` makes it `paused` or
+/// the value is phase-completion prose (`Phase 3 complete`), which 1.14.0
+/// keeps or demotes by the phase folders (#3578); `stopped_at` is the value
+/// where the line is the one its rebuild reads — the session section's
+/// (`## Session`, else `## Session Continuity`), or the body's first where
+/// there is none.
+fn mirrored(key: &str, value: &str, body: &str, line: Option<usize>) -> Option<Option<String>> {
     match key {
-        "status" if extract(body, "Paused At").is_none() => Some(normalize_status(value)),
-        "stopped_at" => Some(value.to_string()),
+        "status"
+            if extract(body, "Paused At").is_none()
+                && !js_re(r"(?i)^\s*phase\s+\S+\s+complete\s*$")
+                    .is_match(value)
+                    .unwrap_or(false) =>
+        {
+            Some(Some(normalize_status(value)))
+        }
+        "stopped_at" => {
+            let session = session_section(body);
+            let read_here = match (session, line) {
+                (Some((s, e)), Some(l)) => s <= l && l < e,
+                (Some(_), None) => true,
+                (None, _) => true,
+            };
+            Some(read_here.then(|| value.to_string()))
+        }
         _ => None,
+    }
+}
+
+/// `matchSessionSection(body)`: the body of the first level-2 `## Session`
+/// heading, else of `## Session Continuity` (its text exactly, case-blind),
+/// up to the next level-1 or level-2 heading, as byte offsets into `body`.
+fn session_section(body: &str) -> Option<(usize, usize)> {
+    let hs = super::markdown::tokenize_headings(body);
+    let find = |name: &str| {
+        hs.iter()
+            .position(|h| h.level == 2 && trim(&h.text).eq_ignore_ascii_case(name))
+    };
+    let i = find("session").or_else(|| find("session continuity"))?;
+    let end = hs[i + 1..]
+        .iter()
+        .find(|h| h.level <= 2)
+        .map_or(body.len(), |h| h.offset);
+    Some((hs[i].offset, end))
+}
+
+/// The frontmatter edit that follows a body label set to `value`: the key
+/// it feeds set as 1.14.0's rebuild sets it, where STATE.md's frontmatter
+/// holds that key; an error (the call goes on) where gsd cannot make it.
+fn mirror_edit(
+    st: &crate::model::state::State,
+    core_fm: &serde_json::Map<String, Value>,
+    body: &str,
+    label: &str,
+    value: &str,
+    line: Option<usize>,
+) -> Result<Option<Edit>, String> {
+    let Some(key) = key_for_label(label) else {
+        return Ok(None);
+    };
+    let fm = st.doc.fm().and_then(crate::doc::yaml::Node::as_map);
+    let Some(fm) = fm else {
+        return match core_fm.contains_key(key) {
+            true => Err(format!(
+                "gsd's edit cannot set frontmatter {key} (YAML gsd's parser does not read)"
+            )),
+            false => Ok(None),
+        };
+    };
+    if !fm.iter().any(|(k, _)| k.as_str() == Some(key)) {
+        return Ok(None);
+    }
+    match mirrored(key, value, body, line) {
+        None => Err(format!(
+            "gsd's edit does not derive 1.14.0's frontmatter {key}"
+        )),
+        Some(None) => Ok(None),
+        Some(Some(v)) => crate::edit::state::set_fm_scalar(st, key, &v).map_err(|e| e.to_string()),
     }
 }
 
@@ -270,7 +364,6 @@ fn changes(
 ) -> Result<Vec<FieldChange>, String> {
     let text = st.doc.text();
     let body = strip_frontmatter(text);
-    let fm = st.doc.fm().and_then(crate::doc::yaml::Node::as_map);
     let core_fm = super::frontmatter::extract(text).unwrap_or_default();
     let mut out = Vec::new();
     for p in planned {
@@ -285,68 +378,30 @@ fn changes(
             &format!("{sep}{}", p.value),
         )
         .map_err(|e| e.to_string())?;
-        let key = key_for_label(&p.field);
-        if let Some(key) = key
-            && fm.is_none()
-            && core_fm.contains_key(key)
-        {
-            return Err(format!(
-                "gsd's edit cannot set frontmatter {key} (YAML gsd's parser does not read)"
-            ));
-        }
-        if let Some(key) = key
-            && fm.is_some_and(|m| m.iter().any(|(k, _)| k.as_str() == Some(key)))
-        {
-            let Some(v) = mirrored(key, &p.value, &body) else {
-                return Err(format!(
-                    "gsd's edit does not derive 1.14.0's frontmatter {key}"
-                ));
-            };
-            if let Some(e) =
-                crate::edit::state::set_fm_scalar(st, key, &v).map_err(|e| e.to_string())?
-            {
-                ch.edits.push(e);
-            }
-        }
+        let line = (p.at.line + body.len()).checked_sub(text.len());
+        ch.edits
+            .extend(mirror_edit(st, &core_fm, &body, &p.field, &p.value, line)?);
         out.push(ch);
     }
     for ins in inserts {
-        let mut edits =
-            crate::edit::state::add_lines(st, "session", ins.edit.span, &ins.edit.replacement)
-                .map_err(|e| e.to_string())?
-                .edits;
+        let lines = with_breaks_of(text, &ins.edit.replacement);
+        let mut edits = crate::edit::state::add_lines(st, ins.label, ins.edit.span, &lines)
+            .map_err(|e| e.to_string())?
+            .edits;
         for (label, value) in &ins.fields {
-            let key = key_for_label(label);
-            if let Some(key) = key
-                && fm.is_none()
-                && core_fm.contains_key(key)
-            {
-                return Err(format!(
-                    "gsd's edit cannot set frontmatter {key} (YAML gsd's parser does not read)"
-                ));
-            }
-            if let Some(key) = key
-                && fm.is_some_and(|m| m.iter().any(|(k, _)| k.as_str() == Some(key)))
-            {
-                let Some(v) = mirrored(key, value, &body) else {
-                    return Err(format!(
-                        "gsd's edit does not derive 1.14.0's frontmatter {key}"
-                    ));
-                };
-                edits.extend(
-                    crate::edit::state::set_fm_scalar(st, key, &v).map_err(|e| e.to_string())?,
-                );
-            }
+            let at = (ins.edit.span.start + body.len()).checked_sub(text.len());
+            edits.extend(mirror_edit(st, &core_fm, &body, label, value, at)?);
         }
         out.push(FieldChange {
-            label: "session".into(),
+            label: ins.label.into(),
             before: String::new(),
             after: String::new(),
             edits,
         });
     }
     let edits: Vec<Edit> = out.iter().flat_map(|c| c.edits.iter().cloned()).collect();
-    let after = crate::edit::apply(text, &edits).map_err(|e| e.to_string())?;
+    let after = crate::edit::apply(text, &edits)
+        .map_err(|e| format!("gsd's edits do not apply together ({e})"))?;
     for p in planned {
         let read = extract(&strip_frontmatter(&after), &p.field);
         if read.as_deref().map(trim) != Some(p.value.as_str()) {
@@ -360,7 +415,9 @@ fn changes(
 }
 
 /// Check gsd's edits on the tree as it is, then make them through the
-/// write path (uncommitted, as 1.14.0 leaves them); the text after.
+/// write path (uncommitted, as 1.14.0 leaves them). A check that fails
+/// hands the call on; a refusal of gsd's write path (conflict markers, a
+/// read-only file) fails it.
 pub(super) fn write(
     call: &CoreCall,
     what: &str,
@@ -748,6 +805,7 @@ pub fn record_session(call: &CoreCall) -> Result<Out, Refusal> {
                 lines.push(format!("**Resume file:** {resume_value}"));
             }
             inserts.push(Inserted {
+                label: "session",
                 edit: Edit::new(Span::empty(m.end()), lines.join("\n") + "\n"),
                 fields: added(needs_stopped, needs_resume),
             });
@@ -761,6 +819,7 @@ pub fn record_session(call: &CoreCall) -> Result<Out, Refusal> {
         } else {
             let kept = content.trim_end_matches(is_js_space).len();
             inserts.push(Inserted {
+                label: "session",
                 edit: Edit::new(
                     Span::new(kept, content.len()),
                     format!(
