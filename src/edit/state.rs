@@ -399,13 +399,6 @@ pub fn set_value_at(
     span: Span,
     value: &str,
 ) -> Result<FieldChange, EditError> {
-    let text = state.doc.text();
-    if state.doc.source.text().is_none() {
-        return Err(EditError::NotText {
-            file: file_name(state),
-        });
-    }
-    check_conflicts(&file_name(state), text)?;
     if value.contains(['\n', '\r']) || span.slice(state.doc.text()).contains('\n') {
         return Err(EditError::WrongType {
             field: label.to_owned(),
@@ -413,7 +406,7 @@ pub fn set_value_at(
             value: value.to_owned(),
         });
     }
-    splice(state, label, span, value)
+    add_lines(state, label, span, value)
 }
 
 /// Lines another reader placed (GSD Core's list entries and new sections):

@@ -23,7 +23,7 @@ use super::named_args::{Spec, parse};
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 use super::state_fields::{parse_phase_from_prose, strip_frontmatter, value};
-use super::state_writes::{Inserted, state_text, write};
+use super::state_writes::{Inserted, state_text, with_created, write};
 use crate::doc::span::{Edit, Span};
 
 /// `readTextArgOrFile`: the inline text, or the file's text (its trailing
@@ -297,10 +297,7 @@ pub fn add_decision(call: &CoreCall) -> Result<Out, Refusal> {
         "## Decisions",
         &entry,
     )?;
-    let mut out = json!({"added": true, "decision": entry});
-    if created {
-        out["created"] = json!(true);
-    }
+    let out = with_created(json!({"added": true, "decision": entry}), created);
     Ok(Out::with_raw(&out, "true"))
 }
 
@@ -345,10 +342,7 @@ pub fn add_blocker(call: &CoreCall) -> Result<Out, Refusal> {
         "### Blockers",
         &format!("- {text}"),
     )?;
-    let mut out = json!({"added": true, "blocker": text});
-    if created {
-        out["created"] = json!(true);
-    }
+    let out = with_created(json!({"added": true, "blocker": text}), created);
     Ok(Out::with_raw(&out, "true"))
 }
 
@@ -487,10 +481,7 @@ pub fn add_roadmap_evolution(call: &CoreCall) -> Result<Out, Refusal> {
         })
         .collect();
     write(call, "roadmap evolution", &[], &inserts)?;
-    let mut out = json!({"added": true, "entry": entry});
-    if created {
-        out["created"] = json!(true);
-    }
+    let mut out = with_created(json!({"added": true, "entry": entry}), created);
     if sub_created {
         out["subsection_created"] = json!(true);
     }

@@ -18,7 +18,7 @@ use super::named_args::{Spec, parse};
 use super::native::{CoreCall, Refusal};
 use super::output::Out;
 use super::progress_table::{is_delimiter_row, split_row};
-use super::state_writes::{Inserted, state_text, write};
+use super::state_writes::{Inserted, state_text, with_created, write};
 use crate::doc::span::{Edit, Span};
 
 const HEADER: [&str; 4] = ["plan", "duration", "tasks", "files"];
@@ -164,9 +164,9 @@ pub fn record_metric(call: &CoreCall) -> Result<Out, Refusal> {
             fields: Vec::new(),
         }],
     )?;
-    let mut out = json!({"recorded": true, "phase": phase, "plan": plan, "duration": duration});
-    if created {
-        out["created"] = json!(true);
-    }
+    let out = with_created(
+        json!({"recorded": true, "phase": phase, "plan": plan, "duration": duration}),
+        created,
+    );
     Ok(Out::with_raw(&out, "true"))
 }

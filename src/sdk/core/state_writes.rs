@@ -97,6 +97,14 @@ fn valid_field_name(f: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || " _.-/".contains(c))
 }
 
+/// A reply with 1.14.0's `created: true` where the write made a section.
+pub(super) fn with_created(mut out: Value, created: bool) -> Value {
+    if created {
+        out["created"] = json!(true);
+    }
+    out
+}
+
 pub(super) fn fail(message: impl Into<String>) -> Refusal {
     Refusal::Fail(Failure::new("unknown", message))
 }
@@ -878,10 +886,7 @@ pub fn record_session(call: &CoreCall) -> Result<Out, Refusal> {
         write(call, "record-session", &planned, &inserts)?;
     }
     if !updated.is_empty() {
-        let mut out = json!({"recorded": true, "updated": updated});
-        if created {
-            out["created"] = json!(true);
-        }
+        let out = with_created(json!({"recorded": true, "updated": updated}), created);
         return Ok(Out::with_raw(&out, "true"));
     }
     let reason = if reported.is_empty() {
