@@ -38,6 +38,27 @@ fn shim_dir() -> tempfile::TempDir {
 /// recordings and the in-process library alike: one that holds none.
 const NO_AGENTS: (&str, &str) = ("GSD_AGENTS_DIR", "/nonexistent/gsd-agents");
 
+/// The variables GSD Core 1.14.0 keys a session's own workstream pointer
+/// by (and the terminal's): removed from every run here, so a test run
+/// inside an agent's session or a terminal multiplexer reads what CI reads.
+const SESSION_VARIABLES: &[&str] = &[
+    "GSD_SESSION_KEY",
+    "CODEX_THREAD_ID",
+    "CLAUDE_SESSION_ID",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CODE_SSE_PORT",
+    "OPENCODE_SESSION_ID",
+    "GEMINI_SESSION_ID",
+    "CURSOR_SESSION_ID",
+    "WINDSURF_SESSION_ID",
+    "TERM_SESSION_ID",
+    "WT_SESSION",
+    "TMUX_PANE",
+    "ZELLIJ_SESSION_NAME",
+    "TTY",
+    "SSH_TTY",
+];
+
 /// Run gsd as `name` (a link in `shims`) in `dir`, with none of the
 /// environment that would make it read another workstream, runtime or
 /// agents folder than `env` names (the corpus test sets `GSD_AGENTS_DIR`
@@ -54,6 +75,9 @@ fn as_named(shims: &Path, name: &str, dir: &Path, argv: &[&str], env: &[(&str, &
         .env_remove("GSD_CORE_REAL")
         .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_CONFIG_DIR");
+    for k in SESSION_VARIABLES {
+        c.env_remove(k);
+    }
     for (k, v) in env {
         c.env(k, v);
     }
@@ -669,6 +693,9 @@ fn run_real_with(
         .env_remove("GSD_RUNTIME")
         .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_CONFIG_DIR");
+    for k in SESSION_VARIABLES {
+        c.env_remove(k);
+    }
     for (k, v) in env {
         c.env(k, v);
     }
@@ -6871,4 +6898,141 @@ fn state_field_writes_refuse_and_answer_as_gsd_tools() {
     }
     let d = state_write_differences(shims.path(), &real, t.path(), pair, &argv, &["Stopped At"]);
     assert_eq!(d, None);
+}
+
+/// The pointer files a run left: `.planning/active-workstream` and each
+/// session pointer of this project under `tmp`, with what they say.
+fn pointers(project: &Path, tmp: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(s) = std::fs::read_to_string(project.join(".planning/active-workstream")) {
+        out.push(format!("shared: {s:?}"));
+    }
+    // Each copy's session pointers sit in a folder of its own (named by the
+    // SHA-1 of its planning path): only this copy's are compared.
+    let ours = gsd::sdk::core::workstream_pointer::session_file(project, "k");
+    let id = ours.parent().unwrap().file_name().unwrap();
+    let dir = tmp.join("gsd-workstream-sessions").join(id);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .collect();
+    files.sort_by_key(|f| f.file_name());
+    for f in files {
+        let body = std::fs::read_to_string(f.path()).unwrap();
+        out.push(format!("session {:?}: {body:?}", f.file_name()));
+    }
+    if dir.exists() && out.iter().all(|l| l.starts_with("shared")) {
+        out.push("an empty session folder".into());
+    }
+    out
+}
+
+/// `workstream set` and `workstream get` against gsd-tools 1.14.0, outside
+/// a session and in one named by each kind of variable 1.14.0 reads (an
+/// agent's session id, a terminal multiplexer's pane), with and without a
+/// project-wide pointer already there: the same stdout, stderr and exit
+/// code call by call, answered by gsd itself (no hand-on notice), and the
+/// same pointer files after the last call. A read that follows the pointer
+/// (a phase of the chosen workstream's roadmap) is handed on, never
+/// answered from the root, and so answers as gsd-tools does.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn workstream_pointer_answers_and_follows_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let roadmap = |name: &str| format!("# Roadmap\n\n### Phase 1: {name}\n**Goal**: go\n");
+    let (root_rm, feat_rm, other_rm) = (
+        roadmap("Root start"),
+        roadmap("Feature start"),
+        roadmap("Other start"),
+    );
+    let files: Vec<(&str, &str)> = vec![
+        (".planning/ROADMAP.md", &root_rm),
+        (".planning/STATE.md", "# State\n"),
+        (".planning/workstreams/feat/ROADMAP.md", &feat_rm),
+        (".planning/workstreams/feat/STATE.md", "# State\n"),
+        (".planning/workstreams/other/ROADMAP.md", &other_rm),
+        (".planning/workstreams/other/STATE.md", "# State\n"),
+    ];
+    let read: &[&str] = &["roadmap", "get-phase", "1", "--pick", "phase_name"];
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["workstream", "get"],
+        read.to_vec(),
+        vec!["workstream", "set", "feat"],
+        vec!["workstream", "get", "--raw"],
+        read.to_vec(),
+        vec!["workstream", "set", "nope"],
+        vec!["workstream", "set", "a b"],
+        vec!["workstream", "set", "..x"],
+        vec!["workstream", "set"],
+        vec!["workstream", "set", "other", "--raw"],
+        read.to_vec(),
+        vec!["workstream", "set", "--clear"],
+        vec!["workstream", "get"],
+        vec!["workstream", "set", "--clear"],
+        vec!["workstream", "set", "feat"],
+    ];
+    let sessions: [&[(&str, &str)]; 4] = [
+        &[],
+        &[("GSD_SESSION_KEY", "agent one")],
+        &[("CLAUDE_CODE_SESSION_ID", "9f1c-77")],
+        &[("TMUX_PANE", "%3")],
+    ];
+    let mut differ = Vec::new();
+    for session in sessions {
+        for shared in [None, Some("other\n")] {
+            let ours = built("{}", &files, &[]);
+            let theirs = built("{}", &files, &[]);
+            let tmp = tempfile::tempdir().unwrap();
+            for t in [&ours, &theirs] {
+                if let Some(p) = shared {
+                    std::fs::write(t.path().join(".planning/active-workstream"), p).unwrap();
+                }
+            }
+            let mut env: Vec<(&str, &str)> = session.to_vec();
+            env.push(("TMPDIR", tmp.path().to_str().unwrap()));
+            let mut with_real = env.clone();
+            with_real.push(("GSD_CORE_REAL", real.to_str().unwrap()));
+            for argv in &calls {
+                let o = as_named(shims.path(), "gsd_run", ours.path(), argv, &with_real);
+                let p = run_real_with(&real, argv, theirs.path(), &env);
+                let handed = text(&o.stderr).contains("; handing it to ");
+                let (mut a, b) = (compared(&o), compared(&p));
+                if handed {
+                    a.1 =
+                        a.1.lines()
+                            .filter(|l| !l.contains("; handing it to "))
+                            .map(|l| format!("{l}\n"))
+                            .collect();
+                }
+                let label = format!("{session:?} shared {shared:?} {argv:?}");
+                if a != b {
+                    differ.push(format!("{label}\n gsd: {a:?}\n gsd-tools: {b:?}"));
+                }
+                if argv[0] == "workstream" && handed {
+                    differ.push(format!("{label}: handed on"));
+                }
+                let follows = argv[0] == "roadmap" && text(&p.stdout).trim() != "Root start";
+                if follows && !handed {
+                    differ.push(format!(
+                        "{label}: answered from the root while gsd-tools reads a workstream"
+                    ));
+                }
+            }
+            let (a, b) = (
+                pointers(ours.path(), tmp.path()),
+                pointers(theirs.path(), tmp.path()),
+            );
+            if a != b {
+                differ.push(format!(
+                    "{session:?} shared {shared:?}: pointers {a:?} vs {b:?}"
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

@@ -75,6 +75,8 @@ pub mod tree_writes;
 pub mod user_story;
 pub mod verification;
 pub mod windows;
+pub mod workstream_pointer;
+pub mod workstreams;
 pub mod writes;
 
 use std::path::{Path, PathBuf};
@@ -225,8 +227,11 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
             "Invalid workstream name: must be alphanumeric, hyphens, underscores, or dots",
         ));
     }
-    let workstream =
-        workstream.or_else(|| crate::model::workstream::implied_as_gsd_tools(&project));
+    // The session's own pointer first (1.14.0 keeps one per agent session),
+    // then what the tree says.
+    let workstream = workstream
+        .or_else(|| workstream_pointer::stored(&project))
+        .or_else(|| crate::model::workstream::implied_as_gsd_tools(&project));
     let raw = match args.iter().position(|a| a == "--raw") {
         Some(i) => {
             args.remove(i);
@@ -276,7 +281,7 @@ fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
         return Some(" with a help or version flag".into());
     }
     if scope != Scope::Free {
-        if let Some(w) = &req.workstream {
+        if let Some(w) = req.workstream.as_ref().filter(|_| scope != Scope::Root) {
             return Some(format!(" on workstream `{w}` yet"));
         }
         if let Some(p) = gsd_project() {

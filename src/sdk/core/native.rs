@@ -21,7 +21,7 @@ use super::{
     isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress, quick_batch, reads,
     research, review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_lists,
     state_load, state_metrics, state_snapshot, state_writes, summary_extract, tdd_applicable,
-    test_command, todos, tree_writes, user_story, verification, windows, writes,
+    test_command, todos, tree_writes, user_story, verification, windows, workstreams, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -65,6 +65,10 @@ pub enum Scope {
     /// project too (from the working directory, as gsd-tools does); the
     /// same refusals as [`Scope::Planning`] otherwise.
     Anywhere,
+    /// Reads only the root `.planning/` (the workstreams themselves, the
+    /// pointer to one), whichever workstream is active; otherwise the
+    /// refusals of [`Scope::Planning`].
+    Root,
     /// Never reads the tree.
     Free,
 }
@@ -300,6 +304,8 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         context_use::validate_context,
     ),
     ("phase.list-artifacts", Scope::Planning, list_artifacts),
+    ("workstream.set", Scope::Root, workstreams::set),
+    ("workstream.get", Scope::Root, workstreams::get),
 ];
 
 /// The native handler for a canonical name.
