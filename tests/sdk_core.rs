@@ -573,6 +573,8 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
             "shouldDegrade",
         ]),
         s(&["query", "dispatch-should-flatten", "--raw"]),
+        s(&["websearch", "gsd core", "--raw"]),
+        s(&["query", "websearch", "gsd core", "--limit", "3"]),
         s(&["loop", "render-hooks", "plan:pre", "--raw"]),
         s(&["query", "dispatch-isolation", "--raw"]),
         s(&[
@@ -645,6 +647,11 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     out.push(s(&["state", "get", "Current Position"]));
     out.push(s(&["state", "get", "no such field", "--raw"]));
     out.push(s(&["query", "graphify.query", "auth", "--raw"]));
+    out.push(s(&["query", "init.debug"]));
+    out.push(s(&["init", "debug", "--diagnose"]));
+    out.push(s(&["query", "init.autonomous", "--cross-ai"]));
+    out.push(s(&["query", "init.docs-update"]));
+    out.push(s(&["query", "init.ingest-docs"]));
     for dir in phase_dirs(tree) {
         out.push(s(&["query", "verification.status", &dir]));
         out.push(s(&["verification", "status", &dir, "--pick", "status"]));
@@ -763,10 +770,12 @@ struct PeerCounts {
 /// measured (2026-12-05, 134 trees; the `progress`, `phases list`,
 /// `state get`, `state load`, `smart-entry` and `state-snapshot` calls are handed on only on
 /// the workstream trees, and `state load` also on the two whose config sets
-/// a runtime or model policy 1.14.0 warns about): an answer
+/// a runtime or model policy 1.14.0 warns about; 2026-12-06: the five
+/// small init calls added are handed on on the workstream trees, the two
+/// with such a config and the two with a project code): an answer
 /// that stops being gsd's own is a regression the equality check alone
 /// does not see.
-const HANDED_ON_AT_MOST: usize = 1710;
+const HANDED_ON_AT_MOST: usize = 1759;
 
 #[test]
 #[cfg_attr(
@@ -3852,19 +3861,7 @@ fn differing_calls_with(
             let mut ours_env = env.to_vec();
             ours_env.push(("GSD_CORE_REAL", real.to_str().unwrap()));
             let ours = compared(&as_named(shims, "gsd_run", dir, &with, &ours_env));
-            let mut c = Command::new("node");
-            c.arg(real)
-                .args(argv)
-                .current_dir(dir)
-                .env_remove("GSD_WORKSTREAM")
-                .env_remove("GSD_RUNTIME")
-                .env_remove("GSD_PROJECT")
-                .env_remove("CLAUDE_CONFIG_DIR")
-                .env_remove("GSD_AGENTS_DIR");
-            for (k, v) in env {
-                c.env(k, v);
-            }
-            let theirs = compared(&c.output().unwrap());
+            let theirs = compared(&run_real_with(real, argv, dir, env));
             (ours != theirs)
                 .then(|| format!("{argv:?} {env:?}\n gsd: {ours:?}\n gsd-tools: {theirs:?}"))
         })
@@ -7033,6 +7030,313 @@ fn workstream_pointer_answers_and_follows_as_gsd_tools() {
                 ));
             }
         }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// The small `init.*` answers (`debug`, `autonomous`, `docs-update`,
+/// `ingest-docs`, `new-workspace`, `list-workspaces`) and `websearch`
+/// against gsd-tools 1.14.0 on what the corpus does not hold: each kind of
+/// monorepo declaration (and declarations that are not one), a project in
+/// a folder below its repository's root, child repositories clean and
+/// dirty (and a hidden one), workspaces under HOME with and without a
+/// manifest, flags 1.14.0 refuses. Answered by gsd itself, the same stdout,
+/// stderr and exit code; `websearch` with a key is the search's, handed on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn small_init_answers_answer_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let home = tempfile::tempdir().unwrap();
+    let ws = home.path().join("gsd-workspaces");
+    for (name, manifest) in [
+        (
+            "alpha",
+            Some(
+                "# Workspace\nStrategy: worktree  \n\n| Repo | Path |\n|---|---|\n| api | ./api |\n| web | ./web |\n",
+            ),
+        ),
+        ("beta", Some("Strategy:\r\n| _x | y |\n")),
+        ("gamma", None),
+    ] {
+        std::fs::create_dir_all(ws.join(name).join(".planning")).unwrap();
+        if let Some(m) = manifest {
+            std::fs::write(ws.join(name).join("WORKSPACE.md"), m).unwrap();
+        }
+    }
+    std::fs::write(ws.join("alpha/.planning/PROJECT.md"), "# A\n").unwrap();
+    std::os::unix::fs::symlink(ws.join("alpha"), ws.join("linked")).unwrap();
+    let env = [NO_AGENTS, ("HOME", home.path().to_str().unwrap())];
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["query", "init.debug"],
+        vec!["init", "debug", "--diagnose", "--raw"],
+        vec!["init", "debug", "--bogus"],
+        vec!["init", "debug", "extra"],
+        vec!["query", "init.autonomous"],
+        vec![
+            "query",
+            "init.autonomous",
+            "--converge",
+            "--pick",
+            "section_manifest",
+        ],
+        vec!["init", "autonomous", "--cross-ai"],
+        vec![
+            "query",
+            "init.docs-update",
+            "--pick",
+            "section_manifest.included",
+        ],
+        vec!["query", "init.ingest-docs"],
+        vec!["query", "init.new-workspace"],
+        vec!["query", "init.list-workspaces"],
+        vec!["init", "list-workspaces", "--raw"],
+        vec!["websearch", "q", "--raw"],
+        vec!["query", "websearch", "q"],
+    ];
+    let monorepos: [&[(&str, &str)]; 7] = [
+        &[],
+        &[("pnpm-workspace.yaml", "packages:\n  - 'apps/*'\n")],
+        &[("pnpm-workspace.yaml", "packages:\n  -\n  -x\n")],
+        &[("package.json", r#"{"workspaces": ["packages/*"]}"#)],
+        &[("package.json", r#"{"workspaces": {"packages": ["a"]}}"#)],
+        &[
+            ("lerna.json", r#"{"packages": ["libs/*"]}"#),
+            ("package.json", "{not json"),
+        ],
+        &[("lerna.json", r#"{"packages": []}"#)],
+    ];
+    let mut differ = Vec::new();
+    let config = r#"{"workflow":{"tdd_mode":"yes"},"commit_docs":false}"#;
+    for files in monorepos {
+        let t = built(config, files, &[]);
+        differ.extend(differing_calls_with(
+            shims.path(),
+            &real,
+            t.path(),
+            &calls,
+            &env,
+        ));
+    }
+    // A project below its repository's root, with child repositories.
+    let t = built("{}", &[("app/.planning/config.json", "{}")], &[]);
+    let app = t.path().join("app");
+    for (child, dirty) in [("api", false), ("web", true), (".hidden", false)] {
+        let c = app.join(child);
+        std::fs::create_dir_all(&c).unwrap();
+        common::git(&c, &["init", "-q"]);
+        if dirty {
+            std::fs::write(c.join("new.txt"), "x").unwrap();
+        }
+    }
+    std::fs::create_dir_all(app.join("plain")).unwrap();
+    differ.extend(differing_calls_with(
+        shims.path(),
+        &real,
+        &app,
+        &calls,
+        &env,
+    ));
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // With a search key the search is 1.14.0's: gsd hands it on.
+    let p = project();
+    let mut keyed = env.to_vec();
+    keyed.push(("BRAVE_API_KEY", "k"));
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        p.path(),
+        &["websearch", "q", "--no-fallback"],
+        &keyed,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("BRAVE_API_KEY"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// The workflow sections gsd keeps for the `section_manifest` field of its
+/// init answers are the installed package's, in its order.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn kept_workflow_sections_are_the_installed_packages() {
+    use gsd::sdk::core::section_manifest::{KEPT, sections};
+    let path = core_package().join("gsd-core/workflows/section-manifest.json");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for workflow in KEPT {
+        let theirs: Vec<[String; 3]> = manifest["workflows"][*workflow]
+            .as_array()
+            .unwrap_or_else(|| panic!("{workflow} is not in the package's manifest"))
+            .iter()
+            .map(|s| ["id", "when", "read"].map(|k| s[k].as_str().unwrap().to_owned()))
+            .collect();
+        let ours: Vec<[String; 3]> = sections(workflow)
+            .unwrap()
+            .iter()
+            .map(|s| s.map(str::to_owned))
+            .collect();
+        assert_eq!(ours, theirs, "{workflow}");
+    }
+    // A workflow gsd answers the init of with no sections has none there.
+    assert!(manifest["workflows"].get("debug").is_none());
+}
+
+/// Every path under `dir` (less `.git` and gsd's own `.gsd`), with each
+/// file's bytes: what a sequence of writes left.
+fn tree_listing(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Option<Vec<u8>>)>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if rel == ".git" || rel == ".gsd" {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                out.push((format!("{rel}/"), None));
+                walk(root, &p, out);
+            } else {
+                out.push((rel, std::fs::read(&p).ok()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// `workstream create` and `workstream complete` against gsd-tools 1.14.0
+/// on copies of the sample's corpus trees (flat projects: the first create
+/// moves the roadmap, state, requirements and phases into a workstream
+/// named for the current milestone) and on trees built for the rest — an
+/// empty project, `--migrate-name` (a good one and one with no letters),
+/// `--no-migrate`, a name taken, a name that is no slug, two archives of
+/// one name on one day, the last workstream completed — outside a session
+/// and in one: answered by gsd itself, the same stdout, stderr and exit
+/// code call by call, and afterwards the same files, folders and bytes.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn workstream_create_and_complete_move_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let corpus_calls: Vec<Vec<&str>> = vec![
+        vec!["workstream", "create", "Next Thing"],
+        vec!["workstream", "get", "--raw"],
+        vec!["workstream", "create", "Next Thing"],
+        vec!["workstream", "create", "other", "--raw"],
+        vec!["workstream", "complete", "next-thing"],
+        vec!["workstream", "get"],
+    ];
+    let built_calls: Vec<Vec<&str>> = vec![
+        vec!["workstream", "create"],
+        vec!["workstream", "create", "!!!"],
+        vec!["workstream", "create", "x", "--migrate-name", "!!"],
+        vec![
+            "workstream",
+            "create",
+            "Feature A",
+            "--migrate-name",
+            "Old Work",
+        ],
+        vec!["workstream", "complete"],
+        vec!["workstream", "complete", "a b"],
+        vec!["workstream", "complete", "nope"],
+        vec!["workstream", "complete", "feature-a"],
+        vec!["query", "workstream.create", "feature-a"],
+        vec!["workstream", "complete", "feature-a"],
+        vec!["workstream", "complete", "old-work"],
+        vec!["workstream", "create", "solo", "--no-migrate"],
+        vec!["workstream", "complete", "solo"],
+    ];
+    let roadmap = "# Roadmap\n\n## Milestones\n\n- 🚧 **v2.0 Second Wind** - Phases 3-4\n\n### Phase 3: Go\n**Goal**: go\n";
+    let built_tree = || {
+        built(
+            "{}",
+            &[
+                (".planning/ROADMAP.md", roadmap),
+                (".planning/STATE.md", "---\nmilestone: v2.0\n---\n# State\n"),
+                (".planning/REQUIREMENTS.md", "# Requirements\n"),
+                (
+                    ".planning/phases/03-go/03-01-PLAN.md",
+                    "---\nphase: 03\n---\n",
+                ),
+                (".planning/phases/04-empty/.gitkeep", ""),
+                (".planning/PROJECT.md", "# P\n"),
+            ],
+            &[],
+        )
+    };
+    let empty_tree = || built("{}", &[], &[]);
+    let mut differ = Vec::new();
+    let run = |ours: &Path,
+               theirs: &Path,
+               calls: &[Vec<&str>],
+               env: &[(&str, &str)],
+               differ: &mut Vec<String>| {
+        for argv in calls {
+            let mut with = argv.clone();
+            with.push("--no-fallback");
+            let a = compared(&as_named(shims.path(), "gsd_run", ours, &with, env));
+            let b = compared(&run_real_with(&real, argv, theirs, env));
+            if a != b {
+                differ.push(format!(
+                    "{ours:?} {argv:?} {env:?}\n gsd: {a:?}\n gsd-tools: {b:?}"
+                ));
+            }
+        }
+        let (a, b) = (tree_listing(ours), tree_listing(theirs));
+        if a != b {
+            let only = |x: &[(String, Option<Vec<u8>>)], y: &[(String, Option<Vec<u8>>)]| {
+                x.iter()
+                    .filter(|e| !y.contains(e))
+                    .map(|e| e.0.clone())
+                    .collect::<Vec<_>>()
+            };
+            differ.push(format!(
+                "{ours:?} {env:?}: only gsd's {:?}, only gsd-tools' {:?}",
+                only(&a, &b),
+                only(&b, &a)
+            ));
+        }
+    };
+    for session in [None, Some("agent-7")] {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut env = vec![("TMPDIR", tmp.path().to_str().unwrap())];
+        if let Some(k) = session {
+            env.push(("GSD_SESSION_KEY", k));
+        }
+        for tree in sample_trees() {
+            let t = tempfile::tempdir().unwrap();
+            let (ours, theirs) = (t.path().join("gsd"), t.path().join("peer"));
+            copy(&tree, &ours);
+            copy(&tree, &theirs);
+            run(&ours, &theirs, &corpus_calls, &env, &mut differ);
+        }
+        let makers: [&dyn Fn() -> tempfile::TempDir; 2] = [&built_tree, &empty_tree];
+        for make in makers {
+            let (ours, theirs) = (make(), make());
+            run(ours.path(), theirs.path(), &built_calls, &env, &mut differ);
+        }
+        // Named for the roadmap's current milestone (`second-wind`).
+        let (ours, theirs) = (built_tree(), built_tree());
+        run(ours.path(), theirs.path(), &corpus_calls, &env, &mut differ);
+        assert!(
+            ours.path()
+                .join(".planning/workstreams/second-wind/phases/04-empty/.gitkeep")
+                .exists()
+        );
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

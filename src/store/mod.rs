@@ -13,6 +13,7 @@ pub mod journal;
 pub mod lock;
 pub mod recover;
 pub mod refuse;
+pub mod relocate;
 pub mod replay;
 pub mod transaction;
 

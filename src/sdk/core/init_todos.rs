@@ -17,7 +17,7 @@ use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 
 /// `nowIso()` and `localToday()`.
-fn stamps() -> Result<(String, String), Refusal> {
+pub(super) fn stamps() -> Result<(String, String), Refusal> {
     let ts = jiff::Timestamp::from_millisecond(super::clock::now_ms())
         .map_err(|_| hand_on(" for a clock outside the calendar"))?;
     let iso = ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();

@@ -29,6 +29,7 @@ pub mod init_phase_op;
 pub mod init_plan_phase;
 pub mod init_quick;
 pub mod init_todos;
+pub mod init_workflows;
 pub mod isolation;
 pub mod js;
 mod loaded_config;

@@ -18,10 +18,11 @@ use super::output::{Failure, Out, js_string};
 use super::{
     agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
     init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
-    isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress, quick_batch, reads,
-    research, review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_lists,
-    state_load, state_metrics, state_snapshot, state_writes, summary_extract, tdd_applicable,
-    test_command, todos, tree_writes, user_story, verification, windows, workstreams, writes,
+    init_workflows, isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress,
+    quick_batch, reads, research, review_lane, roadmap_analyze, runtime_facts, smart_entry,
+    state_get, state_lists, state_load, state_metrics, state_snapshot, state_writes,
+    summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
+    windows, workstreams, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -306,6 +307,35 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ("phase.list-artifacts", Scope::Planning, list_artifacts),
     ("workstream.set", Scope::Root, workstreams::set),
     ("workstream.get", Scope::Root, workstreams::get),
+    ("workstream.create", Scope::Root, workstreams::create),
+    ("workstream.complete", Scope::Root, workstreams::complete),
+    ("init.debug", Scope::Planning, init_workflows::debug),
+    (
+        "init.autonomous",
+        Scope::Planning,
+        init_workflows::autonomous,
+    ),
+    (
+        "init.docs-update",
+        Scope::Planning,
+        init_workflows::docs_update,
+    ),
+    (
+        "init.ingest-docs",
+        Scope::Planning,
+        init_workflows::ingest_docs,
+    ),
+    (
+        "init.new-workspace",
+        Scope::Anywhere,
+        init_workflows::new_workspace,
+    ),
+    (
+        "init.list-workspaces",
+        Scope::Anywhere,
+        init_workflows::list_workspaces,
+    ),
+    ("websearch", Scope::Free, websearch),
 ];
 
 /// The native handler for a canonical name.
@@ -352,6 +382,20 @@ pub(super) fn engine(
 /// written against, lists them (PARITY.md G9). A refusal goes on.
 fn list_artifacts(call: &CoreCall) -> Result<Out, Refusal> {
     Ok(Out::json(&engine(listing::artifacts, call, call.args)?))
+}
+
+/// `websearch QUERY`: without `BRAVE_API_KEY`, 1.14.0 searches nothing and
+/// says so (`--raw` prints nothing); with a key the search is its own.
+fn websearch(_: &CoreCall) -> Result<Out, Refusal> {
+    if std::env::var_os("BRAVE_API_KEY").is_some_and(|k| !k.is_empty()) {
+        return Err(hand_on(
+            " with BRAVE_API_KEY set (the search is gsd-tools' own)",
+        ));
+    }
+    Ok(Out::with_raw(
+        &json!({"available": false, "reason": "BRAVE_API_KEY not set"}),
+        "",
+    ))
 }
 
 /// `normalize-test-command CMD`: the command in its one-shot form, printed

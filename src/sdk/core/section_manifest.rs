@@ -130,6 +130,40 @@ const QUICK_BATCH: &[Section] = &[
     },
 ];
 
+const AUTONOMOUS: &[Section] = &[
+    Section {
+        id: "converge-fail-fast",
+        when: "state:plan-strategy-converge",
+        read: "gsd-core/workflows/autonomous/steps/converge-fail-fast.md",
+    },
+    Section {
+        id: "converge-banner",
+        when: "state:plan-strategy-converge",
+        read: "gsd-core/workflows/autonomous/steps/converge-banner.md",
+    },
+    Section {
+        id: "converge-dispatch-bg",
+        when: "state:plan-strategy-converge",
+        read: "gsd-core/workflows/autonomous/steps/converge-dispatch-bg.md",
+    },
+    Section {
+        id: "converge-dispatch-inline",
+        when: "state:plan-strategy-converge",
+        read: "gsd-core/workflows/autonomous/steps/converge-dispatch-inline.md",
+    },
+    Section {
+        id: "converge-loop",
+        when: "state:plan-strategy-converge",
+        read: "gsd-core/workflows/autonomous/steps/converge-loop.md",
+    },
+];
+
+const DOCS_UPDATE: &[Section] = &[Section {
+    id: "dispatch-monorepo-packages",
+    when: "state:is-monorepo",
+    read: "gsd-core/workflows/docs-update/steps/dispatch-monorepo-packages.md",
+}];
+
 /// The facts a section's condition may ask about.
 #[derive(Default)]
 pub struct Facts {
@@ -142,6 +176,10 @@ pub struct Facts {
     pub flat_mode: bool,
     /// config.json's `workflow.use_worktrees` is `true`.
     pub worktrees_enabled: bool,
+    /// `--converge` or its alias `--cross-ai` (autonomous).
+    pub plan_strategy_converge: bool,
+    /// The project declares monorepo workspaces (docs-update).
+    pub is_monorepo: bool,
 }
 
 fn holds(when: &str, f: &Facts) -> bool {
@@ -152,24 +190,55 @@ fn holds(when: &str, f: &Facts) -> bool {
         "state:git-create-tag" => f.git_create_tag,
         "state:flat-mode" => f.flat_mode,
         "state:worktrees-enabled" => f.worktrees_enabled,
+        "state:plan-strategy-converge" => f.plan_strategy_converge,
+        "state:is-monorepo" => f.is_monorepo,
         _ => when
             .strip_prefix("flag:")
             .is_some_and(|flag| f.flags.contains(flag)),
     }
 }
 
-/// `buildSectionManifestField(…, workflow)`: `{workflow, included,
-/// excluded, read}`, or `None` for a workflow not kept here.
-pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
-    let sections = match workflow {
+/// The workflows whose sections are kept here.
+pub const KEPT: &[&str] = &[
+    "plan-phase",
+    "execute-phase",
+    "complete-milestone",
+    "new-milestone",
+    "quick",
+    "quick-batch",
+    "autonomous",
+    "docs-update",
+];
+
+/// A kept workflow's sections as `[id, when, read]`, in the manifest's
+/// order (checked against the installed package by `tests/sdk_core.rs`).
+pub fn sections(workflow: &str) -> Option<Vec<[&'static str; 3]>> {
+    Some(
+        kept(workflow)?
+            .iter()
+            .map(|s| [s.id, s.when, s.read])
+            .collect(),
+    )
+}
+
+fn kept(workflow: &str) -> Option<&'static [Section]> {
+    Some(match workflow {
         "plan-phase" => PLAN_PHASE,
         "execute-phase" => EXECUTE_PHASE,
         "complete-milestone" => COMPLETE_MILESTONE,
         "new-milestone" => NEW_MILESTONE,
         "quick" => QUICK,
         "quick-batch" => QUICK_BATCH,
+        "autonomous" => AUTONOMOUS,
+        "docs-update" => DOCS_UPDATE,
         _ => return None,
-    };
+    })
+}
+
+/// `buildSectionManifestField(…, workflow)`: `{workflow, included,
+/// excluded, read}`, or `None` for a workflow not kept here.
+pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
+    let sections = kept(workflow)?;
     let (mut included, mut excluded, mut read) = (Vec::new(), Vec::new(), Vec::new());
     for s in sections {
         if holds(s.when, facts) {

@@ -4,7 +4,7 @@
 //! `.planning/active-workstream`; see [`super::workstream_pointer`]) and
 //! read the way it reads it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -78,4 +78,227 @@ pub fn get(call: &CoreCall) -> Result<Out, Refusal> {
         &json!({"active": active.map_or(Value::Null, Value::String), "mode": mode}),
         raw,
     ))
+}
+
+/// A path under the project as 1.14.0 prints it (relative, `/`-separated).
+fn relative(project: &Path, path: &Path) -> Result<String, Refusal> {
+    path.strip_prefix(project)
+        .ok()
+        .and_then(Path::to_str)
+        .map(str::to_owned)
+        .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
+}
+
+/// The STATE.md 1.14.0 gives a new workstream, dated `today`, as its
+/// Markdown writer lays it out (a blank line after each heading).
+fn new_state(slug: &str, today: &str) -> String {
+    format!(
+        "---\nworkstream: {slug}\ncreated: {today}\n---\n\n# Project State\n\n\
+         ## Current Position\n\n**Status:** Not started\n**Current Phase:** None\n\
+         **Last Activity:** {today}\n**Last Activity Description:** Workstream created\n\n\
+         ## Progress\n\n**Phases Complete:** 0\n**Current Plan:** N/A\n\n\
+         ## Session Continuity\n\n**Stopped At:** N/A\n**Resume File:** None\n"
+    )
+}
+
+/// The files a flat project's workstream takes with it when it becomes the
+/// first of several, in 1.14.0's order.
+const MIGRATED: &[&str] = &["ROADMAP.md", "STATE.md", "REQUIREMENTS.md", "phases"];
+
+fn relocated(root: &Path, moves: &[(PathBuf, PathBuf)]) -> Result<(), Refusal> {
+    crate::store::relocate::relocate(root, moves)
+        .map(|_| ())
+        .map_err(|e| hand_on(format!("the move failed and was undone ({e})")))
+}
+
+/// `workstream create NAME [--no-migrate] [--migrate-name NAME]`: the
+/// workstream's folder, its `phases/` and a new STATE.md, made the active
+/// one; a flat project's roadmap, state, requirements and phases moved
+/// into a workstream of their own first (named for the current milestone,
+/// or `--migrate-name`).
+pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
+    let name = call.args.first().map(String::as_str).unwrap_or("");
+    if name.starts_with("--") {
+        return Err(hand_on(" with a flag where the name goes"));
+    }
+    if name.is_empty() {
+        return Err(Refusal::Fail(Failure::new(
+            "unknown",
+            "workstream name required. Usage: workstream create <name>",
+        )));
+    }
+    let Some(slug) = super::slug::slug(name, None).filter(|s| !s.is_empty()) else {
+        return Err(Refusal::Fail(Failure::new(
+            "unknown",
+            "Invalid workstream name — must contain at least one alphanumeric character",
+        )));
+    };
+    let planning = call.project.join(".planning");
+    if !planning.exists() {
+        return Err(hand_on(" outside a planning tree"));
+    }
+    let root = planning.join("workstreams");
+    let dir = root.join(&slug);
+    let path = relative(call.project, &dir)?;
+    if dir.exists() && dir.join("STATE.md").exists() {
+        return Ok(Out::json(&json!({
+            "created": false, "error": "already_exists", "workstream": slug, "path": path,
+        })));
+    }
+    let migrate = !call.args.iter().any(|a| a == "--no-migrate");
+    let migrate_name = call
+        .args
+        .iter()
+        .position(|a| a == "--migrate-name")
+        .map(|i| call.args.get(i + 1).map(String::as_str));
+    let mut migration = Value::Null;
+    if !root.exists() && migrate {
+        let existing = ["ROADMAP.md", "STATE.md", "phases"]
+            .iter()
+            .any(|f| planning.join(f).exists());
+        if existing {
+            let into = match migrate_name {
+                Some(given) => match super::slug::slug(given.unwrap_or(""), None) {
+                    Some(s) if !s.is_empty() => s,
+                    _ => {
+                        return Ok(Out::json(&json!({
+                            "created": false, "error": "migration_failed",
+                            "message": "Invalid migrate-name — must contain at least one alphanumeric character",
+                        })));
+                    }
+                },
+                None => super::milestone_window::milestone_info(call.project)
+                    .and_then(|(_, name)| name)
+                    .and_then(|n| super::slug::slug(&n, Some(60)))
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "default".into()),
+            };
+            let target = root.join(&into);
+            let moved: Vec<&str> = MIGRATED
+                .iter()
+                .copied()
+                .filter(|f| planning.join(f).exists())
+                .collect();
+            let moves: Vec<(PathBuf, PathBuf)> = moved
+                .iter()
+                .map(|f| (planning.join(f), target.join(f)))
+                .collect();
+            std::fs::create_dir_all(&target)
+                .map_err(|e| hand_on(format!("the workstream folder cannot be made ({e})")))?;
+            relocated(call.project, &moves)?;
+            migration = json!({"migrated": true, "workstream": into, "files_moved": moved});
+        }
+    }
+    std::fs::create_dir_all(dir.join("phases"))
+        .map_err(|e| hand_on(format!("the workstream folder cannot be made ({e})")))?;
+    let state = dir.join("STATE.md");
+    if !state.exists() {
+        let (_, today) = super::init_todos::stamps()?;
+        let change = crate::store::ChangeSet::writes(
+            format!("workstream {slug}: STATE.md"),
+            vec![crate::store::FileChange {
+                path: state,
+                before: None,
+                after: new_state(&slug, &today).into_bytes(),
+            }],
+        );
+        crate::store::Transaction::begin(call.project)
+            .and_then(|tx| tx.apply(&change, crate::store::CommitPolicy::Skip))
+            .map_err(|e| hand_on(format!("STATE.md cannot be written ({e})")))?;
+    }
+    crate::store::atomic::write(&owned_file(call.project), format!("{slug}\n").as_bytes())
+        .map_err(|e| hand_on(format!("the pointer cannot be written ({e})")))?;
+    Ok(Out::json(&json!({
+        "created": true,
+        "workstream": slug,
+        "path": path,
+        "state_path": format!("{path}/STATE.md"),
+        "phases_path": format!("{path}/phases"),
+        "migration": migration,
+        "active": true,
+    })))
+}
+
+/// `workstream complete NAME`: everything in the workstream's folder moved
+/// to `.planning/milestones/ws-NAME-DAY` (`-1`, `-2` … where that is
+/// taken), the folder removed, and `workstreams/` too when it was the last;
+/// the pointer cleared where it named it.
+pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
+    let name = call.args.first().map(String::as_str).unwrap_or("");
+    if name.is_empty() {
+        return Err(Refusal::Fail(Failure::new(
+            "unknown",
+            "workstream name required. Usage: workstream complete <name>",
+        )));
+    }
+    let trimmed = super::js::trim(name);
+    if !crate::model::workstream::valid_name(trimmed) {
+        return Err(Refusal::Fail(Failure::new(
+            "unknown",
+            "Invalid workstream name: must be alphanumeric, hyphens, underscores, or dots",
+        )));
+    }
+    let planning = call.project.join(".planning");
+    let root = planning.join("workstreams");
+    let dir = root.join(name);
+    if !dir.exists() {
+        return Ok(Out::json(
+            &json!({"completed": false, "error": "not_found", "workstream": name}),
+        ));
+    }
+    let mut entries = Vec::new();
+    for e in std::fs::read_dir(&dir)
+        .map_err(|e| hand_on(format!("the workstream cannot be read ({e})")))?
+        .flatten()
+    {
+        entries.push(e.file_name());
+    }
+    entries.sort_unstable();
+    let (_, today) = super::init_todos::stamps()?;
+    let archives = planning.join("milestones");
+    let mut archive = archives.join(format!("ws-{name}-{today}"));
+    let mut suffix = 1;
+    while archive.symlink_metadata().is_ok() || archive.exists() {
+        archive = archives.join(format!("ws-{name}-{today}-{suffix}"));
+        suffix += 1;
+    }
+    let archived_to = relative(call.project, &archive)?;
+    let active = stored(call.project).is_some_and(|a| a == name);
+    let pointer = owned_file(call.project);
+    let pointer_before = std::fs::read(&pointer).ok();
+    if active {
+        clear(call.project)?;
+    }
+    std::fs::create_dir_all(&archive)
+        .map_err(|e| hand_on(format!("the archive folder cannot be made ({e})")))?;
+    let moves: Vec<(PathBuf, PathBuf)> = entries
+        .iter()
+        .map(|n| (dir.join(n), archive.join(n)))
+        .collect();
+    if let Err(e) = relocated(call.project, &moves) {
+        // As 1.14.0 undoes it: no archive folder, the pointer back.
+        let _ = std::fs::remove_dir_all(&archive);
+        if let Some(bytes) = pointer_before.filter(|_| active) {
+            let _ = crate::store::atomic::write(&pointer, &bytes);
+        }
+        return Err(e);
+    }
+    let _ = std::fs::remove_dir(&dir);
+    let remaining = std::fs::read_dir(&root)
+        .map(|es| {
+            es.flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .count()
+        })
+        .unwrap_or(0);
+    if remaining == 0 {
+        let _ = std::fs::remove_dir(&root);
+    }
+    Ok(Out::json(&json!({
+        "completed": true,
+        "workstream": name,
+        "archived_to": archived_to,
+        "remaining_workstreams": remaining,
+        "reverted_to_flat": remaining == 0,
+    })))
 }
