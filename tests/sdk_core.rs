@@ -652,6 +652,9 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
     out.push(s(&["query", "init.autonomous", "--cross-ai"]));
     out.push(s(&["query", "init.docs-update"]));
     out.push(s(&["query", "init.ingest-docs"]));
+    out.push(s(&["query", "init.new-project"]));
+    out.push(s(&["init", "new-project", "--auto"]));
+    out.push(s(&["query", "init.transition"]));
     for dir in phase_dirs(tree) {
         out.push(s(&["query", "verification.status", &dir]));
         out.push(s(&["verification", "status", &dir, "--pick", "status"]));
@@ -671,6 +674,9 @@ fn calls(tree: &Path, first: bool) -> Vec<Vec<String>> {
         out.push(s(&["query", "todo.match-phase", &n]));
         out.push(s(&["query", "phase.mvp-mode", &n]));
         out.push(s(&["init", "phase-op", &n, "--pick", "context_path"]));
+        out.push(s(&["query", "init.review", &n]));
+        out.push(s(&["query", "init.code-review", &n, "--fix"]));
+        out.push(s(&["query", "init.discuss-phase-assumptions", &n]));
     }
     // Last: where config.json is missing, gsd-tools creates it.
     out.push(s(&["query", "config-ensure-section", "--raw"]));
@@ -770,12 +776,14 @@ struct PeerCounts {
 /// measured (2026-12-05, 134 trees; the `progress`, `phases list`,
 /// `state get`, `state load`, `smart-entry` and `state-snapshot` calls are handed on only on
 /// the workstream trees, and `state load` also on the two whose config sets
-/// a runtime or model policy 1.14.0 warns about; 2026-12-06: the five
-/// small init calls added are handed on on the workstream trees, the two
-/// with such a config and the two with a project code): an answer
-/// that stops being gsd's own is a regression the equality check alone
-/// does not see.
-const HANDED_ON_AT_MOST: usize = 1759;
+/// a runtime or model policy 1.14.0 warns about; 2026-12-06: the small
+/// init calls added are handed on on the workstream trees, the two with
+/// such a config and the two with a project code, and the phase inits
+/// `review`, `code-review` and `discuss-phase-assumptions` also where
+/// `init.phase-op` is, for an archived phase or one a bare-number folder
+/// may hold): an answer that stops being gsd's own is a regression the
+/// equality check alone does not see.
+const HANDED_ON_AT_MOST: usize = 1909;
 
 #[test]
 #[cfg_attr(
@@ -7035,7 +7043,9 @@ fn workstream_pointer_answers_and_follows_as_gsd_tools() {
 }
 
 /// The small `init.*` answers (`debug`, `autonomous`, `docs-update`,
-/// `ingest-docs`, `new-workspace`, `list-workspaces`) and `websearch`
+/// `ingest-docs`, `new-workspace`, `list-workspaces`, and the phase
+/// workflows' `review`, `code-review`, `discuss-phase-assumptions` under
+/// each config their sections read) and `websearch`
 /// against gsd-tools 1.14.0 on what the corpus does not hold: each kind of
 /// monorepo declaration (and declarations that are not one), a project in
 /// a folder below its repository's root, child repositories clean and
@@ -7075,6 +7085,7 @@ fn small_init_answers_answer_as_gsd_tools() {
         vec!["init", "debug", "--diagnose", "--raw"],
         vec!["init", "debug", "--bogus"],
         vec!["init", "debug", "extra"],
+        vec!["init", "docs-update", "ignored"],
         vec!["query", "init.autonomous"],
         vec![
             "query",
@@ -7091,6 +7102,9 @@ fn small_init_answers_answer_as_gsd_tools() {
             "section_manifest.included",
         ],
         vec!["query", "init.ingest-docs"],
+        vec!["init", "ingest-docs", "ignored"],
+        vec!["query", "init.transition"],
+        vec!["init", "transition", "ignored"],
         vec!["query", "init.new-workspace"],
         vec!["query", "init.list-workspaces"],
         vec!["init", "list-workspaces", "--raw"],
@@ -7119,6 +7133,118 @@ fn small_init_answers_answer_as_gsd_tools() {
             t.path(),
             &calls,
             &env,
+        ));
+    }
+    // The phase workflows' inits under the configs their sections turn on.
+    let phase_calls: Vec<Vec<&str>> = vec![
+        vec!["query", "init.review", "1"],
+        vec!["init", "review", "--phase", "2"],
+        vec![
+            "init",
+            "review",
+            "--phase=1",
+            "--pick",
+            "section_manifest.included",
+        ],
+        vec!["init", "review", "1", "stray"],
+        vec!["query", "init.code-review", "1"],
+        vec!["init", "code-review", "2", "--fix"],
+        vec!["init", "code-review", "7"],
+        vec!["query", "init.discuss-phase-assumptions", "1", "--auto"],
+        vec!["init", "discuss-phase-assumptions", "2"],
+        vec!["init", "discuss-phase-assumptions", "1", "--bogus"],
+    ];
+    let phase_files: Vec<(&str, &str)> = vec![
+        (
+            ".planning/ROADMAP.md",
+            "# Roadmap\n\n### Phase 1: Start Here\n**Goal**: a\n\n### Phase 2: Next Up\n**Goal**: b\n",
+        ),
+        (".planning/phases/01-start-here/01-CONTEXT.md", "# C\n"),
+        (
+            ".planning/phases/01-start-here/01-01-PLAN.md",
+            "---\nphase: 01\n---\n",
+        ),
+        (".planning/phases/01-start-here/01-RESEARCH.md", "# R\n"),
+    ];
+    for config in [
+        "{}",
+        r#"{"review":{"reviewer_instances":{"a":{"model":"x"}}},"code_quality":{"fallow":{"enabled":true,"scope":"repo","profile":"strict","mcp":true}},"workflow":{"auto_advance":true}}"#,
+        r#"{"review":{"reviewer_instances":{}},"code_quality":{"fallow":{"enabled":"yes","profile":"minimal","scope":""}},"workflow":{"_auto_chain_active":true}}"#,
+        r#"{"review":{"reviewer_instances":[1]},"code_quality":{"fallow":[]},"commit_docs":false}"#,
+    ] {
+        let t = built(config, &phase_files, &[]);
+        differ.extend(differing_calls_with(
+            shims.path(),
+            &real,
+            t.path(),
+            &phase_calls,
+            &env,
+        ));
+    }
+    // `new-project` where the work starts: no .planning yet, code deep and
+    // shallow (and in folders the scan skips), a package manifest, a whole
+    // and a partial codebase map, a search key in the environment or in
+    // ~/.gsd, a sub-repository.
+    std::fs::create_dir_all(home.path().join(".gsd")).unwrap();
+    std::fs::write(home.path().join(".gsd/exa_api_key"), "k").unwrap();
+    let new_project: Vec<Vec<&str>> = vec![
+        vec!["query", "init.new-project"],
+        vec![
+            "init",
+            "new-project",
+            "--auto",
+            "--pick",
+            "section_manifest",
+        ],
+        vec!["init", "new-project", "--fast"],
+    ];
+    let maps: Vec<String> = [
+        "STACK.md",
+        "ARCHITECTURE.md",
+        "STRUCTURE.md",
+        "CONVENTIONS.md",
+        "TESTING.md",
+        "INTEGRATIONS.md",
+        "CONCERNS.md",
+    ]
+    .iter()
+    .map(|m| format!(".planning/codebase/{m}"))
+    .collect();
+    let whole_map: Vec<(&str, &str)> = maps.iter().map(|m| (m.as_str(), "# m\n")).collect();
+    let shapes: Vec<Vec<(&str, &str)>> = vec![
+        vec![],
+        vec![("src/main.rs", "fn main() {}\n")],
+        vec![("a/b/c/d/deep.py", "x = 1\n")],
+        vec![
+            ("a/b/c/e/f/too-deep.py", "x = 1\n"),
+            ("node_modules/x/i.js", ""),
+        ],
+        vec![("target/debug/build.rs", ""), (".ts", ""), ("notes.R", "")],
+        vec![("Makefile", "all:\n")],
+        [vec![("lib/x.go", "package x\n")], whole_map.clone()].concat(),
+        [vec![("lib/x.go", "package x\n")], whole_map[..3].to_vec()].concat(),
+    ];
+    for (i, files) in shapes.iter().enumerate() {
+        let t = tempfile::tempdir().unwrap();
+        for (path, body) in files {
+            let p = t.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, body).unwrap();
+        }
+        common::git(t.path(), &["init", "-q"]);
+        if i == 1 {
+            std::fs::create_dir_all(t.path().join("sub/.git")).unwrap();
+        }
+        let mut with_key = env.to_vec();
+        if i == 2 {
+            with_key.push(("BRAVE_API_KEY", "k"));
+        }
+        differ.extend(differing_calls_with(
+            shims.path(),
+            &real,
+            t.path(),
+            &new_project,
+            &with_key,
         ));
     }
     // A project below its repository's root, with child repositories.
@@ -7339,4 +7465,101 @@ fn workstream_create_and_complete_move_as_gsd_tools() {
         );
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// `detect-custom-files --config-dir DIR` against gsd-tools 1.14.0 on
+/// built config folders: files a user added in each folder GSD owns (whole
+/// or by its `gsd-` prefix, a linked folder among them), the hooks folder
+/// of a runtime that renames it (by its install marker) and of none, a
+/// manifest whose files are a list or that is not JSON, no manifest, a
+/// folder that is not there, no folder named; with `--raw`. With `--pick`
+/// (1.14.0 prints the answer and then fails) gsd hands the call on.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn detect_custom_files_answers_as_gsd_tools() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    let manifest = r#"{"version":"1.14.0","files":{"commands/gsd/a.md":"x","gsd-core/workflows/w.md":"y","agents/gsd-known.md":"z"}}"#;
+    let files = [
+        "commands/gsd/a.md",
+        "commands/gsd/mine.md",
+        "gsd-core/workflows/w.md",
+        "gsd-core/workflows/extra.md",
+        "gsd-core/workflows/sub/Z.md",
+        "agents/gsd-x.md",
+        "agents/gsd-known.md",
+        "agents/mine.md",
+        "hooks/gsd-h/a.js",
+        "gsd-hooks/gsd-y.js",
+        "skills/gsd-s/SKILL.md",
+        "skills/other/x.md",
+    ];
+    for (cfg, marker, manifest) in [
+        ("cfg", None, Some(manifest)),
+        ("cfg-pi", Some("pi\n"), Some(manifest)),
+        ("cfg-claude", Some("claude"), Some(manifest)),
+        ("cfg-list", None, Some(r#"{"files":["a"],"version":""}"#)),
+        ("cfg-bad", None, Some("{bad")),
+        ("cfg-none", None, None),
+    ] {
+        let c = d.join(cfg);
+        for f in files {
+            let p = c.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        std::os::unix::fs::symlink(c.join("skills/gsd-s"), c.join("agents/gsd-link")).unwrap();
+        if let Some(m) = manifest {
+            std::fs::write(c.join("gsd-file-manifest.json"), m).unwrap();
+        }
+        if let Some(m) = marker {
+            std::fs::write(c.join("gsd-core/.gsd-runtime"), m).unwrap();
+        }
+    }
+    let abs = d.join("cfg");
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["detect-custom-files", "--config-dir", "cfg"],
+        vec![
+            "query",
+            "detect-custom-files",
+            "--config-dir",
+            "./x/../cfg",
+            "--raw",
+        ],
+        vec!["detect-custom-files", "--config-dir", abs.to_str().unwrap()],
+        vec!["detect-custom-files", "--config-dir", "cfg-pi"],
+        vec!["detect-custom-files", "--config-dir", "cfg-claude"],
+        vec!["detect-custom-files", "--config-dir", "cfg-list"],
+        vec!["detect-custom-files", "--config-dir", "cfg-bad"],
+        vec!["detect-custom-files", "--config-dir", "cfg-none"],
+        vec!["detect-custom-files", "--config-dir", "nope"],
+        vec!["detect-custom-files"],
+        vec!["detect-custom-files", "--config-dir"],
+    ];
+    let differ = differing_calls_with(shims.path(), &real, d, &calls, &[]);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    let argv = [
+        "detect-custom-files",
+        "--config-dir",
+        "cfg",
+        "--pick",
+        "custom_count",
+    ];
+    let o = as_named(
+        shims.path(),
+        "gsd_run",
+        d,
+        &[&argv[..], &["--no-fallback"]].concat(),
+        &[],
+    );
+    assert!(
+        text(&o.stderr).contains("with --pick"),
+        "{}",
+        text(&o.stderr)
+    );
 }

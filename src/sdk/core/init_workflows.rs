@@ -1,6 +1,9 @@
 //! The `init.*` answers of GSD Core 1.14.0 workflows that need only the
 //! config and a fact or two about the project: `debug`, `autonomous`,
-//! `docs-update`, `ingest-docs`, `new-workspace` and `list-workspaces`.
+//! `docs-update`, `ingest-docs`, `new-workspace` and `list-workspaces`; and
+//! the phase workflows' small ones (`review`, `code-review`,
+//! `discuss-phase-assumptions`), which find the phase as `init.phase-op`
+//! does; `transition` outside a workstream, and `new-project`.
 //! Each is built as 1.14.0 builds it and wrapped in its envelope
 //! (`withProjectRoot`) where 1.14.0 wraps it.
 
@@ -13,11 +16,12 @@ use super::super::commands::init_project;
 use super::super::compat::js::{JS_DOT, JS_SPACE};
 use super::super::compat::roadmap_text::re;
 use super::init_envelope::finish;
-use super::init_phase_op::{checked_config, path_text};
+use super::init_phase_op::{View, checked_config, lookup, path_text};
 use super::init_plan_phase::model;
 use super::named_args::{self, Named, Spec};
 use super::native::{CoreCall, Refusal, engine, hand_on};
 use super::output::Out;
+use super::phase_id::normalize_phase_name;
 use super::section_manifest::{self, Facts};
 
 /// The call's boolean flags as 1.14.0's strict reader takes them (an
@@ -32,15 +36,6 @@ fn booleans(call: &CoreCall, flags: &[&str]) -> Result<Named, Refusal> {
         },
     )
     .map_err(Refusal::Fail)
-}
-
-/// A command that reads no argument: one given is handed on (1.14.0
-/// ignores it; gsd does not guess what the caller meant).
-fn no_arguments(call: &CoreCall) -> Result<(), Refusal> {
-    match call.args.first() {
-        Some(a) => Err(hand_on(format!(" with the argument `{a}`"))),
-        None => Ok(()),
-    }
 }
 
 fn guard_manifest() -> Result<(), Refusal> {
@@ -137,7 +132,6 @@ fn is_monorepo(project: &Path) -> bool {
 
 /// `init docs-update`.
 pub fn docs_update(call: &CoreCall) -> Result<Out, Refusal> {
-    no_arguments(call)?;
     guard_manifest()?;
     let config = checked_config(call)?;
     let facts = Facts {
@@ -199,7 +193,6 @@ fn git_state(project: &Path) -> Result<(bool, Value, bool), Refusal> {
 
 /// `init ingest-docs`.
 pub fn ingest_docs(call: &CoreCall) -> Result<Out, Refusal> {
-    no_arguments(call)?;
     let config = checked_config(call)?;
     let planning = call.project.join(".planning");
     let (has_git, root, nested) = git_state(call.project)?;
@@ -240,7 +233,6 @@ fn workspace_base() -> std::path::PathBuf {
 /// folder's child folders (and whether each has uncommitted work), and
 /// whether git can make worktrees.
 pub fn new_workspace(call: &CoreCall) -> Result<Out, Refusal> {
-    no_arguments(call)?;
     let config = checked_config(call)?;
     let mut names: Vec<String> = Vec::new();
     for e in std::fs::read_dir(call.project)
@@ -294,10 +286,388 @@ pub fn new_workspace(call: &CoreCall) -> Result<Out, Refusal> {
 /// `init list-workspaces`: the workspaces under `~/gsd-workspaces` (no
 /// envelope: 1.14.0 prints the list alone).
 pub fn list_workspaces(call: &CoreCall) -> Result<Out, Refusal> {
-    no_arguments(call)?;
     Ok(Out::json(&engine(
         init_project::list_workspaces,
         call,
         call.args,
     )?))
+}
+
+/// The phase a phase workflow's init names (`N` or `--phase N`), found as
+/// `init.phase-op` finds it, with the call's boolean flags.
+fn phase_view(call: &CoreCall, flags: &[&str]) -> Result<(View, Named), Refusal> {
+    let mut args = call.args.to_vec();
+    match args.first().map(String::as_str) {
+        Some("--phase") if args.get(1).is_some_and(|n| !n.starts_with("--")) => {
+            args.remove(0);
+        }
+        Some(a) if a.starts_with("--phase=") && a.len() > "--phase=".len() => {
+            args[0] = a["--phase=".len()..].to_string();
+        }
+        _ => {}
+    }
+    let Some(phase) = args
+        .first()
+        .filter(|p| !p.is_empty() && !p.starts_with('-'))
+    else {
+        return Err(hand_on(" without a phase"));
+    };
+    let phase = phase.clone();
+    let named = named_args::parse(
+        &args,
+        &Spec {
+            values: &[],
+            booleans: flags,
+            positionals: 1,
+        },
+    )
+    .map_err(Refusal::Fail)?;
+    guard_manifest()?;
+    Ok((lookup(call, &phase)?, named))
+}
+
+/// The phase's folder, number, name and padded number as the phase inits
+/// report them.
+fn phase_fields(v: &View) -> Result<(Value, Value, Value, Value), Refusal> {
+    let dir = match &v.dir {
+        Some(d) => json!(path_text(d)?),
+        None => Value::Null,
+    };
+    let number = match v.number.as_str() {
+        Some(n) if !n.is_empty() => json!(n),
+        _ => Value::Null,
+    };
+    let padded = json!(number.as_str().map(normalize_phase_name));
+    let name = json!(v.name.as_deref().filter(|n| !n.is_empty()));
+    Ok((dir, number, name, padded))
+}
+
+/// `init review N`.
+pub fn review(call: &CoreCall) -> Result<Out, Refusal> {
+    let (v, _) = phase_view(call, &[])?;
+    let config = checked_config(call)?;
+    let (dir, number, _, padded) = phase_fields(&v)?;
+    let facts = Facts {
+        reviewer_instances_configured: matches!(
+            section_manifest::config_value(call.project, &["review", "reviewer_instances"]),
+            Some(Value::Object(m)) if !m.is_empty()
+        ),
+        ..Facts::default()
+    };
+    let mut r = Map::new();
+    r.insert("phase_dir".into(), dir);
+    r.insert("phase_number".into(), number);
+    r.insert("padded_phase".into(), padded);
+    r.insert(
+        "section_manifest".into(),
+        section_manifest::field("review", &facts).unwrap_or(Value::Null),
+    );
+    finish(call, config.as_ref(), r)
+}
+
+/// `init code-review N [--fix]`.
+pub fn code_review(call: &CoreCall) -> Result<Out, Refusal> {
+    let (v, named) = phase_view(call, &["fix"])?;
+    let config = checked_config(call)?;
+    let (dir, number, name, padded) = phase_fields(&v)?;
+    let fallow =
+        |key: &str| section_manifest::config_value(call.project, &["code_quality", "fallow", key]);
+    let enabled = fallow("enabled") == Some(Value::Bool(true));
+    let text_or = |key: &str, default: &str| match fallow(key) {
+        Some(Value::String(s)) if !s.is_empty() => s,
+        _ => default.to_string(),
+    };
+    let profile = text_or("profile", "standard");
+    let max_crap = match profile.as_str() {
+        "minimal" => 50,
+        "strict" => 15,
+        _ => 30,
+    };
+    let mut facts = Facts {
+        fallow_enabled: enabled,
+        ..Facts::default()
+    };
+    if named.flag("fix") {
+        facts.flags.insert("--fix".into());
+    }
+    let mut r = Map::new();
+    r.insert("commit_docs".into(), loaded(call, "commit_docs")?);
+    r.insert("phase_found".into(), json!(v.found));
+    r.insert("phase_dir".into(), dir);
+    r.insert("phase_number".into(), number);
+    r.insert("phase_name".into(), name);
+    r.insert("padded_phase".into(), padded);
+    r.insert("fallow_enabled".into(), json!(enabled));
+    r.insert("fallow_scope".into(), json!(text_or("scope", "phase")));
+    r.insert("fallow_profile".into(), json!(profile));
+    r.insert(
+        "fallow_mcp".into(),
+        json!(fallow("mcp") == Some(Value::Bool(true))),
+    );
+    r.insert("fallow_max_crap".into(), json!(max_crap));
+    r.insert(
+        "section_manifest".into(),
+        section_manifest::field("code-review", &facts).unwrap_or(Value::Null),
+    );
+    finish(call, config.as_ref(), r)
+}
+
+/// `init discuss-phase-assumptions N [--auto]`.
+pub fn discuss_phase_assumptions(call: &CoreCall) -> Result<Out, Refusal> {
+    let (v, named) = phase_view(call, &["auto"])?;
+    let config = checked_config(call)?;
+    let (dir, number, name, padded) = phase_fields(&v)?;
+    let auto = named.flag("auto");
+    let mut facts = Facts {
+        auto_advance_active: auto
+            || section_manifest::config_true(call.project, &["workflow", "_auto_chain_active"])
+            || section_manifest::config_true(call.project, &["workflow", "auto_advance"]),
+        ..Facts::default()
+    };
+    if auto {
+        facts.flags.insert("--auto".into());
+    }
+    let planning = call.project.join(".planning");
+    let mut r = Map::new();
+    r.insert("commit_docs".into(), loaded(call, "commit_docs")?);
+    r.insert("phase_found".into(), json!(v.found));
+    r.insert("phase_dir".into(), dir);
+    r.insert("phase_number".into(), number);
+    r.insert("phase_name".into(), name.clone());
+    r.insert(
+        "phase_slug".into(),
+        json!(
+            name.as_str()
+                .and_then(|n| super::slug::slug(n, None))
+                .filter(|s| !s.is_empty())
+        ),
+    );
+    r.insert("padded_phase".into(), padded);
+    r.insert("has_research".into(), json!(v.research.is_some()));
+    r.insert("has_context".into(), json!(v.context.is_some()));
+    r.insert("has_plans".into(), json!(v.plan_count > 0));
+    r.insert("has_verification".into(), json!(v.has_verification));
+    r.insert("plan_count".into(), json!(v.plan_count));
+    r.insert(
+        "roadmap_exists".into(),
+        json!(planning.join("ROADMAP.md").exists()),
+    );
+    r.insert("planning_exists".into(), json!(planning.exists()));
+    r.insert(
+        "section_manifest".into(),
+        section_manifest::field("discuss-phase-assumptions", &facts).unwrap_or(Value::Null),
+    );
+    finish(call, config.as_ref(), r)
+}
+
+/// `init transition`, where no workstream is active (gsd hands a
+/// workstream's call on before it gets here): no other workstream to
+/// collide with.
+pub fn transition(call: &CoreCall) -> Result<Out, Refusal> {
+    guard_manifest()?;
+    let config = checked_config(call)?;
+    let mut r = Map::new();
+    r.insert("other_active_workstreams".into(), json!([]));
+    r.insert(
+        "section_manifest".into(),
+        section_manifest::field("transition", &Facts::default()).unwrap_or(Value::Null),
+    );
+    finish(call, config.as_ref(), r)
+}
+
+/// The extensions 1.14.0 takes for code (`CODE_EXTENSIONS`).
+const CODE_EXTENSIONS: &[&str] = &[
+    ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".py", ".go", ".rs", ".swift", ".java", ".kt",
+    ".kts", ".c", ".cpp", ".cc", ".h", ".hpp", ".cs", ".rb", ".php", ".dart", ".m", ".mm",
+    ".scala", ".groovy", ".lua", ".r", ".R", ".zig", ".ex", ".exs", ".clj",
+];
+
+/// The folders its code scan does not enter.
+const SKIPPED: &[&str] = &[
+    "node_modules",
+    ".git",
+    ".planning",
+    ".claude",
+    ".codex",
+    "__pycache__",
+    "target",
+    "dist",
+    "build",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    "coverage",
+    "vendor",
+    ".venv",
+    "venv",
+];
+
+/// The files that make a project brownfield by themselves.
+const PACKAGE_FILES: &[&str] = &[
+    "package.json",
+    "requirements.txt",
+    "pyproject.toml",
+    "Cargo.toml",
+    "go.mod",
+    "Package.swift",
+    "build.gradle",
+    "build.gradle.kts",
+    "pom.xml",
+    "Gemfile",
+    "composer.json",
+    "pubspec.yaml",
+    "CMakeLists.txt",
+    "Makefile",
+    "build.zig",
+    "mix.exs",
+    "project.clj",
+];
+
+/// The codebase map a project needs whole (`REQUIRED_CODEBASE_MAP_FILES`).
+const MAP_FILES: &[&str] = &[
+    "STACK.md",
+    "ARCHITECTURE.md",
+    "STRUCTURE.md",
+    "CONVENTIONS.md",
+    "TESTING.md",
+    "INTEGRATIONS.md",
+    "CONCERNS.md",
+];
+
+/// Node's `path.extname`.
+fn extname(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(0) | None => "",
+        Some(_) if name == ".." => "",
+        Some(i) => &name[i..],
+    }
+}
+
+/// `hasCodeFilesInternal`: a code file within four folder levels, outside
+/// the skipped folders (links are not followed).
+fn has_code(dir: &Path, depth: usize) -> bool {
+    if depth > 3 {
+        return false;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    for e in entries.flatten() {
+        let Ok(kind) = e.file_type() else { continue };
+        let name = e.file_name().to_string_lossy().into_owned();
+        if kind.is_file() && CODE_EXTENSIONS.contains(&extname(&name)) {
+            return true;
+        }
+        if kind.is_dir() && !SKIPPED.contains(&name.as_str()) && has_code(&e.path(), depth + 1) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `detectSubRepos`: the folders (not hidden, not node_modules) holding a
+/// `.git`, sorted.
+fn sub_repos(project: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(project)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.') && n != "node_modules")
+        .filter(|n| project.join(n).join(".git").exists())
+        .collect();
+    out.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    out
+}
+
+/// `init new-project [--auto]`: what a new project starts from — the
+/// research models, whether the folder already holds code or a package
+/// manifest (brownfield) and a codebase map, git, and which search keys
+/// are set.
+pub fn new_project(call: &CoreCall) -> Result<Out, Refusal> {
+    let named = booleans(call, &["auto"])?;
+    guard_manifest()?;
+    let config = checked_config(call)?;
+    let planning = call.project.join(".planning");
+    let home = std::env::home_dir().unwrap_or_default();
+    let keyed = |var: &str, file: &str| {
+        std::env::var_os(var).is_some_and(|v| !v.is_empty())
+            || home.join(".gsd").join(file).exists()
+    };
+    let has_code = has_code(call.project, 0);
+    let has_package = PACKAGE_FILES.iter().any(|f| call.project.join(f).exists());
+    let brownfield = has_code || has_package;
+    let codebase = planning.join("codebase");
+    let mapped = codebase.exists() && MAP_FILES.iter().all(|f| codebase.join(f).exists());
+    let exists = |f: &str| planning.join(f).exists();
+    let core_complete = ["PROJECT.md", "REQUIREMENTS.md", "ROADMAP.md", "STATE.md"]
+        .iter()
+        .all(|f| exists(f));
+    let (has_git, root, nested) = git_state(call.project)?;
+    let mut r = Map::new();
+    for (key, agent) in [
+        ("researcher_model", "gsd-project-researcher"),
+        ("synthesizer_model", "gsd-research-synthesizer"),
+        ("roadmapper_model", "gsd-roadmapper"),
+    ] {
+        r.insert(key.into(), model(call, agent)?);
+    }
+    r.insert(
+        "commit_docs".into(),
+        super::init_envelope::commit_docs(call.project),
+    );
+    r.insert("planning_exists".into(), json!(planning.exists()));
+    r.insert(
+        "requirements_exists".into(),
+        json!(exists("REQUIREMENTS.md")),
+    );
+    r.insert("milestones_exists".into(), json!(exists("MILESTONES.md")));
+    r.insert(
+        "init_incomplete".into(),
+        json!(planning.exists() && !core_complete && !exists("MILESTONES.md")),
+    );
+    r.insert("project_exists".into(), json!(exists("PROJECT.md")));
+    r.insert("has_codebase_map".into(), json!(mapped));
+    r.insert("has_existing_code".into(), json!(has_code));
+    r.insert("has_package_file".into(), json!(has_package));
+    r.insert("is_brownfield".into(), json!(brownfield));
+    r.insert("sub_repos_detected".into(), json!(sub_repos(call.project)));
+    r.insert("needs_codebase_map".into(), json!(brownfield && !mapped));
+    r.insert("has_git".into(), json!(has_git));
+    r.insert("git_worktree_root".into(), root);
+    r.insert("in_nested_subdir".into(), json!(nested));
+    r.insert(
+        "brave_search_available".into(),
+        json!(keyed("BRAVE_API_KEY", "brave_api_key")),
+    );
+    r.insert(
+        "firecrawl_available".into(),
+        json!(keyed("FIRECRAWL_API_KEY", "firecrawl_api_key")),
+    );
+    r.insert(
+        "exa_search_available".into(),
+        json!(keyed("EXA_API_KEY", "exa_api_key")),
+    );
+    for (key, file) in [
+        ("project_path", "PROJECT.md"),
+        ("requirements_path", "REQUIREMENTS.md"),
+        ("roadmap_path", "ROADMAP.md"),
+        ("config_path", "config.json"),
+        ("research_dir", "research"),
+    ] {
+        r.insert(key.into(), json!(path_text(&planning.join(file))?));
+    }
+    let mut facts = Facts {
+        needs_codebase_map: brownfield && !mapped,
+        ..Facts::default()
+    };
+    if named.flag("auto") {
+        facts.flags.insert("--auto".into());
+    }
+    r.insert(
+        "section_manifest".into(),
+        section_manifest::field("new-project", &facts).unwrap_or(Value::Null),
+    );
+    finish(call, config.as_ref(), r)
 }

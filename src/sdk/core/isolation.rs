@@ -162,6 +162,7 @@ mod tests {
             args,
             default: None,
             real: None,
+            picked: false,
         }
     }
 

@@ -16,6 +16,7 @@ mod built_inputs;
 pub mod checklist_mark;
 pub mod clock;
 pub mod context_use;
+pub mod custom_files;
 pub mod eval_score;
 pub mod fallback;
 pub mod frontmatter;
@@ -364,6 +365,7 @@ pub fn query(req: &Request) -> Answer {
         args: &r.args,
         default: req.default.as_deref(),
         real: real.as_deref(),
+        picked: req.pick.is_some(),
     };
     let failed = |f: Failure| Answer {
         stdout: String::new(),

@@ -16,11 +16,11 @@ use super::super::commands::{config, listing, mvp, phase_find, phases, text, tri
 use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
-    agents, context_use, eval_score, frontmatter, gitinfo, graphify, init_execute_phase,
-    init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick, init_todos,
-    init_workflows, isolation, loop_hooks, models, mvp_mode, phase_writes, predicate, progress,
-    quick_batch, reads, research, review_lane, roadmap_analyze, runtime_facts, smart_entry,
-    state_get, state_lists, state_load, state_metrics, state_snapshot, state_writes,
+    agents, context_use, custom_files, eval_score, frontmatter, gitinfo, graphify,
+    init_execute_phase, init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick,
+    init_todos, init_workflows, isolation, loop_hooks, models, mvp_mode, phase_writes, predicate,
+    progress, quick_batch, reads, research, review_lane, roadmap_analyze, runtime_facts,
+    smart_entry, state_get, state_lists, state_load, state_metrics, state_snapshot, state_writes,
     summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
     windows, workstreams, writes,
 };
@@ -52,6 +52,9 @@ pub struct CoreCall<'a> {
     /// The real gsd-tools the call would go to, if any (its install marker
     /// names the runtime it was installed for).
     pub real: Option<&'a Path>,
+    /// `--pick` was given: 1.14.0 cannot pick from what a command writes
+    /// straight to stdout (it prints the answer, then fails).
+    pub picked: bool,
 }
 
 pub type Handler = fn(&CoreCall) -> Result<Out, Refusal>;
@@ -336,6 +339,32 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         init_workflows::list_workspaces,
     ),
     ("websearch", Scope::Free, websearch),
+    (
+        "detect-custom-files",
+        Scope::Free,
+        custom_files::detect_custom_files,
+    ),
+    (
+        "init.transition",
+        Scope::Planning,
+        init_workflows::transition,
+    ),
+    (
+        "init.new-project",
+        Scope::Anywhere,
+        init_workflows::new_project,
+    ),
+    ("init.review", Scope::Planning, init_workflows::review),
+    (
+        "init.code-review",
+        Scope::Planning,
+        init_workflows::code_review,
+    ),
+    (
+        "init.discuss-phase-assumptions",
+        Scope::Planning,
+        init_workflows::discuss_phase_assumptions,
+    ),
 ];
 
 /// The native handler for a canonical name.

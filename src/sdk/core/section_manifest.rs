@@ -164,6 +164,62 @@ const DOCS_UPDATE: &[Section] = &[Section {
     read: "gsd-core/workflows/docs-update/steps/dispatch-monorepo-packages.md",
 }];
 
+const REVIEW: &[Section] = &[
+    Section {
+        id: "reviewer-instances-note-1",
+        when: "state:reviewer-instances-configured",
+        read: "gsd-core/workflows/review/steps/reviewer-instances-note-1.md",
+    },
+    Section {
+        id: "reviewer-instances-note-2",
+        when: "state:reviewer-instances-configured",
+        read: "gsd-core/workflows/review/steps/reviewer-instances-note-2.md",
+    },
+];
+
+const CODE_REVIEW: &[Section] = &[
+    Section {
+        id: "structural-pre-pass",
+        when: "state:fallow-enabled",
+        read: "gsd-core/workflows/code-review/steps/structural-pre-pass.md",
+    },
+    Section {
+        id: "dispatch-fix",
+        when: "flag:--fix",
+        read: "gsd-core/workflows/code-review/steps/dispatch-fix.md",
+    },
+];
+
+const DISCUSS_PHASE_ASSUMPTIONS: &[Section] = &[Section {
+    id: "auto-advance-dispatch",
+    when: "state:auto-advance-active",
+    read: "gsd-core/workflows/discuss-phase-assumptions/steps/auto-advance-dispatch.md",
+}];
+
+const NEW_PROJECT: &[Section] = &[
+    Section {
+        id: "auto-mode-detection",
+        when: "flag:--auto",
+        read: "gsd-core/workflows/new-project/steps/auto-mode-detection.md",
+    },
+    Section {
+        id: "codebase-map-offer",
+        when: "state:needs-codebase-map",
+        read: "gsd-core/workflows/new-project/steps/codebase-map-offer.md",
+    },
+    Section {
+        id: "auto-mode-config",
+        when: "flag:--auto",
+        read: "gsd-core/workflows/new-project/steps/auto-mode-config.md",
+    },
+];
+
+const TRANSITION: &[Section] = &[Section {
+    id: "workstream-collision-check",
+    when: "state:workstream-active",
+    read: "gsd-core/workflows/transition/steps/workstream-collision-check.md",
+}];
+
 /// The facts a section's condition may ask about.
 #[derive(Default)]
 pub struct Facts {
@@ -180,6 +236,16 @@ pub struct Facts {
     pub plan_strategy_converge: bool,
     /// The project declares monorepo workspaces (docs-update).
     pub is_monorepo: bool,
+    /// config.json names reviewer instances (review).
+    pub reviewer_instances_configured: bool,
+    /// config.json turns the fallow structural pass on (code-review).
+    pub fallow_enabled: bool,
+    /// `--auto`, or config.json's auto-advance switches (discuss).
+    pub auto_advance_active: bool,
+    /// A brownfield project without a whole codebase map (new-project).
+    pub needs_codebase_map: bool,
+    /// A workstream is active (transition).
+    pub workstream_active: bool,
 }
 
 fn holds(when: &str, f: &Facts) -> bool {
@@ -192,6 +258,11 @@ fn holds(when: &str, f: &Facts) -> bool {
         "state:worktrees-enabled" => f.worktrees_enabled,
         "state:plan-strategy-converge" => f.plan_strategy_converge,
         "state:is-monorepo" => f.is_monorepo,
+        "state:reviewer-instances-configured" => f.reviewer_instances_configured,
+        "state:fallow-enabled" => f.fallow_enabled,
+        "state:auto-advance-active" => f.auto_advance_active,
+        "state:needs-codebase-map" => f.needs_codebase_map,
+        "state:workstream-active" => f.workstream_active,
         _ => when
             .strip_prefix("flag:")
             .is_some_and(|flag| f.flags.contains(flag)),
@@ -208,6 +279,11 @@ pub const KEPT: &[&str] = &[
     "quick-batch",
     "autonomous",
     "docs-update",
+    "review",
+    "code-review",
+    "discuss-phase-assumptions",
+    "new-project",
+    "transition",
 ];
 
 /// A kept workflow's sections as `[id, when, read]`, in the manifest's
@@ -231,6 +307,11 @@ fn kept(workflow: &str) -> Option<&'static [Section]> {
         "quick-batch" => QUICK_BATCH,
         "autonomous" => AUTONOMOUS,
         "docs-update" => DOCS_UPDATE,
+        "review" => REVIEW,
+        "code-review" => CODE_REVIEW,
+        "discuss-phase-assumptions" => DISCUSS_PHASE_ASSUMPTIONS,
+        "new-project" => NEW_PROJECT,
+        "transition" => TRANSITION,
         _ => return None,
     })
 }
@@ -267,6 +348,20 @@ pub fn config_true(project: &std::path::Path, path: &[&str]) -> bool {
         }
     }
     cursor == Value::Bool(true)
+}
+
+/// `readConfigJsonValue(cwd, path)`: the value config.json holds at
+/// `path` as written (None where it is not there or the file is unreadable).
+pub fn config_value(project: &std::path::Path, path: &[&str]) -> Option<Value> {
+    let text = std::fs::read_to_string(project.join(".planning/config.json")).ok()?;
+    let mut cursor = serde_json::from_str::<Value>(&text).ok()?;
+    for key in path {
+        match cursor {
+            Value::Object(mut m) => cursor = m.remove(*key)?,
+            _ => return None,
+        }
+    }
+    Some(cursor)
 }
 
 /// Whether a manifest other than the package's own is named.
