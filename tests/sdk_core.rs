@@ -7043,7 +7043,8 @@ fn workstream_pointer_answers_and_follows_as_gsd_tools() {
 }
 
 /// The small `init.*` answers (`debug`, `autonomous`, `docs-update`,
-/// `ingest-docs`, `new-workspace`, `list-workspaces`, and the phase
+/// `ingest-docs`, `new-workspace`, `list-workspaces`, `remove-workspace`
+/// (a manifest's repositories, clean, dirty and missing), and the phase
 /// workflows' `review`, `code-review`, `discuss-phase-assumptions` under
 /// each config their sections read) and `websearch`
 /// against gsd-tools 1.14.0 on what the corpus does not hold: each kind of
@@ -7066,7 +7067,7 @@ fn small_init_answers_answer_as_gsd_tools() {
         (
             "alpha",
             Some(
-                "# Workspace\nStrategy: worktree  \n\n| Repo | Path |\n|---|---|\n| api | ./api |\n| web | ./web |\n",
+                "# Workspace\nStrategy: worktree  \n\n| Repo | Source | Branch | Strategy |\n|---|---|---|---|\n| api | ../api | main | worktree |\n| web | ../web | dev | clone |\n| gone | ../gone | main | clone |\n|  bad row | x | y | z |\n| crlf | a | b | c |\r\n",
             ),
         ),
         ("beta", Some("Strategy:\r\n| _x | y |\n")),
@@ -7078,6 +7079,14 @@ fn small_init_answers_answer_as_gsd_tools() {
         }
     }
     std::fs::write(ws.join("alpha/.planning/PROJECT.md"), "# A\n").unwrap();
+    for (repo, dirty) in [("api", false), ("web", true)] {
+        let r = ws.join("alpha").join(repo);
+        std::fs::create_dir_all(&r).unwrap();
+        common::git(&r, &["init", "-q"]);
+        if dirty {
+            std::fs::write(r.join("wip.txt"), "x").unwrap();
+        }
+    }
     std::os::unix::fs::symlink(ws.join("alpha"), ws.join("linked")).unwrap();
     let env = [NO_AGENTS, ("HOME", home.path().to_str().unwrap())];
     let calls: Vec<Vec<&str>> = vec![
@@ -7108,6 +7117,12 @@ fn small_init_answers_answer_as_gsd_tools() {
         vec!["query", "init.new-workspace"],
         vec!["query", "init.list-workspaces"],
         vec!["init", "list-workspaces", "--raw"],
+        vec!["query", "init.remove-workspace", "alpha"],
+        vec!["init", "remove-workspace", "beta"],
+        vec!["init", "remove-workspace", "gamma"],
+        vec!["init", "remove-workspace", "nope"],
+        vec!["init", "remove-workspace"],
+        vec!["init", "remove-workspace", "alpha", "extra"],
         vec!["websearch", "q", "--raw"],
         vec!["query", "websearch", "q"],
     ];

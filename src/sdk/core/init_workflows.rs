@@ -671,3 +671,101 @@ pub fn new_project(call: &CoreCall) -> Result<Out, Refusal> {
     );
     finish(call, config.as_ref(), r)
 }
+
+/// `init remove-workspace NAME`: the workspace under `~/gsd-workspaces`
+/// the remove workflow is about to delete — its manifest's strategy and
+/// repositories, and which of those hold uncommitted work.
+pub fn remove_workspace(call: &CoreCall) -> Result<Out, Refusal> {
+    named_args::parse(
+        call.args,
+        &Spec {
+            values: &[],
+            booleans: &[],
+            positionals: 1,
+        },
+    )
+    .map_err(Refusal::Fail)?;
+    let name = call.args.first().map(String::as_str).unwrap_or("");
+    if name.is_empty() {
+        return Err(Refusal::Fail(super::output::Failure::new(
+            "unknown",
+            "workspace name required for init remove-workspace",
+        )));
+    }
+    if name.contains('/') || name.contains("..") || name.starts_with('-') {
+        return Err(hand_on(" for a workspace name that is a path"));
+    }
+    let config = checked_config(call)?;
+    let path = workspace_base().join(name);
+    let path_text_ = path_text(&path)?;
+    if !path.exists() {
+        return Err(Refusal::Fail(super::output::Failure::new(
+            "unknown",
+            format!("Workspace not found: {path_text_}"),
+        )));
+    }
+    let manifest_path = path.join("WORKSPACE.md");
+    let manifest = std::fs::read(&manifest_path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let mut strategy = "unknown".to_string();
+    let mut repos = Vec::new();
+    if let Some(m) = &manifest {
+        let strategy_line = re(&format!(
+            r"(?m)^Strategy:{JS_SPACE}*({JS_DOT}+)(?:$|(?=[\r\u{{2028}}\u{{2029}}]))"
+        ));
+        if let Some(c) = strategy_line.captures(m).ok().flatten() {
+            strategy = super::js::trim(&c[1]).to_string();
+        }
+        let cell = format!("({NOT_SPACE}+)");
+        let row = re(&format!(
+            r"^\|{S}*{cell}{S}*\|{S}*{cell}{S}*\|{S}*{cell}{S}*\|{S}*{cell}{S}*\|$",
+            S = JS_SPACE
+        ));
+        for line in m.split('\n') {
+            if let Some(c) = row.captures(line).ok().flatten()
+                && &c[1] != "Repo"
+                && !c[1].contains("---")
+            {
+                repos.push((
+                    c[1].to_string(),
+                    c[2].to_string(),
+                    c[3].to_string(),
+                    c[4].to_string(),
+                ));
+            }
+        }
+    }
+    let mut dirty = Vec::new();
+    for (repo, ..) in &repos {
+        let p = path.join(repo);
+        if p.exists()
+            && matches!(git(&p, &["status", "--porcelain"]), Some((0, out)) if !out.is_empty())
+        {
+            dirty.push(repo.clone());
+        }
+    }
+    let mut r = Map::new();
+    r.insert("workspace_name".into(), json!(name));
+    r.insert("workspace_path".into(), json!(path_text_));
+    r.insert("has_manifest".into(), json!(manifest_path.exists()));
+    r.insert("strategy".into(), json!(strategy));
+    let count = repos.len();
+    r.insert(
+        "repos".into(),
+        json!(
+            repos
+                .into_iter()
+                .map(|(n, s, b, st)| json!({"name": n, "source": s, "branch": b, "strategy": st}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    r.insert("repo_count".into(), json!(count));
+    let has_dirty = !dirty.is_empty();
+    r.insert("dirty_repos".into(), json!(dirty));
+    r.insert("has_dirty_repos".into(), json!(has_dirty));
+    finish(call, config.as_ref(), r)
+}
+
+/// JavaScript's `\S`.
+const NOT_SPACE: &str = r"[^\t\n\x0B\x0C\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}]";

@@ -354,6 +354,11 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
         Scope::Anywhere,
         init_workflows::new_project,
     ),
+    (
+        "init.remove-workspace",
+        Scope::Anywhere,
+        init_workflows::remove_workspace,
+    ),
     ("init.review", Scope::Planning, init_workflows::review),
     (
         "init.code-review",
