@@ -68,10 +68,27 @@ fn base() -> tempfile::TempDir {
     t
 }
 
+/// A copy of the tree as it is, file times included (`cp -a`): recovery
+/// tells git lock files a killed gsd left from others by their time against
+/// the journal's, which a copy in directory order would scramble.
 fn copy_of(base: &Path) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     copy_dir(base, t.path());
+    keep_times(base, t.path());
     t
+}
+
+fn keep_times(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            keep_times(&e.path(), &target);
+        } else {
+            let modified = e.metadata().unwrap().modified().unwrap();
+            let f = std::fs::File::options().write(true).open(&target).unwrap();
+            f.set_modified(modified).unwrap();
+        }
+    }
 }
 
 fn status(dir: &Path) -> String {
