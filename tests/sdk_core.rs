@@ -6935,8 +6935,9 @@ fn pointers(project: &Path, tmp: &Path) -> Vec<String> {
 
 /// `workstream set` and `workstream get` against gsd-tools 1.14.0, outside
 /// a session and in one named by each kind of variable 1.14.0 reads (an
-/// agent's session id, a terminal multiplexer's pane), with and without a
-/// project-wide pointer already there: the same stdout, stderr and exit
+/// agent's session id, a terminal multiplexer's pane, a terminal), with and
+/// without a project-wide pointer already there (and one naming a
+/// workstream that is gone), a name with a space before it: the same stdout, stderr and exit
 /// code call by call, answered by gsd itself (no hand-on notice), and the
 /// same pointer files after the last call. A read that follows the pointer
 /// (a phase of the chosen workstream's roadmap) is handed on, never
@@ -6971,6 +6972,7 @@ fn workstream_pointer_answers_and_follows_as_gsd_tools() {
         vec!["workstream", "get", "--raw"],
         read.to_vec(),
         vec!["workstream", "set", "nope"],
+        vec!["workstream", "set", " feat"],
         vec!["workstream", "set", "a b"],
         vec!["workstream", "set", "..x"],
         vec!["workstream", "set"],
@@ -6981,15 +6983,18 @@ fn workstream_pointer_answers_and_follows_as_gsd_tools() {
         vec!["workstream", "set", "--clear"],
         vec!["workstream", "set", "feat"],
     ];
-    let sessions: [&[(&str, &str)]; 4] = [
+    let sessions: [&[(&str, &str)]; 5] = [
         &[],
         &[("GSD_SESSION_KEY", "agent one")],
         &[("CLAUDE_CODE_SESSION_ID", "9f1c-77")],
         &[("TMUX_PANE", "%3")],
+        &[("TTY", "/dev/pts/9")],
     ];
     let mut differ = Vec::new();
     for session in sessions {
-        for shared in [None, Some("other\n")] {
+        // A project-wide pointer to a workstream, to one that is gone
+        // (1.14.0's `workstream get` deletes it outside a session), none.
+        for shared in [None, Some("other\n"), Some("gone\n")] {
             let ours = built("{}", &files, &[]);
             let theirs = built("{}", &files, &[]);
             let tmp = tempfile::tempdir().unwrap();
@@ -7384,6 +7389,7 @@ fn workstream_create_and_complete_move_as_gsd_tools() {
         vec!["workstream", "create"],
         vec!["workstream", "create", "!!!"],
         vec!["workstream", "create", "x", "--migrate-name", "!!"],
+        vec!["workstream", "complete", " feature-a"],
         vec![
             "workstream",
             "create",
@@ -7470,12 +7476,52 @@ fn workstream_create_and_complete_move_as_gsd_tools() {
             let (ours, theirs) = (make(), make());
             run(ours.path(), theirs.path(), &built_calls, &env, &mut differ);
         }
-        // Named for the roadmap's current milestone (`second-wind`).
+        // Named for the roadmap's current milestone (`second-wind`), also
+        // where `--migrate-name` has no value or an empty one.
         let (ours, theirs) = (built_tree(), built_tree());
         run(ours.path(), theirs.path(), &corpus_calls, &env, &mut differ);
         assert!(
             ours.path()
                 .join(".planning/workstreams/second-wind/phases/04-empty/.gitkeep")
+                .exists()
+        );
+        for bare in [
+            &["workstream", "create", "n", "--migrate-name"][..],
+            &["workstream", "create", "n", "--migrate-name", ""],
+        ] {
+            let (ours, theirs) = (built_tree(), built_tree());
+            run(
+                ours.path(),
+                theirs.path(),
+                &[bare.to_vec()],
+                &env,
+                &mut differ,
+            );
+            assert!(
+                ours.path()
+                    .join(".planning/workstreams/second-wind/ROADMAP.md")
+                    .exists()
+            );
+        }
+        // On a workstream (`--ws`), 1.14.0 names the migration from that
+        // workstream's milestone: handed on, with its answer.
+        let (ours, theirs) = (built_tree(), built_tree());
+        let argv = ["workstream", "create", "n", "--ws", "x"];
+        let mut with_real = env.clone();
+        with_real.push(("GSD_CORE_REAL", real.to_str().unwrap()));
+        let a = as_named(shims.path(), "gsd_run", ours.path(), &argv, &with_real);
+        let b = run_real_with(&real, &argv, theirs.path(), &env);
+        assert!(
+            text(&a.stderr).contains("on workstream `x`"),
+            "{}",
+            text(&a.stderr)
+        );
+        assert_eq!(text(&a.stdout), text(&b.stdout));
+        assert_eq!(tree_listing(ours.path()), tree_listing(theirs.path()));
+        // 1.14.0 names it from workstream `x`'s milestone, of which there is none.
+        assert!(
+            ours.path()
+                .join(".planning/workstreams/default/ROADMAP.md")
                 .exists()
         );
     }

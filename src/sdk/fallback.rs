@@ -72,7 +72,14 @@ pub fn run_real(name: &str, why: &str, real: &Path, mut cmd: Command) -> Answer 
         "gsd: `{name}` {what}; handing it to {} (GSD_SDK_FALLBACK=off makes this an error)",
         real.display()
     )];
-    match cmd.env("GSD_SDK_FALLBACK", "off").output() {
+    // The caller's stdin, as the tool would have had it called directly: GSD
+    // Core keys a terminal session's workstream pointer by the terminal it
+    // finds there.
+    match cmd
+        .env("GSD_SDK_FALLBACK", "off")
+        .stdin(std::process::Stdio::inherit())
+        .output()
+    {
         Ok(o) => {
             notice.extend(
                 String::from_utf8_lossy(&o.stderr)

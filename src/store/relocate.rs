@@ -5,10 +5,14 @@
 //!
 //! A rename moves a folder with everything in it (empty folders, files gsd
 //! does not model) in one atomic step, which a file-by-file change set
-//! cannot. The project lock is held throughout, an interrupted change set
-//! is refused first (`gsd recover` deals with it), and when one rename
-//! fails the ones before it are undone in reverse, so the tree is as it
-//! was or wholly moved. Nothing is committed: GSD commits none of these.
+//! cannot. The project lock is held throughout and an interrupted change
+//! set is refused first (`gsd recover` deals with it). When one rename
+//! fails, every one before it is moved back (each tried, whatever the
+//! others do) and the folders made for them removed, so the tree is as it
+//! was; only where moving back fails too does the error name what is left
+//! moved. These moves are not journalled: a process killed between two
+//! renames leaves the ones made so far, as GSD Core's own moves do.
+//! Nothing is committed: GSD commits none of these.
 
 use std::path::{Path, PathBuf};
 
@@ -29,16 +33,34 @@ pub enum RelocateError {
     #[error("{to} is already there")]
     #[diagnostic(code(gsd::store::exists))]
     Exists { to: String },
-    /// A rename failed; the earlier ones were undone (`undone` false when
-    /// undoing failed too, and the message says which are left moved).
-    #[error("cannot move {from} to {to}: {source}{}", if *undone { " (nothing was moved)" } else { " (and the moves before it could not all be undone)" })]
+    /// A rename failed; the earlier ones were moved back, except those
+    /// `left` names (moving them back failed too).
+    #[error("cannot move {from} to {to}: {source}{}", if left.is_empty() { " (nothing was moved)".to_string() } else { format!(" (and these could not be moved back: {})", left.join(", ")) })]
     #[diagnostic(code(gsd::store::relocate))]
     Failed {
         from: String,
         to: String,
         source: std::io::Error,
-        undone: bool,
+        left: Vec<String>,
     },
+}
+
+impl RelocateError {
+    /// Whether the tree is as it was before the call.
+    pub fn undone(&self) -> bool {
+        !matches!(self, RelocateError::Failed { left, .. } if !left.is_empty())
+    }
+}
+
+/// The folders `create_dir_all(dir)` would make, outermost first.
+fn missing_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && d.symlink_metadata().is_err())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    missing
 }
 
 /// Move each `(from, to)` in order (absolute paths; each `to` must not
@@ -61,21 +83,34 @@ pub fn relocate(
         });
     }
     let mut done: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut made: Vec<PathBuf> = Vec::new();
     for (from, to) in moves {
+        let folders = to.parent().map(missing_folders).unwrap_or_default();
         let moved = to
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::rename(from, to));
+            .and_then(|()| {
+                made.extend(folders);
+                std::fs::rename(from, to)
+            });
         if let Err(source) = moved {
-            let undone = done
+            // Every earlier move is tried back, whatever the others do.
+            let left: Vec<String> = done
                 .iter()
                 .rev()
-                .all(|(f, t)| std::fs::rename(t, f).is_ok());
+                .filter(|(f, t)| std::fs::rename(t, f).is_err())
+                .map(|(_, t)| t.display().to_string())
+                .collect();
+            if left.is_empty() {
+                for d in made.iter().rev() {
+                    let _ = std::fs::remove_dir(d);
+                }
+            }
             return Err(RelocateError::Failed {
                 from: from.display().to_string(),
                 to: to.display().to_string(),
                 source,
-                undone,
+                left,
             });
         }
         done.push((from.clone(), to.clone()));
@@ -100,13 +135,11 @@ mod tests {
             (root.join(".planning/missing.md"), ws.join("missing.md")),
         ];
         let e = relocate(root, &moves).unwrap_err();
-        assert!(
-            matches!(e, RelocateError::Failed { undone: true, .. }),
-            "{e}"
-        );
+        assert!(e.undone(), "{e}");
         assert!(root.join(".planning/ROADMAP.md").exists());
         assert!(root.join(".planning/phases/01-a").is_dir());
-        assert!(!ws.join("phases").exists());
+        // The folders made for the moves went with them.
+        assert!(!root.join(".planning/workstreams").exists());
         let ok = relocate(root, &moves[..2]).unwrap();
         assert_eq!(ok.len(), 2);
         assert!(ws.join("phases/01-a").is_dir() && ws.join("ROADMAP.md").exists());

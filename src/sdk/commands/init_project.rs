@@ -172,13 +172,19 @@ pub fn new_milestone(call: &Call) -> Result<Reply, SdkError> {
 /// `init.list-workspaces` → `{workspace_base, workspaces, workspace_count}`:
 /// the folders of `~/gsd-workspaces` that hold a `WORKSPACE.md`, each with
 /// its strategy line, its repository rows and whether it has a GSD project.
-pub fn list_workspaces(_call: &Call) -> Result<Reply, SdkError> {
-    let home = std::env::var_os("HOME")
+/// `~/gsd-workspaces`, where GSD's workspace workflows make workspaces
+/// (HOME as GSD reads it: the variable, else the account's home).
+pub fn workspace_base() -> std::path::PathBuf {
+    std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(std::path::PathBuf::from)
         .or_else(std::env::home_dir)
-        .unwrap_or_default();
-    let base = home.join("gsd-workspaces");
+        .unwrap_or_default()
+        .join("gsd-workspaces")
+}
+
+pub fn list_workspaces(_call: &Call) -> Result<Reply, SdkError> {
+    let base = workspace_base();
     let strategy = re(&format!(
         r"(?m)^Strategy:\s*({}+)(?:$|(?=\r))",
         super::super::compat::js::JS_DOT

@@ -21,6 +21,21 @@ pub fn now_ms() -> i64 {
     pinned.unwrap_or_else(|| jiff::Timestamp::now().as_millisecond())
 }
 
+/// `nowIso()` and `localToday()`: the instant in UTC and the day in the
+/// system's time zone, both from [`now_ms`].
+pub fn stamps() -> Result<(String, String), super::native::Refusal> {
+    use super::native::hand_on;
+    let ts = jiff::Timestamp::from_millisecond(now_ms())
+        .map_err(|_| hand_on(" for a clock outside the calendar"))?;
+    let iso = ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+    let local = ts.to_zoned(jiff::tz::TimeZone::system());
+    let day = local.strftime("%Y-%m-%d").to_string();
+    if iso.len() != 24 || day.len() != 10 {
+        return Err(hand_on(" for a clock outside years 0–9999"));
+    }
+    Ok((iso, day))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

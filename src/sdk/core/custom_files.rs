@@ -168,6 +168,11 @@ pub fn detect_custom_files(call: &CoreCall) -> Result<Out, Refusal> {
             }))));
         }
     };
+    if manifest.is_null() {
+        return Err(hand_on(
+            " for a manifest of `null` (1.14.0 stops with a TypeError)",
+        ));
+    }
     let known = manifest_keys(manifest.get("files").filter(|f| super::js::truthy(f)))?;
     let mut custom = Vec::new();
     for whole in ["gsd-core", "commands/gsd"] {

@@ -17,7 +17,7 @@ use super::output::{Failure, Out};
 
 /// `git ARGS` in `dir`: exit code and trimmed stdout, `None` where git
 /// could not run (1.14.0 then reports the answer unverified: handed on).
-fn git(dir: &Path, args: &[&str]) -> Option<(i32, String)> {
+pub(super) fn git(dir: &Path, args: &[&str]) -> Option<(i32, String)> {
     let o = Command::new("git")
         .args(args)
         .current_dir(dir)

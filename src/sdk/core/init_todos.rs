@@ -16,19 +16,6 @@ use super::markdown::tokenize_headings;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
 
-/// `nowIso()` and `localToday()`.
-pub(super) fn stamps() -> Result<(String, String), Refusal> {
-    let ts = jiff::Timestamp::from_millisecond(super::clock::now_ms())
-        .map_err(|_| hand_on(" for a clock outside the calendar"))?;
-    let iso = ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
-    let local = ts.to_zoned(jiff::tz::TimeZone::system());
-    let day = local.strftime("%Y-%m-%d").to_string();
-    if iso.len() != 24 || day.len() != 10 {
-        return Err(hand_on(" for a clock outside years 0–9999"));
-    }
-    Ok((iso, day))
-}
-
 /// `init todos [AREA]`.
 pub fn todos(call: &CoreCall) -> Result<Out, Refusal> {
     let area = match call.args {
@@ -74,7 +61,7 @@ pub fn todos(call: &CoreCall) -> Result<Out, Refusal> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(_) => read_ok = false,
     }
-    let (iso, day) = stamps()?;
+    let (iso, day) = super::clock::stamps()?;
     let mut r = Map::new();
     r.insert("commit_docs".into(), commit_docs(call.project));
     r.insert("date".into(), json!(day));
@@ -282,7 +269,7 @@ pub fn map_codebase(call: &CoreCall) -> Result<Out, Refusal> {
         }
     }
     maps.sort_unstable();
-    let (iso, day) = stamps()?;
+    let (iso, day) = super::clock::stamps()?;
     let setting = |k: &str| legacy.get(k).cloned().unwrap_or(Value::Null);
     let mut r = Map::new();
     r.insert(

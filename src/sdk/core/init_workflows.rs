@@ -1,32 +1,28 @@
 //! The `init.*` answers of GSD Core 1.14.0 workflows that need only the
 //! config and a fact or two about the project: `debug`, `autonomous`,
-//! `docs-update`, `ingest-docs`, `new-workspace` and `list-workspaces`; and
-//! the phase workflows' small ones (`review`, `code-review`,
-//! `discuss-phase-assumptions`), which find the phase as `init.phase-op`
-//! does; `transition` outside a workstream, and `new-project`.
-//! Each is built as 1.14.0 builds it and wrapped in its envelope
-//! (`withProjectRoot`) where 1.14.0 wraps it.
+//! `docs-update`, `ingest-docs`, `transition` (outside a workstream) and
+//! `new-project`. Each is built as 1.14.0 builds it and wrapped in its
+//! envelope (`withProjectRoot`). The workspace inits are in
+//! [`super::init_workspaces`], the phase workflows' in
+//! [`super::init_phase_workflows`].
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::{Map, Value, json};
 
-use super::super::commands::init_project;
 use super::super::compat::js::{JS_DOT, JS_SPACE};
 use super::super::compat::roadmap_text::re;
 use super::init_envelope::finish;
-use super::init_phase_op::{View, checked_config, lookup, path_text};
+use super::init_phase_op::{checked_config, path_text};
 use super::init_plan_phase::model;
 use super::named_args::{self, Named, Spec};
-use super::native::{CoreCall, Refusal, engine, hand_on};
+use super::native::{CoreCall, Refusal, hand_on};
 use super::output::Out;
-use super::phase_id::normalize_phase_name;
 use super::section_manifest::{self, Facts};
 
 /// The call's boolean flags as 1.14.0's strict reader takes them (an
 /// unknown flag or a stray word fails with its usage message).
-fn booleans(call: &CoreCall, flags: &[&str]) -> Result<Named, Refusal> {
+pub(super) fn booleans(call: &CoreCall, flags: &[&str]) -> Result<Named, Refusal> {
     named_args::parse(
         call.args,
         &Spec {
@@ -38,7 +34,7 @@ fn booleans(call: &CoreCall, flags: &[&str]) -> Result<Named, Refusal> {
     .map_err(Refusal::Fail)
 }
 
-fn guard_manifest() -> Result<(), Refusal> {
+pub(super) fn guard_manifest() -> Result<(), Refusal> {
     if section_manifest::overridden() {
         return Err(hand_on(" with GSD_SECTION_MANIFEST set"));
     }
@@ -46,7 +42,7 @@ fn guard_manifest() -> Result<(), Refusal> {
 }
 
 /// A config value as 1.14.0's `loadConfig` gives it.
-fn loaded(call: &CoreCall, key: &str) -> Result<Value, Refusal> {
+pub(super) fn loaded(call: &CoreCall, key: &str) -> Result<Value, Refusal> {
     Ok(super::loaded_config::loaded(call)?
         .get(key)
         .cloned()
@@ -146,36 +142,21 @@ pub fn docs_update(call: &CoreCall) -> Result<Out, Refusal> {
     finish(call, config.as_ref(), r)
 }
 
-/// `git ARGS` in `dir`: exit code and stdout.
-fn git(dir: &Path, args: &[&str]) -> Option<(i32, String)> {
-    let o = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    Some((
-        o.status.code()?,
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-    ))
-}
-
 /// `getInitGitState(cwd)`: whether the project is in a git work tree, the
 /// tree's root, and whether the project sits in a folder below that root.
-fn git_state(project: &Path) -> Result<(bool, Value, bool), Refusal> {
+pub(super) fn git_state(project: &Path) -> Result<(bool, Value, bool), Refusal> {
     let inside = matches!(
-        git(project, &["rev-parse", "--is-inside-work-tree"]),
+        super::gitinfo::git(project, &["rev-parse", "--is-inside-work-tree"]),
         Some((0, ref out)) if out.trim() == "true"
     );
     if !inside {
         return Ok((false, Value::Null, false));
     }
-    let root = match git(project, &["rev-parse", "--show-toplevel"]) {
+    let root = match super::gitinfo::git(project, &["rev-parse", "--show-toplevel"]) {
         Some((0, out)) if !out.trim().is_empty() => Some(out.trim().to_string()),
         _ => None,
     };
-    let nested = match git(project, &["rev-parse", "--show-prefix"]) {
+    let nested = match super::gitinfo::git(project, &["rev-parse", "--show-prefix"]) {
         Some((0, out)) => {
             let prefix = out.trim();
             !prefix.is_empty() && prefix != "." && prefix != "./"
@@ -216,247 +197,6 @@ pub fn ingest_docs(call: &CoreCall) -> Result<Out, Refusal> {
         r.insert(key.into(), json!(path_text(&planning.join(file))?));
     }
     r.insert("commit_docs".into(), loaded(call, "commit_docs")?);
-    finish(call, config.as_ref(), r)
-}
-
-/// `~/gsd-workspaces`, with HOME as 1.14.0 reads it.
-fn workspace_base() -> std::path::PathBuf {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(std::env::home_dir)
-        .unwrap_or_default()
-        .join("gsd-workspaces")
-}
-
-/// `init new-workspace`: where workspaces go, the git repositories in the
-/// folder's child folders (and whether each has uncommitted work), and
-/// whether git can make worktrees.
-pub fn new_workspace(call: &CoreCall) -> Result<Out, Refusal> {
-    let config = checked_config(call)?;
-    let mut names: Vec<String> = Vec::new();
-    for e in std::fs::read_dir(call.project)
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-        let name = e
-            .file_name()
-            .into_string()
-            .map_err(|_| hand_on(" for a folder named in bytes that are not UTF-8"))?;
-        if is_dir && !name.starts_with('.') {
-            names.push(name);
-        }
-    }
-    names.sort_unstable();
-    let mut repos = Vec::new();
-    for name in names {
-        let path = call.project.join(&name);
-        if !path.join(".git").exists() {
-            continue;
-        }
-        let dirty =
-            matches!(git(&path, &["status", "--porcelain"]), Some((0, out)) if !out.is_empty());
-        repos.push(json!({"name": name, "path": path_text(&path)?, "has_uncommitted": dirty}));
-    }
-    let worktree = matches!(git(call.project, &["--version"]), Some((0, _)));
-    let mut r = Map::new();
-    r.insert(
-        "default_workspace_base".into(),
-        json!(path_text(&workspace_base())?),
-    );
-    let count = repos.len();
-    r.insert("child_repos".into(), json!(repos));
-    r.insert("child_repo_count".into(), json!(count));
-    r.insert("worktree_available".into(), json!(worktree));
-    r.insert(
-        "is_git_repo".into(),
-        json!(call.project.join(".git").exists()),
-    );
-    let base = call
-        .project
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    r.insert("cwd_repo_name".into(), json!(base));
-    finish(call, config.as_ref(), r)
-}
-
-/// `init list-workspaces`: the workspaces under `~/gsd-workspaces` (no
-/// envelope: 1.14.0 prints the list alone).
-pub fn list_workspaces(call: &CoreCall) -> Result<Out, Refusal> {
-    Ok(Out::json(&engine(
-        init_project::list_workspaces,
-        call,
-        call.args,
-    )?))
-}
-
-/// The phase a phase workflow's init names (`N` or `--phase N`), found as
-/// `init.phase-op` finds it, with the call's boolean flags.
-fn phase_view(call: &CoreCall, flags: &[&str]) -> Result<(View, Named), Refusal> {
-    let mut args = call.args.to_vec();
-    match args.first().map(String::as_str) {
-        Some("--phase") if args.get(1).is_some_and(|n| !n.starts_with("--")) => {
-            args.remove(0);
-        }
-        Some(a) if a.starts_with("--phase=") && a.len() > "--phase=".len() => {
-            args[0] = a["--phase=".len()..].to_string();
-        }
-        _ => {}
-    }
-    let Some(phase) = args
-        .first()
-        .filter(|p| !p.is_empty() && !p.starts_with('-'))
-    else {
-        return Err(hand_on(" without a phase"));
-    };
-    let phase = phase.clone();
-    let named = named_args::parse(
-        &args,
-        &Spec {
-            values: &[],
-            booleans: flags,
-            positionals: 1,
-        },
-    )
-    .map_err(Refusal::Fail)?;
-    guard_manifest()?;
-    Ok((lookup(call, &phase)?, named))
-}
-
-/// The phase's folder, number, name and padded number as the phase inits
-/// report them.
-fn phase_fields(v: &View) -> Result<(Value, Value, Value, Value), Refusal> {
-    let dir = match &v.dir {
-        Some(d) => json!(path_text(d)?),
-        None => Value::Null,
-    };
-    let number = match v.number.as_str() {
-        Some(n) if !n.is_empty() => json!(n),
-        _ => Value::Null,
-    };
-    let padded = json!(number.as_str().map(normalize_phase_name));
-    let name = json!(v.name.as_deref().filter(|n| !n.is_empty()));
-    Ok((dir, number, name, padded))
-}
-
-/// `init review N`.
-pub fn review(call: &CoreCall) -> Result<Out, Refusal> {
-    let (v, _) = phase_view(call, &[])?;
-    let config = checked_config(call)?;
-    let (dir, number, _, padded) = phase_fields(&v)?;
-    let facts = Facts {
-        reviewer_instances_configured: matches!(
-            section_manifest::config_value(call.project, &["review", "reviewer_instances"]),
-            Some(Value::Object(m)) if !m.is_empty()
-        ),
-        ..Facts::default()
-    };
-    let mut r = Map::new();
-    r.insert("phase_dir".into(), dir);
-    r.insert("phase_number".into(), number);
-    r.insert("padded_phase".into(), padded);
-    r.insert(
-        "section_manifest".into(),
-        section_manifest::field("review", &facts).unwrap_or(Value::Null),
-    );
-    finish(call, config.as_ref(), r)
-}
-
-/// `init code-review N [--fix]`.
-pub fn code_review(call: &CoreCall) -> Result<Out, Refusal> {
-    let (v, named) = phase_view(call, &["fix"])?;
-    let config = checked_config(call)?;
-    let (dir, number, name, padded) = phase_fields(&v)?;
-    let fallow =
-        |key: &str| section_manifest::config_value(call.project, &["code_quality", "fallow", key]);
-    let enabled = fallow("enabled") == Some(Value::Bool(true));
-    let text_or = |key: &str, default: &str| match fallow(key) {
-        Some(Value::String(s)) if !s.is_empty() => s,
-        _ => default.to_string(),
-    };
-    let profile = text_or("profile", "standard");
-    let max_crap = match profile.as_str() {
-        "minimal" => 50,
-        "strict" => 15,
-        _ => 30,
-    };
-    let mut facts = Facts {
-        fallow_enabled: enabled,
-        ..Facts::default()
-    };
-    if named.flag("fix") {
-        facts.flags.insert("--fix".into());
-    }
-    let mut r = Map::new();
-    r.insert("commit_docs".into(), loaded(call, "commit_docs")?);
-    r.insert("phase_found".into(), json!(v.found));
-    r.insert("phase_dir".into(), dir);
-    r.insert("phase_number".into(), number);
-    r.insert("phase_name".into(), name);
-    r.insert("padded_phase".into(), padded);
-    r.insert("fallow_enabled".into(), json!(enabled));
-    r.insert("fallow_scope".into(), json!(text_or("scope", "phase")));
-    r.insert("fallow_profile".into(), json!(profile));
-    r.insert(
-        "fallow_mcp".into(),
-        json!(fallow("mcp") == Some(Value::Bool(true))),
-    );
-    r.insert("fallow_max_crap".into(), json!(max_crap));
-    r.insert(
-        "section_manifest".into(),
-        section_manifest::field("code-review", &facts).unwrap_or(Value::Null),
-    );
-    finish(call, config.as_ref(), r)
-}
-
-/// `init discuss-phase-assumptions N [--auto]`.
-pub fn discuss_phase_assumptions(call: &CoreCall) -> Result<Out, Refusal> {
-    let (v, named) = phase_view(call, &["auto"])?;
-    let config = checked_config(call)?;
-    let (dir, number, name, padded) = phase_fields(&v)?;
-    let auto = named.flag("auto");
-    let mut facts = Facts {
-        auto_advance_active: auto
-            || section_manifest::config_true(call.project, &["workflow", "_auto_chain_active"])
-            || section_manifest::config_true(call.project, &["workflow", "auto_advance"]),
-        ..Facts::default()
-    };
-    if auto {
-        facts.flags.insert("--auto".into());
-    }
-    let planning = call.project.join(".planning");
-    let mut r = Map::new();
-    r.insert("commit_docs".into(), loaded(call, "commit_docs")?);
-    r.insert("phase_found".into(), json!(v.found));
-    r.insert("phase_dir".into(), dir);
-    r.insert("phase_number".into(), number);
-    r.insert("phase_name".into(), name.clone());
-    r.insert(
-        "phase_slug".into(),
-        json!(
-            name.as_str()
-                .and_then(|n| super::slug::slug(n, None))
-                .filter(|s| !s.is_empty())
-        ),
-    );
-    r.insert("padded_phase".into(), padded);
-    r.insert("has_research".into(), json!(v.research.is_some()));
-    r.insert("has_context".into(), json!(v.context.is_some()));
-    r.insert("has_plans".into(), json!(v.plan_count > 0));
-    r.insert("has_verification".into(), json!(v.has_verification));
-    r.insert("plan_count".into(), json!(v.plan_count));
-    r.insert(
-        "roadmap_exists".into(),
-        json!(planning.join("ROADMAP.md").exists()),
-    );
-    r.insert("planning_exists".into(), json!(planning.exists()));
-    r.insert(
-        "section_manifest".into(),
-        section_manifest::field("discuss-phase-assumptions", &facts).unwrap_or(Value::Null),
-    );
     finish(call, config.as_ref(), r)
 }
 
@@ -671,101 +411,3 @@ pub fn new_project(call: &CoreCall) -> Result<Out, Refusal> {
     );
     finish(call, config.as_ref(), r)
 }
-
-/// `init remove-workspace NAME`: the workspace under `~/gsd-workspaces`
-/// the remove workflow is about to delete — its manifest's strategy and
-/// repositories, and which of those hold uncommitted work.
-pub fn remove_workspace(call: &CoreCall) -> Result<Out, Refusal> {
-    named_args::parse(
-        call.args,
-        &Spec {
-            values: &[],
-            booleans: &[],
-            positionals: 1,
-        },
-    )
-    .map_err(Refusal::Fail)?;
-    let name = call.args.first().map(String::as_str).unwrap_or("");
-    if name.is_empty() {
-        return Err(Refusal::Fail(super::output::Failure::new(
-            "unknown",
-            "workspace name required for init remove-workspace",
-        )));
-    }
-    if name.contains('/') || name.contains("..") || name.starts_with('-') {
-        return Err(hand_on(" for a workspace name that is a path"));
-    }
-    let config = checked_config(call)?;
-    let path = workspace_base().join(name);
-    let path_text_ = path_text(&path)?;
-    if !path.exists() {
-        return Err(Refusal::Fail(super::output::Failure::new(
-            "unknown",
-            format!("Workspace not found: {path_text_}"),
-        )));
-    }
-    let manifest_path = path.join("WORKSPACE.md");
-    let manifest = std::fs::read(&manifest_path)
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
-    let mut strategy = "unknown".to_string();
-    let mut repos = Vec::new();
-    if let Some(m) = &manifest {
-        let strategy_line = re(&format!(
-            r"(?m)^Strategy:{JS_SPACE}*({JS_DOT}+)(?:$|(?=[\r\u{{2028}}\u{{2029}}]))"
-        ));
-        if let Some(c) = strategy_line.captures(m).ok().flatten() {
-            strategy = super::js::trim(&c[1]).to_string();
-        }
-        let cell = format!("({NOT_SPACE}+)");
-        let row = re(&format!(
-            r"^\|{S}*{cell}{S}*\|{S}*{cell}{S}*\|{S}*{cell}{S}*\|{S}*{cell}{S}*\|$",
-            S = JS_SPACE
-        ));
-        for line in m.split('\n') {
-            if let Some(c) = row.captures(line).ok().flatten()
-                && &c[1] != "Repo"
-                && !c[1].contains("---")
-            {
-                repos.push((
-                    c[1].to_string(),
-                    c[2].to_string(),
-                    c[3].to_string(),
-                    c[4].to_string(),
-                ));
-            }
-        }
-    }
-    let mut dirty = Vec::new();
-    for (repo, ..) in &repos {
-        let p = path.join(repo);
-        if p.exists()
-            && matches!(git(&p, &["status", "--porcelain"]), Some((0, out)) if !out.is_empty())
-        {
-            dirty.push(repo.clone());
-        }
-    }
-    let mut r = Map::new();
-    r.insert("workspace_name".into(), json!(name));
-    r.insert("workspace_path".into(), json!(path_text_));
-    r.insert("has_manifest".into(), json!(manifest_path.exists()));
-    r.insert("strategy".into(), json!(strategy));
-    let count = repos.len();
-    r.insert(
-        "repos".into(),
-        json!(
-            repos
-                .into_iter()
-                .map(|(n, s, b, st)| json!({"name": n, "source": s, "branch": b, "strategy": st}))
-                .collect::<Vec<_>>()
-        ),
-    );
-    r.insert("repo_count".into(), json!(count));
-    let has_dirty = !dirty.is_empty();
-    r.insert("dirty_repos".into(), json!(dirty));
-    r.insert("has_dirty_repos".into(), json!(has_dirty));
-    finish(call, config.as_ref(), r)
-}
-
-/// JavaScript's `\S`.
-const NOT_SPACE: &str = r"[^\t\n\x0B\x0C\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}]";

@@ -163,6 +163,7 @@ mod tests {
             default: None,
             real: None,
             picked: false,
+            workstream: None,
         }
     }
 

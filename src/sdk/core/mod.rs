@@ -27,10 +27,12 @@ pub mod init_execute_phase;
 pub mod init_manager;
 pub mod init_milestone;
 pub mod init_phase_op;
+pub mod init_phase_workflows;
 pub mod init_plan_phase;
 pub mod init_quick;
 pub mod init_todos;
 pub mod init_workflows;
+pub mod init_workspaces;
 pub mod isolation;
 pub mod js;
 mod loaded_config;
@@ -366,6 +368,7 @@ pub fn query(req: &Request) -> Answer {
         default: req.default.as_deref(),
         real: real.as_deref(),
         picked: req.pick.is_some(),
+        workstream: req.workstream.as_deref(),
     };
     let failed = |f: Failure| Answer {
         stdout: String::new(),

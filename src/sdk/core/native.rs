@@ -17,12 +17,12 @@ use super::super::{Call, Reply, SdkError};
 use super::output::{Failure, Out, js_string};
 use super::{
     agents, context_use, custom_files, eval_score, frontmatter, gitinfo, graphify,
-    init_execute_phase, init_manager, init_milestone, init_phase_op, init_plan_phase, init_quick,
-    init_todos, init_workflows, isolation, loop_hooks, models, mvp_mode, phase_writes, predicate,
-    progress, quick_batch, reads, research, review_lane, roadmap_analyze, runtime_facts,
-    smart_entry, state_get, state_lists, state_load, state_metrics, state_snapshot, state_writes,
-    summary_extract, tdd_applicable, test_command, todos, tree_writes, user_story, verification,
-    windows, workstreams, writes,
+    init_execute_phase, init_manager, init_milestone, init_phase_op, init_phase_workflows,
+    init_plan_phase, init_quick, init_todos, init_workflows, init_workspaces, isolation,
+    loop_hooks, models, mvp_mode, phase_writes, predicate, progress, quick_batch, reads, research,
+    review_lane, roadmap_analyze, runtime_facts, smart_entry, state_get, state_lists, state_load,
+    state_metrics, state_snapshot, state_writes, summary_extract, tdd_applicable, test_command,
+    todos, tree_writes, user_story, verification, windows, workstreams, writes,
 };
 
 /// The GSD Core package and version this dialect answers as.
@@ -55,6 +55,9 @@ pub struct CoreCall<'a> {
     /// `--pick` was given: 1.14.0 cannot pick from what a command writes
     /// straight to stdout (it prints the answer, then fails).
     pub picked: bool,
+    /// The workstream the call names or the pointers give, for the
+    /// commands that answer whichever one is active ([`Scope::Root`]).
+    pub workstream: Option<&'a str>,
 }
 
 pub type Handler = fn(&CoreCall) -> Result<Out, Refusal>;
@@ -331,12 +334,12 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     (
         "init.new-workspace",
         Scope::Anywhere,
-        init_workflows::new_workspace,
+        init_workspaces::new_workspace,
     ),
     (
         "init.list-workspaces",
         Scope::Anywhere,
-        init_workflows::list_workspaces,
+        init_workspaces::list_workspaces,
     ),
     ("websearch", Scope::Free, websearch),
     (
@@ -357,18 +360,18 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     (
         "init.remove-workspace",
         Scope::Anywhere,
-        init_workflows::remove_workspace,
+        init_workspaces::remove_workspace,
     ),
-    ("init.review", Scope::Planning, init_workflows::review),
+    ("init.review", Scope::Planning, init_phase_workflows::review),
     (
         "init.code-review",
         Scope::Planning,
-        init_workflows::code_review,
+        init_phase_workflows::code_review,
     ),
     (
         "init.discuss-phase-assumptions",
         Scope::Planning,
-        init_workflows::discuss_phase_assumptions,
+        init_phase_workflows::discuss_phase_assumptions,
     ),
 ];
 

@@ -335,19 +335,7 @@ pub fn field(workflow: &str, facts: &Facts) -> Option<Value> {
 /// `readConfigJsonBoolean(cwd, path)`: whether config.json, as written,
 /// holds `true` at `path` (anything else, or no readable file, is false).
 pub fn config_true(project: &std::path::Path, path: &[&str]) -> bool {
-    let Ok(text) = std::fs::read_to_string(project.join(".planning/config.json")) else {
-        return false;
-    };
-    let Ok(mut cursor) = serde_json::from_str::<Value>(&text) else {
-        return false;
-    };
-    for key in path {
-        match cursor {
-            Value::Object(mut m) => cursor = m.remove(*key).unwrap_or(Value::Null),
-            _ => return false,
-        }
-    }
-    cursor == Value::Bool(true)
+    config_value(project, path) == Some(Value::Bool(true))
 }
 
 /// `readConfigJsonValue(cwd, path)`: the value config.json holds at

@@ -8,8 +8,12 @@
 //! `.planning/active-workstream` is read only when the session has never
 //! chosen one. Outside a session only the project-wide file exists. A
 //! session pointer naming a workstream that is gone resolves to none, not
-//! to the project-wide one (1.14.0's isolation rule); gsd never deletes it
-//! (1.14.0 does, on its next call), it only reads.
+//! to the project-wide one (1.14.0's isolation rule). Reading to route a
+//! call deletes nothing ([`stored`], as 1.14.0 peeks); the workstream
+//! commands that in 1.14.0 read the pointer with its self-healing read
+//! (`workstream get`, `set --clear`, `complete`) delete a pointer of the
+//! session's own (or, outside a session, the project-wide one) that names
+//! a workstream that is gone, as it does ([`stored_healing`]).
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -52,8 +56,14 @@ fn token(value: &str) -> Option<String> {
 }
 
 /// `getWorkstreamSessionKey()`: the first session variable set, else the
-/// terminal (`TTY`, `SSH_TTY`, else `tty` when stdin is one).
+/// terminal (`TTY`, `SSH_TTY`, else `tty` when stdin is one). Asked once
+/// per process, as 1.14.0 caches its terminal probe.
 pub fn session_key() -> Option<String> {
+    static KEY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    KEY.get_or_init(probe_session_key).clone()
+}
+
+fn probe_session_key() -> Option<String> {
     for name in SESSION_VARIABLES {
         if let Some(t) = std::env::var(name).ok().as_deref().and_then(token) {
             let prefix: String = name
@@ -135,29 +145,54 @@ fn read(file: &Path) -> Option<String> {
 }
 
 /// Whether `name` is a workstream 1.14.0 resolves to: a valid name whose
-/// folder exists.
+/// folder exists (anything there by that name, as its `existsSync` asks —
+/// gsd's own reading, `model::workstream`, wants a folder).
 pub fn resolves(project: &Path, name: &str) -> bool {
     crate::model::workstream::valid_name(name)
         && project.join(".planning/workstreams").join(name).exists()
 }
 
-/// What the stored pointers name, as 1.14.0 reads them (without its
-/// self-healing delete): the session's pointer decides when it holds a
-/// name; otherwise the project-wide one.
+/// What the stored pointers name, as 1.14.0 peeks at them: the session's
+/// pointer decides when it holds a name; otherwise the project-wide one.
 pub fn stored(project: &Path) -> Option<String> {
-    let shared = shared_file(project);
-    let chain = match session_key() {
-        Some(key) => vec![session_file(project, &key), shared],
-        None => vec![shared],
-    };
-    let (owned, fallbacks) = chain.split_first()?;
-    if let Some(name) = read(owned) {
-        return resolves(project, &name).then_some(name);
+    resolve(project, false)
+}
+
+/// [`stored`] as 1.14.0's `getActiveWorkstream` reads it: the session's own
+/// pointer (outside a session, the project-wide one) deleted where it
+/// names a workstream that is gone.
+pub fn stored_healing(project: &Path) -> Option<String> {
+    resolve(project, true)
+}
+
+fn resolve(project: &Path, heal: bool) -> Option<String> {
+    let owned = owned_file(project);
+    if let Some(name) = read(&owned) {
+        if resolves(project, &name) {
+            return Some(name);
+        }
+        if heal {
+            clear_owned(project);
+        }
+        return None;
     }
-    fallbacks
-        .iter()
-        .filter_map(|f| read(f))
-        .find(|n| resolves(project, n))
+    // Outside a session the owned pointer was the project-wide one.
+    session_key()?;
+    read(&shared_file(project)).filter(|n| resolves(project, n))
+}
+
+/// Remove the pointer `workstream set --clear` clears: the session's own
+/// (and its folder when nothing else is left in it), else the
+/// project-wide one. A pointer that is not there is cleared already.
+pub fn clear_owned(project: &Path) {
+    let file = owned_file(project);
+    let _ = std::fs::remove_file(&file);
+    if session_key().is_some()
+        && let Some(dir) = file.parent()
+    {
+        // Only an empty folder goes (`rmdir`), as 1.14.0 leaves it otherwise.
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 #[cfg(test)]

@@ -1,35 +1,32 @@
-//! `workstream set` and `workstream get` as GSD Core 1.14.0 answers them:
-//! the pointer to the workstream later calls work on, recorded where
-//! 1.14.0 records it (the session's own pointer in a session, else
-//! `.planning/active-workstream`; see [`super::workstream_pointer`]) and
-//! read the way it reads it.
+//! The workstream commands of GSD Core 1.14.0 that manage the workstreams
+//! themselves, answered as it answers them: `workstream set` and `get`
+//! (the pointer to the workstream later calls work on, recorded and read
+//! where 1.14.0 keeps it: see [`super::workstream_pointer`]), `workstream
+//! create` (a flat project's files moved into a workstream of their own
+//! first) and `workstream complete` (the workstream archived under
+//! `milestones/`). The moves go through [`crate::store::relocate`].
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::init_phase_op::path_text;
 use super::native::{CoreCall, Refusal, hand_on};
 use super::output::{Failure, Out};
-use super::workstream_pointer::{owned_file, resolves, session_key, stored};
+use super::workstream_pointer::{clear_owned, owned_file, stored_healing};
 
 const INVALID_NAME: &str = "Workstream name must be alphanumeric, hyphens, underscores, or dots";
 
-/// Remove the pointer `set --clear` clears: the file, and a session's
-/// folder when nothing else is left in it.
-fn clear(project: &Path) -> Result<(), Refusal> {
-    let file = owned_file(project);
-    match std::fs::remove_file(&file) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(hand_on(format!("the pointer cannot be removed ({e})"))),
-    }
-    if session_key().is_some()
-        && let Some(dir) = file.parent()
-    {
-        // Only an empty folder goes (`rmdir`), as 1.14.0 leaves it otherwise.
-        let _ = std::fs::remove_dir(dir);
-    }
-    Ok(())
+/// Where `name` lives (`name` as given: 1.14.0 checks a name trimmed and
+/// looks it up as given).
+fn folder(project: &Path, name: &str) -> PathBuf {
+    project.join(".planning/workstreams").join(name)
+}
+
+/// Record `name` in the pointer later calls read.
+fn point_at(project: &Path, name: &str) -> Result<(), Refusal> {
+    crate::store::atomic::write(&owned_file(project), format!("{name}\n").as_bytes())
+        .map_err(|e| hand_on(format!("the pointer cannot be written ({e})")))
 }
 
 /// `workstream set NAME` / `workstream set --clear`.
@@ -42,32 +39,30 @@ pub fn set(call: &CoreCall) -> Result<Out, Refusal> {
         )));
     }
     if name == "--clear" {
-        let previous = stored(call.project);
-        clear(call.project)?;
+        let previous = stored_healing(call.project);
+        clear_owned(call.project);
         return Ok(Out::json(
             &json!({"active": null, "cleared": true, "previous": previous}),
         ));
     }
-    let name = super::js::trim(name);
-    if !crate::model::workstream::valid_name(name) {
+    if !crate::model::workstream::valid_name(super::js::trim(name)) {
         return Ok(Out::json(
             &json!({"active": null, "error": "invalid_name", "message": INVALID_NAME}),
         ));
     }
-    if !resolves(call.project, name) {
+    if !folder(call.project, name).exists() {
         return Ok(Out::json(
             &json!({"active": null, "error": "not_found", "workstream": name}),
         ));
     }
-    crate::store::atomic::write(&owned_file(call.project), format!("{name}\n").as_bytes())
-        .map_err(|e| hand_on(format!("the pointer cannot be written ({e})")))?;
+    point_at(call.project, name)?;
     Ok(Out::with_raw(&json!({"active": name, "set": true}), name))
 }
 
 /// `workstream get`: the workstream later calls work on, and whether the
 /// project has workstreams at all.
 pub fn get(call: &CoreCall) -> Result<Out, Refusal> {
-    let active = stored(call.project);
+    let active = stored_healing(call.project);
     let mode = if call.project.join(".planning/workstreams").exists() {
         "workstream"
     } else {
@@ -80,13 +75,9 @@ pub fn get(call: &CoreCall) -> Result<Out, Refusal> {
     ))
 }
 
-/// A path under the project as 1.14.0 prints it (relative, `/`-separated).
+/// A path under the project as 1.14.0 prints it (relative).
 fn relative(project: &Path, path: &Path) -> Result<String, Refusal> {
-    path.strip_prefix(project)
-        .ok()
-        .and_then(Path::to_str)
-        .map(str::to_owned)
-        .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
+    path_text(path.strip_prefix(project).unwrap_or(path))
 }
 
 /// The STATE.md 1.14.0 gives a new workstream, dated `today`, as its
@@ -105,17 +96,49 @@ fn new_state(slug: &str, today: &str) -> String {
 /// first of several, in 1.14.0's order.
 const MIGRATED: &[&str] = &["ROADMAP.md", "STATE.md", "REQUIREMENTS.md", "phases"];
 
+/// The moves made, or the call handed on with the tree as it was (1.14.0
+/// then meets the same failure and reports it in its words); where moving
+/// back failed too, the failure names what is left moved.
 fn relocated(root: &Path, moves: &[(PathBuf, PathBuf)]) -> Result<(), Refusal> {
-    crate::store::relocate::relocate(root, moves)
-        .map(|_| ())
-        .map_err(|e| hand_on(format!("the move failed and was undone ({e})")))
+    match crate::store::relocate::relocate(root, moves) {
+        Ok(_) => Ok(()),
+        Err(e) if e.undone() => Err(hand_on(format!("the move failed and was undone ({e})"))),
+        Err(e) => Err(Refusal::Fail(Failure::new("unknown", e.to_string()))),
+    }
+}
+
+/// The name the flat project's own workstream gets: `--migrate-name`'s
+/// slug where one is given, else the current milestone's (`default`
+/// without one); `Err` carries 1.14.0's answer to a name with no letter or
+/// digit.
+fn migration_name(call: &CoreCall) -> Result<String, Out> {
+    let given = call
+        .args
+        .iter()
+        .position(|a| a == "--migrate-name")
+        .and_then(|i| call.args.get(i + 1))
+        .filter(|n| !n.is_empty());
+    if let Some(given) = given {
+        return super::slug::slug(given, None)
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| {
+                Out::json(&json!({
+                    "created": false, "error": "migration_failed",
+                    "message": "Invalid migrate-name — must contain at least one alphanumeric character",
+                }))
+            });
+    }
+    Ok(super::milestone_window::milestone_info(call.project)
+        .and_then(|(_, name)| name)
+        .and_then(|n| super::slug::slug(&n, Some(60)))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "default".into()))
 }
 
 /// `workstream create NAME [--no-migrate] [--migrate-name NAME]`: the
 /// workstream's folder, its `phases/` and a new STATE.md, made the active
 /// one; a flat project's roadmap, state, requirements and phases moved
-/// into a workstream of their own first (named for the current milestone,
-/// or `--migrate-name`).
+/// into a workstream of their own first.
 pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
     let name = call.args.first().map(String::as_str).unwrap_or("");
     if name.starts_with("--") {
@@ -146,54 +169,38 @@ pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
         })));
     }
     let migrate = !call.args.iter().any(|a| a == "--no-migrate");
-    let migrate_name = call
-        .args
+    let existing = ["ROADMAP.md", "STATE.md", "phases"]
         .iter()
-        .position(|a| a == "--migrate-name")
-        .map(|i| call.args.get(i + 1).map(String::as_str));
+        .any(|f| planning.join(f).exists());
     let mut migration = Value::Null;
-    if !root.exists() && migrate {
-        let existing = ["ROADMAP.md", "STATE.md", "phases"]
-            .iter()
-            .any(|f| planning.join(f).exists());
-        if existing {
-            let into = match migrate_name {
-                Some(given) => match super::slug::slug(given.unwrap_or(""), None) {
-                    Some(s) if !s.is_empty() => s,
-                    _ => {
-                        return Ok(Out::json(&json!({
-                            "created": false, "error": "migration_failed",
-                            "message": "Invalid migrate-name — must contain at least one alphanumeric character",
-                        })));
-                    }
-                },
-                None => super::milestone_window::milestone_info(call.project)
-                    .and_then(|(_, name)| name)
-                    .and_then(|n| super::slug::slug(&n, Some(60)))
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or_else(|| "default".into()),
-            };
-            let target = root.join(&into);
-            let moved: Vec<&str> = MIGRATED
-                .iter()
-                .copied()
-                .filter(|f| planning.join(f).exists())
-                .collect();
-            let moves: Vec<(PathBuf, PathBuf)> = moved
-                .iter()
-                .map(|f| (planning.join(f), target.join(f)))
-                .collect();
-            std::fs::create_dir_all(&target)
-                .map_err(|e| hand_on(format!("the workstream folder cannot be made ({e})")))?;
-            relocated(call.project, &moves)?;
-            migration = json!({"migrated": true, "workstream": into, "files_moved": moved});
+    if !root.exists() && migrate && existing {
+        // 1.14.0 names the migration from the milestone of the workstream
+        // the call is on, which a flat project does not have.
+        if let Some(w) = call.workstream {
+            return Err(hand_on(format!(" on workstream `{w}`")));
         }
+        let into = match migration_name(call) {
+            Ok(n) => n,
+            Err(answer) => return Ok(answer),
+        };
+        let target = root.join(&into);
+        let moved: Vec<&str> = MIGRATED
+            .iter()
+            .copied()
+            .filter(|f| planning.join(f).exists())
+            .collect();
+        let moves: Vec<(PathBuf, PathBuf)> = moved
+            .iter()
+            .map(|f| (planning.join(f), target.join(f)))
+            .collect();
+        relocated(call.project, &moves)?;
+        migration = json!({"migrated": true, "workstream": into, "files_moved": moved});
     }
     std::fs::create_dir_all(dir.join("phases"))
         .map_err(|e| hand_on(format!("the workstream folder cannot be made ({e})")))?;
     let state = dir.join("STATE.md");
     if !state.exists() {
-        let (_, today) = super::init_todos::stamps()?;
+        let (_, today) = super::clock::stamps()?;
         let change = crate::store::ChangeSet::writes(
             format!("workstream {slug}: STATE.md"),
             vec![crate::store::FileChange {
@@ -206,8 +213,7 @@ pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
             .and_then(|tx| tx.apply(&change, crate::store::CommitPolicy::Skip))
             .map_err(|e| hand_on(format!("STATE.md cannot be written ({e})")))?;
     }
-    crate::store::atomic::write(&owned_file(call.project), format!("{slug}\n").as_bytes())
-        .map_err(|e| hand_on(format!("the pointer cannot be written ({e})")))?;
+    point_at(call.project, &slug)?;
     Ok(Out::json(&json!({
         "created": true,
         "workstream": slug,
@@ -231,8 +237,7 @@ pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
             "workstream name required. Usage: workstream complete <name>",
         )));
     }
-    let trimmed = super::js::trim(name);
-    if !crate::model::workstream::valid_name(trimmed) {
+    if !crate::model::workstream::valid_name(super::js::trim(name)) {
         return Err(Refusal::Fail(Failure::new(
             "unknown",
             "Invalid workstream name: must be alphanumeric, hyphens, underscores, or dots",
@@ -240,35 +245,34 @@ pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
     }
     let planning = call.project.join(".planning");
     let root = planning.join("workstreams");
-    let dir = root.join(name);
+    let dir = folder(call.project, name);
     if !dir.exists() {
         return Ok(Out::json(
             &json!({"completed": false, "error": "not_found", "workstream": name}),
         ));
     }
-    let mut entries = Vec::new();
-    for e in std::fs::read_dir(&dir)
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
         .map_err(|e| hand_on(format!("the workstream cannot be read ({e})")))?
         .flatten()
-    {
-        entries.push(e.file_name());
-    }
+        .map(|e| e.file_name())
+        .collect();
     entries.sort_unstable();
-    let (_, today) = super::init_todos::stamps()?;
+    let (_, today) = super::clock::stamps()?;
     let archives = planning.join("milestones");
     let mut archive = archives.join(format!("ws-{name}-{today}"));
     let mut suffix = 1;
-    while archive.symlink_metadata().is_ok() || archive.exists() {
+    while archive.exists() {
         archive = archives.join(format!("ws-{name}-{today}-{suffix}"));
         suffix += 1;
     }
     let archived_to = relative(call.project, &archive)?;
-    let active = stored(call.project).is_some_and(|a| a == name);
+    let active = stored_healing(call.project).is_some_and(|a| a == name);
     let pointer = owned_file(call.project);
     let pointer_before = std::fs::read(&pointer).ok();
     if active {
-        clear(call.project)?;
+        clear_owned(call.project);
     }
+    let made_archives = !archives.exists();
     std::fs::create_dir_all(&archive)
         .map_err(|e| hand_on(format!("the archive folder cannot be made ({e})")))?;
     let moves: Vec<(PathBuf, PathBuf)> = entries
@@ -276,10 +280,16 @@ pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
         .map(|n| (dir.join(n), archive.join(n)))
         .collect();
     if let Err(e) = relocated(call.project, &moves) {
-        // As 1.14.0 undoes it: no archive folder, the pointer back.
-        let _ = std::fs::remove_dir_all(&archive);
-        if let Some(bytes) = pointer_before.filter(|_| active) {
-            let _ = crate::store::atomic::write(&pointer, &bytes);
+        if matches!(e, Refusal::HandOn(_)) {
+            // Everything moved back: as 1.14.0 leaves it, no archive folder
+            // and the pointer as it was.
+            let _ = std::fs::remove_dir(&archive);
+            if made_archives {
+                let _ = std::fs::remove_dir(&archives);
+            }
+            if let Some(bytes) = pointer_before.filter(|_| active) {
+                let _ = crate::store::atomic::write(&pointer, &bytes);
+            }
         }
         return Err(e);
     }
