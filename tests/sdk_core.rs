@@ -38,27 +38,6 @@ fn shim_dir() -> tempfile::TempDir {
 /// recordings and the in-process library alike: one that holds none.
 const NO_AGENTS: (&str, &str) = ("GSD_AGENTS_DIR", "/nonexistent/gsd-agents");
 
-/// The variables GSD Core 1.14.0 keys a session's own workstream pointer
-/// by (and the terminal's): removed from every run here, so a test run
-/// inside an agent's session or a terminal multiplexer reads what CI reads.
-const SESSION_VARIABLES: &[&str] = &[
-    "GSD_SESSION_KEY",
-    "CODEX_THREAD_ID",
-    "CLAUDE_SESSION_ID",
-    "CLAUDE_CODE_SESSION_ID",
-    "CLAUDE_CODE_SSE_PORT",
-    "OPENCODE_SESSION_ID",
-    "GEMINI_SESSION_ID",
-    "CURSOR_SESSION_ID",
-    "WINDSURF_SESSION_ID",
-    "TERM_SESSION_ID",
-    "WT_SESSION",
-    "TMUX_PANE",
-    "ZELLIJ_SESSION_NAME",
-    "TTY",
-    "SSH_TTY",
-];
-
 /// Run gsd as `name` (a link in `shims`) in `dir`, with none of the
 /// environment that would make it read another workstream, runtime or
 /// agents folder than `env` names (the corpus test sets `GSD_AGENTS_DIR`
@@ -75,7 +54,13 @@ fn as_named(shims: &Path, name: &str, dir: &Path, argv: &[&str], env: &[(&str, &
         .env_remove("GSD_CORE_REAL")
         .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_CONFIG_DIR");
-    for k in SESSION_VARIABLES {
+    // GSD Core keys a session's own workstream pointer by these (and the
+    // terminal's): removed, so a run inside an agent's session or a
+    // terminal multiplexer reads what CI reads.
+    for k in gsd::sdk::core::workstream_pointer::SESSION_VARIABLES
+        .iter()
+        .chain(&["TTY", "SSH_TTY"])
+    {
         c.env_remove(k);
     }
     for (k, v) in env {
@@ -706,7 +691,13 @@ fn run_real_with(
         .env_remove("GSD_RUNTIME")
         .env_remove("GSD_PROJECT")
         .env_remove("CLAUDE_CONFIG_DIR");
-    for k in SESSION_VARIABLES {
+    // GSD Core keys a session's own workstream pointer by these (and the
+    // terminal's): removed, so a run inside an agent's session or a
+    // terminal multiplexer reads what CI reads.
+    for k in gsd::sdk::core::workstream_pointer::SESSION_VARIABLES
+        .iter()
+        .chain(&["TTY", "SSH_TTY"])
+    {
         c.env_remove(k);
     }
     for (k, v) in env {
@@ -7559,6 +7550,7 @@ fn detect_custom_files_answers_as_gsd_tools() {
         "gsd-hooks/gsd-y.js",
         "skills/gsd-s/SKILL.md",
         "skills/other/x.md",
+        "agents/gsd-back\\slash.md",
     ];
     for (cfg, marker, manifest) in [
         ("cfg", None, Some(manifest)),
@@ -7623,4 +7615,105 @@ fn detect_custom_files_answers_as_gsd_tools() {
         "{}",
         text(&o.stderr)
     );
+}
+
+/// What gsd-tools 1.14.0 stops on, or reads as an argument, gsd leaves to
+/// it: a workstream pointer that cannot be read (a folder by that name, a
+/// temporary folder that is a file in a session), files the answer reads
+/// that are folders (`package.json`, a workspace's `WORKSPACE.md`); and
+/// `--pick=FIELD`, which 1.14.0 does not take for `--pick`. Each call's
+/// stdout, stderr and exit code are gsd-tools', and nothing in the tree
+/// changes where gsd-tools changes nothing.
+#[test]
+#[cfg_attr(
+    not(gsd_core),
+    ignore = "needs GSD_CORE (.ci/gsd-core installs @opengsd/gsd-core)"
+)]
+fn what_gsd_tools_stops_on_is_left_to_it() {
+    let shims = shim_dir();
+    let real = gsd_tools_cjs();
+    let home = tempfile::tempdir().unwrap();
+    let ws = home.path().join("gsd-workspaces/odd");
+    std::fs::create_dir_all(ws.join("WORKSPACE.md")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let file_tmp = tmp.path().join("a-file");
+    std::fs::write(&file_tmp, "x").unwrap();
+    let base_env = vec![NO_AGENTS, ("HOME", home.path().to_str().unwrap())];
+    let files = [
+        (
+            ".planning/ROADMAP.md",
+            "# Roadmap\n\n### Phase 1: Go\n**Goal**: g\n",
+        ),
+        (".planning/STATE.md", "# State\n"),
+    ];
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, Vec<&'a str>);
+    let cases: Vec<Case> = vec![
+        (
+            "pointer folder",
+            vec![],
+            vec!["workstream", "create", "Feature A"],
+        ),
+        ("pointer folder", vec![], vec!["init", "debug"]),
+        ("pointer folder", vec![], vec!["workstream", "get"]),
+        (
+            "session in a file",
+            vec![
+                ("GSD_SESSION_KEY", "me"),
+                ("TMPDIR", file_tmp.to_str().unwrap()),
+            ],
+            vec!["workstream", "create", "Feature A"],
+        ),
+        ("package.json folder", vec![], vec!["init", "docs-update"]),
+        ("plain", vec![], vec!["init", "list-workspaces"]),
+        ("plain", vec![], vec!["init", "remove-workspace", "odd"]),
+        ("plain", vec![], vec!["init", "debug", "--pick=commit_docs"]),
+        ("plain", vec![], vec!["workstream", "get", "--pick=active"]),
+    ];
+    let hashed = regex::Regex::new("gsd-workstream-sessions/[0-9a-f]{16}/").unwrap();
+    let mut differ = Vec::new();
+    for (shape, extra, argv) in cases {
+        let (ours, theirs) = (built("{}", &files, &[]), built("{}", &files, &[]));
+        for t in [&ours, &theirs] {
+            match shape {
+                "pointer folder" => {
+                    std::fs::create_dir_all(t.path().join(".planning/active-workstream")).unwrap()
+                }
+                "package.json folder" => {
+                    std::fs::create_dir_all(t.path().join("package.json")).unwrap()
+                }
+                _ => {}
+            }
+        }
+        let mut env = base_env.clone();
+        env.extend(extra.iter().copied());
+        let mut with_real = env.clone();
+        with_real.push(("GSD_CORE_REAL", real.to_str().unwrap()));
+        let a = as_named(shims.path(), "gsd_run", ours.path(), &argv, &with_real);
+        let b = run_real_with(&real, &argv, theirs.path(), &env);
+        let mut ours_seen = compared(&a);
+        ours_seen.1 = ours_seen
+            .1
+            .lines()
+            .filter(|l| !l.contains("; handing it to "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        // Each copy's session pointers sit in a folder named by its path.
+        let unhashed = |(out, err, code): (String, String, Option<i32>)| {
+            let err = hashed
+                .replace_all(&err, "gsd-workstream-sessions/ID/")
+                .into_owned();
+            (out, err, code)
+        };
+        let theirs_seen = unhashed(compared(&b));
+        let ours_seen = unhashed(ours_seen);
+        if ours_seen != theirs_seen {
+            differ.push(format!(
+                "{shape} {argv:?}\n gsd: {ours_seen:?}\n gsd-tools: {theirs_seen:?}"
+            ));
+        }
+        if tree_listing(ours.path()) != tree_listing(theirs.path()) {
+            differ.push(format!("{shape} {argv:?}: the trees differ"));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

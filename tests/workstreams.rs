@@ -620,3 +620,36 @@ fn a_workstream_neither_takes_the_roots_milestone_nor_fails_lint_when_finished()
     std::fs::write(d.join(".planning/active-workstream"), "api\n").unwrap();
     assert_eq!(missing(&lint(d).1).as_deref(), Some("error"));
 }
+
+/// A roadmap a write needs and the chosen workstream lacks is named with
+/// the workstream's path and a hint that fits (start its milestone, or pick
+/// another); with no workstream chosen in a project whose work is in
+/// workstreams, the hint names them — never `gsd init`, which refuses such
+/// a project.
+#[test]
+fn a_missing_workstream_roadmap_is_named_with_a_hint_that_works() {
+    let t = project();
+    let d = t.path();
+    std::fs::create_dir_all(d.join(".planning/workstreams/fresh/phases")).unwrap();
+    std::fs::write(d.join(".planning/workstreams/fresh/STATE.md"), "# State\n").unwrap();
+    let o = common::gsd(d, &["--ws", "fresh", "phase", "add", "New thing"]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(".planning/workstreams/fresh/ROADMAP.md does not exist"),
+        "{err}"
+    );
+    assert!(
+        err.contains("new-milestone --ws fresh") && !err.contains("gsd init"),
+        "{err}"
+    );
+    for f in ["ROADMAP.md", "STATE.md"] {
+        let _ = std::fs::remove_file(d.join(".planning").join(f));
+    }
+    let o = common::gsd(d, &["phase", "add", "New thing"]);
+    let err = common::stderr(&o);
+    assert!(
+        err.contains("keeps its work in workstreams") && !err.contains("gsd init"),
+        "{err}"
+    );
+}

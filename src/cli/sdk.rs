@@ -130,6 +130,8 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                 };
                 let _ = writeln!(out.text, "{verb} {}: {}", e.file.display(), e.line);
             }
+            // Links whose folder is not on PATH, said once per folder.
+            let mut unreached: Vec<(String, Vec<String>)> = Vec::new();
             for o in &outcomes {
                 let name = o
                     .link
@@ -163,9 +165,14 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                         "`{name}` on this shell's PATH is still {}: put {folder} before its folder on PATH",
                         first.display(),
                     )),
-                    (None, false) => Some(format!(
-                        "{folder} is not on this shell's PATH: add it so workflows find {name}"
-                    )),
+                    (None, false) => {
+                        let folder = folder.to_string();
+                        match unreached.iter_mut().find(|(f, _)| *f == folder) {
+                            Some((_, names)) => names.push(name.clone()),
+                            None => unreached.push((folder, vec![name.clone()])),
+                        }
+                        None
+                    }
                     _ => None,
                 };
                 match (problem, &sessions) {
@@ -184,6 +191,22 @@ pub fn run(cmd: SdkCommand) -> Result<Output, CliError> {
                         "{name} now runs gsd; {} is shadowed and still answers what gsd does not cover",
                         npm.display()
                     );
+                }
+            }
+            for (folder, names) in unreached {
+                let p = format!(
+                    "{folder} is not on this shell's PATH: add it so workflows find {}",
+                    names.join(", ")
+                );
+                match &env {
+                    Some(e) => {
+                        let _ = writeln!(
+                            out.text,
+                            "note: {p} (Claude Code sessions put {folder} first on PATH through {})",
+                            e.file.display()
+                        );
+                    }
+                    None => out.warnings.push(p),
                 }
             }
             Ok(out)

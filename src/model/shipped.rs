@@ -455,12 +455,27 @@ pub fn roadmap_archived(ws: &Workspace) -> bool {
     archived || ws.planning.join("MILESTONES.md").is_file()
 }
 
-/// What to do about a missing ROADMAP.md: start the next milestone when the
-/// last one shipped with it, else create one.
-pub fn missing_roadmap_hint(ws: &Workspace) -> &'static str {
+/// What to do about a missing ROADMAP.md: in a workstream, start its
+/// milestone; in a project whose work is in workstreams, name one; start
+/// the next milestone when the last one shipped with it; else create one
+/// (`gsd init` refuses a project with workstreams, so it is offered only
+/// where it works).
+pub fn missing_roadmap_hint(ws: &Workspace) -> String {
+    if let Some(w) = &ws.workstream {
+        return format!(
+            "workstream `{w}` has no ROADMAP.md yet: start its milestone (GSD's new-milestone --ws {w}), or pick another with --ws (`gsd workstream list`)"
+        );
+    }
+    let names = super::workstream::names(&ws.root);
+    if !names.is_empty() {
+        return format!(
+            "this project keeps its work in workstreams ({}): pass --ws NAME, or name one in .planning/active-workstream",
+            names.join(", ")
+        );
+    }
     if roadmap_archived(ws) {
-        "the last milestone shipped and its roadmap is archived in milestones/; start the next milestone (GSD's new-milestone) to write a new ROADMAP.md"
+        "the last milestone shipped and its roadmap is archived in milestones/; start the next milestone (GSD's new-milestone) to write a new ROADMAP.md".into()
     } else {
-        "create it with `gsd init`"
+        "create it with `gsd init`".into()
     }
 }

@@ -10,8 +10,11 @@ use super::{Change, OpError, rel, rewrite};
 pub fn roadmap_of(ws: &Workspace) -> Result<&Roadmap, OpError> {
     if ws.roadmap.is_none() {
         return Err(OpError::Missing {
-            file: ".planning/ROADMAP.md".into(),
-            hint: crate::model::shipped::missing_roadmap_hint(ws).into(),
+            file: ws
+                .rel(&ws.planning.join("ROADMAP.md"))
+                .display()
+                .to_string(),
+            hint: crate::model::shipped::missing_roadmap_hint(ws),
         });
     }
     Ok(edit::roadmap::editable(ws)?)

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::init_phase_op::path_text;
 use super::native::{CoreCall, Refusal, flag_value, hand_on};
 use super::output::{Failure, Out, pretty};
 use super::verification::resolve_lexically;
@@ -85,12 +86,9 @@ fn collect(
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(());
     };
+    // Relative, with every `\\` made `/` (1.14.0's manifest keys).
     let rel = |p: &Path| -> Result<String, Refusal> {
-        p.strip_prefix(base)
-            .ok()
-            .and_then(Path::to_str)
-            .map(str::to_owned)
-            .ok_or_else(|| hand_on(" for a path that is not UTF-8"))
+        Ok(path_text(p.strip_prefix(base).unwrap_or(p))?.replace('\\', "/"))
     };
     if meta.is_file() {
         let r = rel(path)?;

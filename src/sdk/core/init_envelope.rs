@@ -77,6 +77,27 @@ pub(super) fn finish(
     )?)))
 }
 
+/// `buildInitCompletenessFields`: whether `.planning/` and its
+/// requirements and milestones files exist, and whether a bootstrap
+/// stopped before PROJECT.md, REQUIREMENTS.md, ROADMAP.md and STATE.md all
+/// landed (MILESTONES.md present means the missing ones were archived).
+pub(super) fn insert_completeness(r: &mut Map<String, Value>, planning: &Path) {
+    let exists = |f: &str| planning.join(f).exists();
+    let core_complete = ["PROJECT.md", "REQUIREMENTS.md", "ROADMAP.md", "STATE.md"]
+        .iter()
+        .all(|f| exists(f));
+    r.insert("planning_exists".into(), json!(planning.exists()));
+    r.insert(
+        "requirements_exists".into(),
+        json!(exists("REQUIREMENTS.md")),
+    );
+    r.insert("milestones_exists".into(), json!(exists("MILESTONES.md")));
+    r.insert(
+        "init_incomplete".into(),
+        json!(planning.exists() && !core_complete && !exists("MILESTONES.md")),
+    );
+}
+
 /// `commit_docs` as 1.14.0's flat config (`loadConfig`) gives it.
 pub(super) fn commit_docs(project: &Path) -> Value {
     super::super::compat::config::legacy(project)

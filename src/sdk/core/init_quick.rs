@@ -165,21 +165,8 @@ pub fn resume(call: &CoreCall) -> Result<Out, Refusal> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(_) => return Err(hand_on(" for an agent id that cannot be read")),
     };
-    let core_complete = exists("PROJECT.md")
-        && exists("REQUIREMENTS.md")
-        && exists("ROADMAP.md")
-        && exists("STATE.md");
     let mut r = Map::new();
-    r.insert("planning_exists".into(), json!(planning.exists()));
-    r.insert(
-        "requirements_exists".into(),
-        json!(exists("REQUIREMENTS.md")),
-    );
-    r.insert("milestones_exists".into(), json!(exists("MILESTONES.md")));
-    r.insert(
-        "init_incomplete".into(),
-        json!(planning.exists() && !core_complete && !exists("MILESTONES.md")),
-    );
+    super::init_envelope::insert_completeness(&mut r, &planning);
     r.insert("state_exists".into(), json!(exists("STATE.md")));
     r.insert("roadmap_exists".into(), json!(exists("ROADMAP.md")));
     r.insert("project_exists".into(), json!(exists("PROJECT.md")));

@@ -98,14 +98,15 @@ pub fn autonomous(call: &CoreCall) -> Result<Out, Refusal> {
 /// `detectMonorepoWorkspaces`: whether pnpm-workspace.yaml lists a
 /// package, or package.json's `workspaces` / lerna.json's `packages` is a
 /// non-empty list.
-fn is_monorepo(project: &Path) -> bool {
-    let read = |f: &str| {
-        std::fs::read(project.join(f))
-            .ok()
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .filter(|t| !t.is_empty())
+fn is_monorepo(project: &Path) -> Result<bool, Refusal> {
+    // `platformReadSync`: a file that is not there reads as nothing; one
+    // that cannot be read (a folder by that name) stops 1.14.0.
+    let read = |f: &str| match std::fs::read(project.join(f)) {
+        Ok(b) => Ok(Some(String::from_utf8_lossy(&b).into_owned()).filter(|t| !t.is_empty())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(_) => Err(hand_on(format!(" where {f} cannot be read"))),
     };
-    if let Some(pnpm) = read("pnpm-workspace.yaml") {
+    if let Some(pnpm) = read("pnpm-workspace.yaml")? {
         // `/^\s*-\s+['"]?(.+?)['"]?\s*$/` on each `\n` line.
         let item = re(&format!(
             r#"^{JS_SPACE}*-{JS_SPACE}+['"]?{JS_DOT}+?['"]?{JS_SPACE}*$"#
@@ -114,16 +115,16 @@ fn is_monorepo(project: &Path) -> bool {
             .split('\n')
             .any(|line| item.is_match(line).unwrap_or(false))
         {
-            return true;
+            return Ok(true);
         }
     }
-    let listed = |file: &str, key: &str| {
-        read(file)
+    let listed = |file: &str, key: &str| -> Result<bool, Refusal> {
+        Ok(read(file)?
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
             .and_then(|v| v.get(key).and_then(Value::as_array).map(|a| !a.is_empty()))
-            .unwrap_or(false)
+            .unwrap_or(false))
     };
-    listed("package.json", "workspaces") || listed("lerna.json", "packages")
+    Ok(listed("package.json", "workspaces")? || listed("lerna.json", "packages")?)
 }
 
 /// `init docs-update`.
@@ -131,7 +132,7 @@ pub fn docs_update(call: &CoreCall) -> Result<Out, Refusal> {
     guard_manifest()?;
     let config = checked_config(call)?;
     let facts = Facts {
-        is_monorepo: is_monorepo(call.project),
+        is_monorepo: is_monorepo(call.project)?,
         ..Facts::default()
     };
     let mut r = Map::new();
@@ -341,9 +342,6 @@ pub fn new_project(call: &CoreCall) -> Result<Out, Refusal> {
     let codebase = planning.join("codebase");
     let mapped = codebase.exists() && MAP_FILES.iter().all(|f| codebase.join(f).exists());
     let exists = |f: &str| planning.join(f).exists();
-    let core_complete = ["PROJECT.md", "REQUIREMENTS.md", "ROADMAP.md", "STATE.md"]
-        .iter()
-        .all(|f| exists(f));
     let (has_git, root, nested) = git_state(call.project)?;
     let mut r = Map::new();
     for (key, agent) in [
@@ -357,16 +355,7 @@ pub fn new_project(call: &CoreCall) -> Result<Out, Refusal> {
         "commit_docs".into(),
         super::init_envelope::commit_docs(call.project),
     );
-    r.insert("planning_exists".into(), json!(planning.exists()));
-    r.insert(
-        "requirements_exists".into(),
-        json!(exists("REQUIREMENTS.md")),
-    );
-    r.insert("milestones_exists".into(), json!(exists("MILESTONES.md")));
-    r.insert(
-        "init_incomplete".into(),
-        json!(planning.exists() && !core_complete && !exists("MILESTONES.md")),
-    );
+    super::init_envelope::insert_completeness(&mut r, &planning);
     r.insert("project_exists".into(), json!(exists("PROJECT.md")));
     r.insert("has_codebase_map".into(), json!(mapped));
     r.insert("has_existing_code".into(), json!(has_code));

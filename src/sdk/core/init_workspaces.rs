@@ -74,6 +74,14 @@ pub fn new_workspace(call: &CoreCall) -> Result<Out, Refusal> {
 /// `init list-workspaces`: the workspaces under `~/gsd-workspaces` (no
 /// envelope: 1.14.0 prints the list alone).
 pub fn list_workspaces(call: &CoreCall) -> Result<Out, Refusal> {
+    // A manifest that is there and cannot be read stops 1.14.0.
+    let base = init_project::workspace_base();
+    for name in super::super::commands::names_in(&base) {
+        let manifest = base.join(name).join("WORKSPACE.md");
+        if manifest.exists() && std::fs::read(&manifest).is_err() {
+            return Err(hand_on(" where a WORKSPACE.md cannot be read"));
+        }
+    }
     Ok(Out::json(&engine(
         init_project::list_workspaces,
         call,
@@ -114,9 +122,11 @@ pub fn remove_workspace(call: &CoreCall) -> Result<Out, Refusal> {
         )));
     }
     let manifest_path = path.join("WORKSPACE.md");
-    let manifest = std::fs::read(&manifest_path)
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let manifest = match std::fs::read(&manifest_path) {
+        Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(_) => return Err(hand_on(" where WORKSPACE.md cannot be read")),
+    };
     let mut strategy = "unknown".to_string();
     let mut repos = Vec::new();
     if let Some(m) = &manifest {

@@ -111,6 +111,8 @@ pub struct Request {
     /// Only exit contract v1 (the default) is answered here.
     pub contract_v1: bool,
     pub workstream: Option<String>,
+    /// A workstream pointer gsd-tools would read and cannot.
+    pub unreadable_pointer: Option<PathBuf>,
     pub fallback: FallbackPolicy,
 }
 
@@ -122,6 +124,12 @@ fn take_valued(args: &mut Vec<String>, name: &str) -> Result<Option<String>, ()>
         let v = args.remove(i)[eq.len()..].trim().to_string();
         return if v.is_empty() { Err(()) } else { Ok(Some(v)) };
     }
+    take_spaced(args, name)
+}
+
+/// Take a flag given only as `--name VALUE` out of `args` (gsd-tools reads
+/// `--pick=FIELD` as an argument of the command, not as `--pick`).
+fn take_spaced(args: &mut Vec<String>, name: &str) -> Result<Option<String>, ()> {
     let Some(i) = args.iter().position(|a| a == name) else {
         return Ok(None);
     };
@@ -231,6 +239,10 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
             "Invalid workstream name: must be alphanumeric, hyphens, underscores, or dots",
         ));
     }
+    let unreadable_pointer = workstream
+        .is_none()
+        .then(|| workstream_pointer::unreadable(&project))
+        .flatten();
     // The session's own pointer first (1.14.0 keeps one per agent session),
     // then what the tree says.
     let workstream = workstream
@@ -243,7 +255,7 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
         }
         None => false,
     };
-    let pick = match take_valued(&mut args, "--pick") {
+    let pick = match take_spaced(&mut args, "--pick") {
         Ok(p) => p,
         Err(()) => return fail(usage("Missing value for --pick".into())),
     };
@@ -267,6 +279,7 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
         json_errors,
         contract_v1,
         workstream,
+        unreadable_pointer,
         fallback,
     })
 }
@@ -275,6 +288,12 @@ pub fn parse_argv(argv: &[String], cwd: &Path) -> Result<Request, (Failure, bool
 fn not_native_because(req: &Request, scope: Scope) -> Option<String> {
     if !req.contract_v1 {
         return Some(" under an exit contract other than v1".into());
+    }
+    if let Some(p) = &req.unreadable_pointer {
+        return Some(format!(
+            " where the workstream pointer {} cannot be read (gsd-tools stops there)",
+            p.display()
+        ));
     }
     if req.argv.iter().any(|a| {
         matches!(

@@ -338,7 +338,7 @@ pub const NATIVE: &[(&str, Scope, Handler)] = &[
     ),
     (
         "init.list-workspaces",
-        Scope::Anywhere,
+        Scope::Free,
         init_workspaces::list_workspaces,
     ),
     ("websearch", Scope::Free, websearch),

@@ -20,8 +20,9 @@ use std::path::{Path, PathBuf};
 
 use sha1::{Digest as _, Sha1};
 
-/// The variables 1.14.0 reads a session's identity from, in its order.
-const SESSION_VARIABLES: &[&str] = &[
+/// The variables 1.14.0 reads a session's identity from, in its order
+/// (then the terminal's: `TTY`, `SSH_TTY`).
+pub const SESSION_VARIABLES: &[&str] = &[
     "GSD_SESSION_KEY",
     "CODEX_THREAD_ID",
     "CLAUDE_SESSION_ID",
@@ -142,6 +143,19 @@ fn read(file: &Path) -> Option<String> {
     let text = String::from_utf8_lossy(&bytes);
     let name = super::js::trim(&text);
     (!name.is_empty()).then(|| name.to_string())
+}
+
+/// A pointer 1.14.0 would read and cannot (a folder by that name, a
+/// temporary folder that is a file, no permission): it then stops every
+/// call that names no workstream with the error, which gsd leaves to it.
+pub fn unreadable(project: &Path) -> Option<PathBuf> {
+    let mut chain = vec![owned_file(project)];
+    if session_key().is_some() {
+        chain.push(shared_file(project));
+    }
+    chain
+        .into_iter()
+        .find(|f| std::fs::read(f).is_err_and(|e| e.kind() != std::io::ErrorKind::NotFound))
 }
 
 /// Whether `name` is a workstream 1.14.0 resolves to: a valid name whose

@@ -168,6 +168,12 @@ pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
             "created": false, "error": "already_exists", "workstream": slug, "path": path,
         })));
     }
+    // The pointer is written last: its folder is made first, so a
+    // pointer that cannot be written stops the call before anything moves.
+    if let Some(folder) = owned_file(call.project).parent() {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| hand_on(format!("the pointer's folder cannot be made ({e})")))?;
+    }
     let migrate = !call.args.iter().any(|a| a == "--no-migrate");
     let existing = ["ROADMAP.md", "STATE.md", "phases"]
         .iter()
