@@ -16,6 +16,7 @@ pub mod refuse;
 pub mod relocate;
 pub mod replay;
 pub mod transaction;
+pub mod workstream;
 
 use std::path::PathBuf;
 

@@ -200,13 +200,10 @@ fn resolve(project: &Path, heal: bool) -> Option<String> {
 /// project-wide one. A pointer that is not there is cleared already.
 pub fn clear_owned(project: &Path) {
     let file = owned_file(project);
-    let _ = std::fs::remove_file(&file);
-    if session_key().is_some()
-        && let Some(dir) = file.parent()
-    {
-        // Only an empty folder goes (`rmdir`), as 1.14.0 leaves it otherwise.
-        let _ = std::fs::remove_dir(dir);
-    }
+    // A session's folder goes too when nothing else is left in it, as
+    // 1.14.0 leaves it otherwise.
+    let folder = session_key().and(file.parent().map(Path::to_path_buf));
+    crate::store::workstream::clear_pointer(&file, folder.as_deref());
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ fn folder(project: &Path, name: &str) -> PathBuf {
 
 /// Record `name` in the pointer later calls read.
 fn point_at(project: &Path, name: &str) -> Result<(), Refusal> {
-    crate::store::atomic::write(&owned_file(project), format!("{name}\n").as_bytes())
+    crate::store::workstream::write_pointer(&owned_file(project), name)
         .map_err(|e| hand_on(format!("the pointer cannot be written ({e})")))
 }
 
@@ -171,7 +171,7 @@ pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
     // The pointer is written last: its folder is made first, so a
     // pointer that cannot be written stops the call before anything moves.
     if let Some(folder) = owned_file(call.project).parent() {
-        std::fs::create_dir_all(folder)
+        crate::store::workstream::make_folder(folder)
             .map_err(|e| hand_on(format!("the pointer's folder cannot be made ({e})")))?;
     }
     let migrate = !call.args.iter().any(|a| a == "--no-migrate");
@@ -202,7 +202,7 @@ pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
         relocated(call.project, &moves)?;
         migration = json!({"migrated": true, "workstream": into, "files_moved": moved});
     }
-    std::fs::create_dir_all(dir.join("phases"))
+    crate::store::workstream::make_folder(&dir.join("phases"))
         .map_err(|e| hand_on(format!("the workstream folder cannot be made ({e})")))?;
     let state = dir.join("STATE.md");
     if !state.exists() {
@@ -279,7 +279,7 @@ pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
         clear_owned(call.project);
     }
     let made_archives = !archives.exists();
-    std::fs::create_dir_all(&archive)
+    crate::store::workstream::make_folder(&archive)
         .map_err(|e| hand_on(format!("the archive folder cannot be made ({e})")))?;
     let moves: Vec<(PathBuf, PathBuf)> = entries
         .iter()
@@ -289,17 +289,17 @@ pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
         if matches!(e, Refusal::HandOn(_)) {
             // Everything moved back: as 1.14.0 leaves it, no archive folder
             // and the pointer as it was.
-            let _ = std::fs::remove_dir(&archive);
+            crate::store::workstream::remove_empty_folder(&archive);
             if made_archives {
-                let _ = std::fs::remove_dir(&archives);
+                crate::store::workstream::remove_empty_folder(&archives);
             }
             if let Some(bytes) = pointer_before.filter(|_| active) {
-                let _ = crate::store::atomic::write(&pointer, &bytes);
+                let _ = crate::store::workstream::restore_pointer(&pointer, &bytes);
             }
         }
         return Err(e);
     }
-    let _ = std::fs::remove_dir(&dir);
+    crate::store::workstream::remove_empty_folder(&dir);
     let remaining = std::fs::read_dir(&root)
         .map(|es| {
             es.flatten()
@@ -308,7 +308,7 @@ pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
         })
         .unwrap_or(0);
     if remaining == 0 {
-        let _ = std::fs::remove_dir(&root);
+        crate::store::workstream::remove_empty_folder(&root);
     }
     Ok(Out::json(&json!({
         "completed": true,
