@@ -29,15 +29,21 @@ fn point_at(project: &Path, name: &str) -> Result<(), Refusal> {
         .map_err(|e| hand_on(format!("the pointer cannot be written ({e})")))
 }
 
+/// The call's first argument, the workstream name; 1.14.0's usage error
+/// (`usage`) where there is none.
+fn name_or<'a>(call: &'a CoreCall, usage: &str) -> Result<&'a str, Refusal> {
+    match call.args.first().map(String::as_str) {
+        Some(n) if !n.is_empty() => Ok(n),
+        _ => Err(Refusal::Fail(Failure::new("unknown", usage))),
+    }
+}
+
 /// `workstream set NAME` / `workstream set --clear`.
 pub fn set(call: &CoreCall) -> Result<Out, Refusal> {
-    let name = call.args.first().map(String::as_str).unwrap_or("");
-    if name.is_empty() {
-        return Err(Refusal::Fail(Failure::new(
-            "unknown",
-            "Workstream name required. Usage: workstream set <name> (or workstream set --clear to unset)",
-        )));
-    }
+    let name = name_or(
+        call,
+        "Workstream name required. Usage: workstream set <name> (or workstream set --clear to unset)",
+    )?;
     if name == "--clear" {
         let previous = stored_healing(call.project);
         clear_owned(call.project);
@@ -140,15 +146,12 @@ fn migration_name(call: &CoreCall) -> Result<String, Out> {
 /// one; a flat project's roadmap, state, requirements and phases moved
 /// into a workstream of their own first.
 pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
-    let name = call.args.first().map(String::as_str).unwrap_or("");
+    let name = name_or(
+        call,
+        "workstream name required. Usage: workstream create <name>",
+    )?;
     if name.starts_with("--") {
         return Err(hand_on(" with a flag where the name goes"));
-    }
-    if name.is_empty() {
-        return Err(Refusal::Fail(Failure::new(
-            "unknown",
-            "workstream name required. Usage: workstream create <name>",
-        )));
     }
     let Some(slug) = super::slug::slug(name, None).filter(|s| !s.is_empty()) else {
         return Err(Refusal::Fail(Failure::new(
@@ -236,13 +239,10 @@ pub fn create(call: &CoreCall) -> Result<Out, Refusal> {
 /// taken), the folder removed, and `workstreams/` too when it was the last;
 /// the pointer cleared where it named it.
 pub fn complete(call: &CoreCall) -> Result<Out, Refusal> {
-    let name = call.args.first().map(String::as_str).unwrap_or("");
-    if name.is_empty() {
-        return Err(Refusal::Fail(Failure::new(
-            "unknown",
-            "workstream name required. Usage: workstream complete <name>",
-        )));
-    }
+    let name = name_or(
+        call,
+        "workstream name required. Usage: workstream complete <name>",
+    )?;
     if !crate::model::workstream::valid_name(super::js::trim(name)) {
         return Err(Refusal::Fail(Failure::new(
             "unknown",
