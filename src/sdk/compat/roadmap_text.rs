@@ -24,8 +24,10 @@ pub fn re(pattern: &str) -> &'static JsRegex {
         if let Some(r) = c.borrow().get(pattern) {
             return *r;
         }
-        let r: &'static JsRegex =
-            Box::leak(Box::new(JsRegex::new(js_line_ends(&ascii_case(pattern)))));
+        let r: &'static JsRegex = Box::leak(Box::new(JsRegex::new(js_classes(
+            &js_line_ends(&ascii_case(pattern)),
+            false,
+        ))));
         c.borrow_mut().insert(pattern.to_string(), r);
         r
     })
@@ -184,25 +186,49 @@ pub fn group<'t>(c: &fancy_regex::Captures<'t, str>, i: usize) -> &'t str {
     c.get(i).map_or("", |g| g.as_str())
 }
 
-/// [`re`] of a pattern whose `\b`, `\d` and `\s` mean what they mean in
-/// JavaScript: an ASCII word boundary ([`JS_WORD_BOUNDARY`]), an ASCII digit,
-/// and JavaScript's white space (which holds U+FEFF) — where the regex
-/// engine's own read Unicode letters, digits and spaces.
+/// [`re`] of a pattern whose `\b` means what it means in JavaScript too:
+/// a boundary between ASCII word characters and anything else
+/// ([`JS_WORD_BOUNDARY`]), where the regex engine's own `\b` counts every
+/// letter of every script (`规划planning` would hold no boundary).
 pub fn js_re(pattern: &str) -> &'static JsRegex {
-    // JavaScript's white space as literal characters: the ASCII case
-    // folding [`re`] applies reads a class's `\u{…}` escapes as letters.
-    const SPACE_BODY: &str = "\t\n\u{b}\u{c}\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}";
-    let space = format!("[{SPACE_BODY}]");
-    let space_body = SPACE_BODY;
+    re(&js_classes(pattern, true))
+}
+
+/// JavaScript's white space as literal characters (ECMAScript's
+/// WhiteSpace and LineTerminator: U+FEFF is one, U+0085 is not, unlike the
+/// regex engine's Unicode `\s`). Literal rather than `\u{…}` escapes: the
+/// ASCII case folding [`re`] applies reads a class's escapes as letters.
+const JS_SPACE_BODY: &str = "\t\n\u{b}\u{c}\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}";
+
+/// `pattern` with JavaScript's meaning of `\d`, `\D`, `\s` and `\S` (and
+/// of `\b` when `word_boundary`): JavaScript's `\d` is the ASCII digits
+/// only, where the regex engine's is every script's (a fullwidth `１` in a
+/// Chinese roadmap would be a phase number to gsd and not to GSD's tools),
+/// and its white space holds the byte-order mark. Every pattern of GSD's
+/// tools is a JavaScript one, so [`re`] applies this to all of them. An
+/// ASCII digit class also spares compiling a Unicode automaton for it.
+fn js_classes(pattern: &str, word_boundary: bool) -> String {
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut in_class = false;
     let mut chars = pattern.chars();
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
-                Some('b') if !in_class => out.push_str(JS_WORD_BOUNDARY),
+                Some('b') if word_boundary && !in_class => out.push_str(JS_WORD_BOUNDARY),
                 Some('d') => out.push_str(if in_class { "0-9" } else { "[0-9]" }),
-                Some('s') => out.push_str(if in_class { space_body } else { &space }),
+                // A negated class nests inside a class as well as outside.
+                Some('D') => out.push_str("[^0-9]"),
+                Some('s') if in_class => out.push_str(JS_SPACE_BODY),
+                Some('s') => {
+                    out.push('[');
+                    out.push_str(JS_SPACE_BODY);
+                    out.push(']');
+                }
+                Some('S') => {
+                    out.push_str("[^");
+                    out.push_str(JS_SPACE_BODY);
+                    out.push(']');
+                }
                 Some(n) => {
                     out.push('\\');
                     out.push(n);
@@ -229,7 +255,7 @@ pub fn js_re(pattern: &str) -> &'static JsRegex {
             _ => out.push(c),
         }
     }
-    re(&out)
+    out
 }
 
 /// JavaScript's `\b`: a boundary between an ASCII word character and
@@ -696,6 +722,33 @@ mod tests {
                 .unwrap()
         );
         assert!(re(&format!(r"{b}2{b}")).is_match("2阶段").unwrap());
+    }
+
+    #[test]
+    fn every_pattern_reads_digits_and_spaces_as_javascript_does() {
+        // A fullwidth or Arabic-Indic digit is no `\d` to GSD's tools.
+        assert!(!re(r"^Phase (\d+)").is_match("Phase １").unwrap());
+        assert!(!re(r"^\d+$").is_match("٣").unwrap());
+        assert!(re(r"^Phase (\d+)").is_match("Phase 12").unwrap());
+        assert!(re(r"^\D+$").is_match("Phase １").unwrap());
+        assert!(re(r"^[\D]+$").is_match("ab").unwrap());
+        assert!(!re(r"^[\Dx]+$").is_match("a1").unwrap());
+        // The byte-order mark is white space; NEL (U+0085) is not.
+        assert!(re(r"^\s*---$").is_match("\u{feff}---").unwrap());
+        assert!(!re(r"^\s$").is_match("\u{85}").unwrap());
+        assert!(re(r"^\S$").is_match("\u{85}").unwrap());
+        assert!(!re(r"^\S$").is_match("\u{feff}").unwrap());
+        // `[\s\S]` is every character, U+0085 included.
+        assert!(re(r"^[\s\S]+$").is_match("a \u{85}\u{feff}\n").unwrap());
+        assert!(re(r"(?i)^[^\s]+$").is_match("ABC").unwrap());
+        // An escaped backslash before a `d` is a backslash and a `d`.
+        assert!(re(r"^\\d$").is_match(r"\d").unwrap());
+        // Folding and line ends still apply.
+        assert!(
+            re(r"(?im)^phase\s+(\d+)$")
+                .is_match("x\r\nPHASE 3\r\n")
+                .unwrap()
+        );
     }
 
     #[test]
