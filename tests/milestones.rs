@@ -4024,3 +4024,175 @@ fn a_phases_folder_is_picked_by_its_whole_heading() {
     assert_eq!(v["total_summaries"], 1, "{v}");
     assert_eq!(v["phases"][0]["status"], "complete", "{v}");
 }
+
+/// A plan list in a phase's section that names another phase's plans (a
+/// copy of phase 5's list under phase 2, batch 31 BueroBauer+taiwan-dashboard)
+/// says nothing of the phase: its own plans on disk, all summarised, make
+/// it done.
+#[test]
+fn a_plan_of_another_phase_in_a_section_says_nothing_of_it() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-foundation", "01", true), ("02-auth", "02", true)],
+    );
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&roadmap_path).unwrap();
+    let listed = |plan: &str| {
+        let t = text.replacen(
+            "**Depends on**: Phase 1\n**Requirements**: TBD\n**Plans**: TBD\n",
+            &format!("**Depends on**: Phase 1\n**Requirements**: TBD\n**Plans**: 2 plans\n\nPlans:\n- [x] 02-01-PLAN.md — API\n- [ ] {plan}-PLAN.md — More\n"),
+            1,
+        );
+        std::fs::write(&roadmap_path, t).unwrap();
+        let v = roadmap(root);
+        v["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["number"] == "2")
+            .map(|p| p["status"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+    // Its own second plan, never written: the phase is not done.
+    assert_eq!(listed("02-02"), "partial");
+    // Phase 3's plan, copied into its section: it is.
+    assert_eq!(listed("03-01"), "complete");
+}
+
+/// STATE.md's list of phases each stating its status after its name
+/// (`- Phase 9: App Shell — COMPLETE`, `- **Phase 10: Deploy** ✓`) is a
+/// per-phase record as its checklist is; one such line alone, or lines
+/// under a heading of decisions, are not (batch 31, stimpson-dev+LitVault,
+/// abouchard11+CatWeightLoss).
+#[test]
+fn a_state_list_of_phases_stating_their_status_marks_them() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-foundation", "01", false),
+            ("02-auth", "02", false),
+            ("03-ledger", "03", false),
+        ],
+    );
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let with = |record: &str| {
+        std::fs::write(&state_path, format!("{state}\n{record}")).unwrap();
+        roadmap(root)
+    };
+    let v = with(
+        "## Phases\n- Phase 1: Foundation — COMPLETE\n  - 01-01: models\n- Phase 2: Auth — COMPLETE\n- Phase 3: Ledger\n",
+    );
+    assert_eq!(v["completed_phases"], 2, "{v}");
+    assert_eq!(v["current_phase"], "3", "{v}");
+    let v = with("## Done\n- **Phase 1: Foundation** ✓\n- **Phase 2: Auth** ✓\n");
+    assert_eq!(v["completed_phases"], 2, "{v}");
+    // A word of the name is no status; one line alone is no record.
+    let v = with("## Phases\n- Phase 1: Complete Rewrite\n- Phase 2: Auth — in progress\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    let v = with("## Notes\n- Phase 1: Foundation — COMPLETE\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    let v = with("### Decisions\n- Phase 1: Foundation — done\n- Phase 2: Auth — done\n");
+    assert_eq!(v["completed_phases"], 0, "{v}");
+}
+
+/// A position line that lists phases with their statuses (`Phase: 1 ✓, 3
+/// blocked, 2 ready`) records each, and `Current focus:` names the phase
+/// the work is on when the line's own phase is done (batch 31,
+/// abouchard11+CatWeightLoss); `Phase: 2 (Auth) — COMPLETE` says its
+/// phase is done.
+#[test]
+fn a_position_line_listing_phases_records_each() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    let with = |line: &str, focus: &str| {
+        let s = state
+            .replace("Phase: 1 of 3 (Foundation)", line)
+            .replace("**Current focus:** Phase 1 — Foundation", focus);
+        std::fs::write(&state_path, s).unwrap();
+        roadmap(root)
+    };
+    let v = with(
+        "Phase: 1 ✓, 3 blocked (waiting on a vendor), 2 ready",
+        "**Current focus:** Phase 2 — Auth (ready to execute)",
+    );
+    let done: Vec<&str> = v["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["status"] == "complete")
+        .map(|p| p["number"].as_str().unwrap())
+        .collect();
+    assert_eq!(done, ["1"], "{v}");
+    assert_eq!(v["current_phase"], "2", "{v}");
+    // One phase with its name: the focus line waits while it is under way.
+    let v = with(
+        "Phase: 1 of 3 (Foundation)",
+        "**Current focus:** Phase 2 — Auth",
+    );
+    assert_eq!(v["current_phase"], "1", "{v}");
+}
+
+/// A roadmap's table of milestones with their phase ranges (`| **M1:
+/// Backend** | 1-2 |`) defines them, and STATE.md's `Milestone:` line that
+/// records several as complete (`M1 COMPLETE, M2 COMPLETE`) is no
+/// milestone under way but their ship record (batch 31, stimpson-dev+LitVault).
+#[test]
+fn a_table_of_milestones_with_phase_ranges_defines_them() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[
+            ("01-foundation", "01", true),
+            ("02-auth", "02", true),
+            ("03-ledger", "03", false),
+        ],
+    );
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&roadmap_path).unwrap();
+    std::fs::write(
+        &roadmap_path,
+        format!(
+            "{text}\n## Milestones\n\n| Milestone | Phases | Description |\n|---|---|---|\n\
+             | **M1: Backend** | 1-2 | the core |\n| **M2: Ledger** | 3 | money |\n"
+        ),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v).as_deref(), Some("M2"), "{v}");
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    std::fs::write(
+        &state_path,
+        state.replace(
+            "Status: Ready to plan",
+            "Status: Ready to plan\n**Milestone**: M1 COMPLETE, M2 COMPLETE (all phases done)",
+        ),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+    // A column of single numbers is a count of phases, not their range.
+    std::fs::write(
+        &roadmap_path,
+        format!(
+            "{text}\n## Milestones\n\n| Milestone | Phases | Description |\n|---|---|---|\n\
+             | v1.0 | 2 | the core |\n| v1.1 | 1 | money |\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(&state_path, &state).unwrap();
+    let v = roadmap(root);
+    assert_eq!(current(&v), None, "{v}");
+}

@@ -78,6 +78,10 @@ pub struct Facts {
     /// Requirement IDs the plans name (`requirements:` or a
     /// `**Requirements:**` line).
     pub requirements_named: HashSet<String>,
+    /// Some plan traces requirements as GSD's planner writes them (a
+    /// `requirements:` list, a `Requirements:` line or section): only then
+    /// is a requirement no plan names a gap.
+    pub requirements_traced: bool,
     /// Phase folder → how many of its summaries say execution stopped.
     pub stopped_summaries: HashMap<PathBuf, usize>,
 }
@@ -107,7 +111,7 @@ impl Facts {
                 f.stopped_summaries.insert(ph.dir.clone(), stopped);
             }
         }
-        super::rules::project::referenced(view, &mut f.requirements_named);
+        f.requirements_traced = super::rules::project::referenced(view, &mut f.requirements_named);
         f
     }
 
@@ -133,6 +137,7 @@ impl Facts {
             self.add_task_child_ran_without(&kind, c);
         }
         self.requirements_named.extend(other.requirements_named);
+        self.requirements_traced |= other.requirements_traced;
         self.stopped_summaries.extend(other.stopped_summaries);
     }
 }

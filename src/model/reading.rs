@@ -319,12 +319,19 @@ impl RoadmapReading {
             .as_ref()
             .and_then(|st| {
                 let pos = st.positions().into_iter().next()?;
-                let line_done = st
-                    .body_field("currentPhase")
-                    .is_some_and(|f| f.value.to_lowercase().contains("complete"));
+                let line = st.body_field("currentPhase");
+                let line_done = line.is_some_and(|f| f.value.to_lowercase().contains("complete"));
+                // The position line's own status after the phase (`Phase: 12
+                // (Dashboard) — COMPLETE`, `Phase: 10 ✓, 10.1 ✓, 11 ready`,
+                // batch 31) says that phase is done.
                 let phase_done = st
                     .status()
-                    .is_some_and(|s| super::state::status_says_phase_done(&s));
+                    .is_some_and(|s| super::state::status_says_phase_done(&s))
+                    || line.is_some_and(|f| {
+                        super::state::position_says_done(&f.value)
+                            && super::state::parse_position(&f.value)
+                                .is_some_and(|p| p.phase == pos.phase)
+                    });
                 Some(if phase_done {
                     (None, Some(pos.phase.key()))
                 } else if st.says_phase_done() || line_done {
@@ -615,10 +622,13 @@ impl RoadmapReading {
                         && (state_current.as_ref() == Some(&id.key())
                             || !(dt.plans.iter().all(|p| p.checked != Some(true))
                                 && dt.plans.iter().any(|p| d.summary_names(&p.id))))
-                        && let Some(open) = dt
-                            .plans
-                            .iter()
-                            .find(|p| p.checked == Some(false) && !d.summary_names(&p.id)) =>
+                        && let Some(open) = dt.plans.iter().find(|p| {
+                            // A plan of another phase (a plan list copied
+                            // from phase 5 into phase 2's section, batch 31
+                            // BueroBauer+taiwan-dashboard) says nothing of
+                            // this one.
+                            p.checked == Some(false) && p.id.phase == id && !d.summary_names(&p.id)
+                        }) =>
                 {
                     (
                         "partial",
@@ -1023,6 +1033,19 @@ fn why_status(m: &Milestone) -> String {
 /// (`milestone_name: milestone`, or no name at all); else, in a STATE.md
 /// without those keys, a body line that names a version (`Milestone: v4.2
 /// Test Framework`).
+/// Whether a line names two milestones or more (`M3 COMPLETE, M4
+/// COMPLETE`, `v1.0 and v1.1 shipped`): one ID in each of two parts.
+fn names_several_milestones(value: &str) -> bool {
+    let mut ids: Vec<String> = value
+        .split([',', ';', '&', '/'])
+        .flat_map(|part| part.split(" and "))
+        .filter_map(|part| super::milestone::find_milestone_id(part.trim()))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids.len() >= 2
+}
+
 fn state_milestone(ws: &Workspace) -> Option<Milestone> {
     let st = ws.state.as_ref()?;
     let text = |k: &str| {
@@ -1087,6 +1110,12 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
         }
         None => {
             let f = st.body_field("milestone")?;
+            // `Milestone: M3 COMPLETE, M4 COMPLETE, M5 COMPLETE`: a record
+            // of several milestones, not the one under way (batch 31,
+            // stimpson-dev+LitVault).
+            if names_several_milestones(&f.value) {
+                return None;
+            }
             // A dotted version (`v1.2`), or a bare one with the milestone's
             // name beside it (`**Milestone:** v2 Events Pivot`); a bare `v1`
             // alone is the default every project starts with.

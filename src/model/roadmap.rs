@@ -372,6 +372,72 @@ fn custom_phase_prefix(rest: &str) -> Option<(PhaseId, &str)> {
     })
 }
 
+/// A table of milestones with their phase ranges (`| Milestone | Phases |
+/// … |` then `| **M1: Backend Core** | 1-3 | … |`): each row names a
+/// milestone as an entry of the milestones list does, its phases the
+/// range in its Phases cell, its status the Status cell's if the table has
+/// one (batch 31, stimpson-dev+LitVault). The Phases column holds ranges
+/// only where one of its cells is a range (`1-3`): a column of single
+/// numbers is a count of phases (`| v1.6 | 6 | 6 | Shipped |`), and a
+/// progress table (its first column a phase) is not a table of milestones.
+fn milestone_table(text: &str, md: &Markdown, map: &mut MilestoneMap) {
+    let rows = &md.table_rows;
+    let cell = |r: &crate::doc::markdown::TableRow, i: usize| -> String {
+        r.cells.get(i).map_or(String::new(), |c| {
+            c.slice(text)
+                .trim()
+                .trim_matches(['*', '_'])
+                .trim()
+                .to_owned()
+        })
+    };
+    let mut i = 0;
+    while i < rows.len() {
+        let mut end = i + 1;
+        while end < rows.len() && rows[end].line.number == rows[end - 1].line.number + 1 {
+            end += 1;
+        }
+        let table = &rows[i..end];
+        i = end;
+        if table.len() < 3 || !table[1].separator {
+            continue;
+        }
+        let header: Vec<String> = (0..table[0].cells.len())
+            .map(|c| cell(&table[0], c).to_lowercase())
+            .collect();
+        if !header
+            .first()
+            .is_some_and(|h| h == "milestone" || h == "version")
+        {
+            continue;
+        }
+        let Some(pc) = header
+            .iter()
+            .position(|h| h == "phases" || h == "phase range")
+        else {
+            continue;
+        };
+        let sc = header.iter().position(|h| h == "status");
+        let ranged = table[2..].iter().any(|r| {
+            let p = cell(r, pc);
+            p.contains(['-', '–']) && PhaseId::parse_prefix(&p).is_some()
+        });
+        if !ranged {
+            continue;
+        }
+        for row in &table[2..] {
+            let (name, phases) = (cell(row, 0), cell(row, pc));
+            if !opens_with_milestone_id(&name) || PhaseId::parse_prefix(&phases).is_none() {
+                continue;
+            }
+            let status_text = sc.map(|c| cell(row, c)).unwrap_or_default();
+            let status = MilestoneStatus::of_text(&status_text);
+            let entry = format!("{name} — Phases {phases}");
+            map.add_with_status(&entry, row.line.number, MilestoneSource::List, status);
+        }
+    }
+}
+
 impl Roadmap {
     pub fn parse(doc: Document) -> Roadmap {
         let text = doc.text();
@@ -434,6 +500,7 @@ impl Roadmap {
                 map.add_with_status(content, item.line.number, MilestoneSource::List, status);
             }
         }
+        milestone_table(text, &md, &mut map);
         // A `<details>` whose summary names no milestone (`展开 Phase
         // 9-12`, `Show phases`) right under a milestone heading, before any
         // other heading: that milestone's phases folded away, not one more

@@ -140,7 +140,9 @@ impl ShippedRecords {
                     .map(|v| (v, "STATE.md's table of milestones marks it done")),
             );
             out.certain.extend(
-                state_field_shipped(st).map(|v| (v, "STATE.md's `milestone:` says it shipped")),
+                state_field_shipped(st)
+                    .into_iter()
+                    .map(|v| (v, "STATE.md's `milestone:` says it shipped")),
             );
         }
         out
@@ -399,13 +401,43 @@ fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
 /// STATE.md's `milestone:` naming a version and then its status:
 /// `milestone: v1.1 shipped — now maintenance` (a hand-kept STATE.md). The
 /// status must stand on its own: `v2.0 Complete Rewrite` is a title.
-fn state_field_shipped(st: &super::state::State) -> Option<String> {
-    let value = st.fm_field("milestone")?.1.as_str()?;
-    let v = super::milestone::find_version(value)?;
-    let at = value.find(v.as_str())?;
-    let rest = value[at + v.len()..].trim_start();
-    (super::milestone::MilestoneStatus::of_text(rest) == super::milestone::MilestoneStatus::Shipped)
-        .then_some(v)
+fn state_field_shipped(st: &super::state::State) -> Vec<String> {
+    use super::milestone::MilestoneStatus;
+    // `v1.1 shipped — now maintenance`: the version, then what it says.
+    let says_shipped = |value: &str, v: &str| {
+        value.find(v).is_some_and(|at| {
+            MilestoneStatus::of_text(value[at + v.len()..].trim_start()) == MilestoneStatus::Shipped
+        })
+    };
+    let mut out: Vec<String> = st
+        .fm_field("milestone")
+        .and_then(|(_, n)| n.as_str())
+        .and_then(|value| {
+            let v = super::milestone::find_version(value)?;
+            says_shipped(value, &v).then_some(v)
+        })
+        .into_iter()
+        .collect();
+    // A body line that records several (`Milestone: M3 COMPLETE, M4
+    // COMPLETE, M5 COMPLETE`, batch 31 stimpson-dev+LitVault): each one
+    // its own part says is done.
+    if let Some(f) = st.body_field("milestone") {
+        let parts: Vec<(&str, String)> = f
+            .value
+            .split([',', ';'])
+            .flat_map(|p| p.split(" and "))
+            .filter_map(|p| Some((p.trim(), super::milestone::find_milestone_id(p.trim())?)))
+            .collect();
+        if parts.len() >= 2 {
+            out.extend(
+                parts
+                    .into_iter()
+                    .filter(|(p, v)| says_shipped(p, v))
+                    .map(|(_, v)| v),
+            );
+        }
+    }
+    out
 }
 
 /// Milestones a table (STATE.md's or the roadmap's) records as finished:

@@ -200,9 +200,13 @@ impl State {
         {
             out.push(p);
         }
-        // No `Phase:` line: GSD's template's `**Current focus:** Phase 7
-        // (Reviews)` names the phase the work is on.
-        if out.is_empty()
+        // GSD's template's `**Current focus:** Phase 7 (Reviews)` names the
+        // phase the work is on: with no `Phase:` line, or after one whose
+        // phase is done (`Phase: 10 ✓, 10.1 ✓, 11 ready` beside `Current
+        // focus: Phase 11 — Smalls Campaign`, batch 31).
+        let focus_counts =
+            out.is_empty() || lines.first().is_some_and(|f| position_says_done(&f.value));
+        if focus_counts
             && let Some(p) = self
                 .body_fields("currentFocus")
                 .map(|f| f.value.trim())
@@ -323,6 +327,17 @@ fn about_a_part(name: &str) -> bool {
 }
 
 /// A mark that says done before a line's text (`✅`, `✓`, `✔`, `☑`).
+/// The status a line naming a phase states: in the phase's name as a title
+/// reads one (a word of the name — `Phase 3: Complete Rewrite` — says
+/// nothing), else in what follows the name (`Phase 7: Layout Shell —
+/// COMPLETE`: the name stops at the dash; `**Phase 10: Deploy** ✓`).
+fn stated_status<'a>(line: &'a str, name: &'a str) -> Option<&'a str> {
+    let tail = line.find(name).map_or("", |at| &line[at + name.len()..]);
+    [name, tail]
+        .into_iter()
+        .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)
+}
+
 fn done_mark(c: char) -> bool {
     matches!(c, '✅' | '✓' | '✔' | '☑')
 }
@@ -406,33 +421,76 @@ impl State {
         }
         out.extend(self.phase_status_headings());
         out.extend(self.phase_status_checklist());
+        out.extend(self.phase_status_position_list());
+        out
+    }
+
+    /// A position line that lists phases with their statuses (`Phase: 10 ✓,
+    /// 10.1 ✓, 9 blocked (awaiting Apple Developer), 11 ready`, batch 31
+    /// abouchard11+CatWeightLoss): a per-phase record in one line. Two
+    /// parts at least, each a phase and a status after it.
+    fn phase_status_position_list(&self) -> Vec<PhaseStatusRow> {
+        let mut out = Vec::new();
+        for f in self.body_fields("currentPhase") {
+            let parts: Vec<(PhaseId, &str)> = f
+                .value
+                .split([',', ';'])
+                .filter_map(|part| {
+                    let t = part.trim();
+                    let t = super::words::strip_phase_word(t).unwrap_or(t);
+                    let (phase, rest) = PhaseId::parse_prefix(t)?;
+                    let status = rest.trim();
+                    (!status.is_empty() && rest.starts_with(' ')).then_some((phase, status))
+                })
+                .collect();
+            if parts.len() < 2 {
+                continue;
+            }
+            out.extend(parts.into_iter().map(|(phase, status)| PhaseStatusRow {
+                phase,
+                status: if status.starts_with(done_mark) {
+                    "Complete".to_owned()
+                } else {
+                    status.to_owned()
+                },
+                line: f.line,
+                source: "STATE.md's position line",
+            }));
+        }
         out
     }
 
     /// A checklist of phases (`- [x] Phase 1: Backend Foundation
-    /// completed.`, `- ✅ Phase 3: Generation UI (1/3 plans)`): the
-    /// per-phase record some trees keep in STATE.md instead of a table. A
-    /// ticked (or ✅) phase reads as complete; an unticked one says nothing.
-    /// A record lists phases only: two at least, every marked item of its
-    /// section a phase, under a heading that is not a list of to-dos,
-    /// decisions or blockers (`- [x] Phase 2: book the design review` under
-    /// `### Pending Todos` is a task about the phase). Items about a part of
-    /// a phase (`Phase 3 Plan 2`) are not the phase's.
+    /// completed.`, `- ✅ Phase 3: Generation UI (1/3 plans)`), or a list of
+    /// phases each stating its status after its name (`- Phase 9: App
+    /// Shell — COMPLETE`, `- **Phase 10: Deploy Web Assets** ✓`, batch 31):
+    /// the per-phase record some trees keep in STATE.md instead of a table.
+    /// A ticked (or ✅) phase reads as complete; an unticked one says
+    /// nothing; a stated status is read as a heading's is. A record lists
+    /// phases only: two at least, every marked item of its section a phase
+    /// (an unmarked item that states no status is not one of its items),
+    /// under a heading that is not a list of to-dos, decisions or blockers
+    /// (`- [x] Phase 2: book the design review` under `### Pending Todos`
+    /// is a task about the phase). Items about a part of a phase (`Phase 3
+    /// Plan 2`) are not the phase's.
     fn phase_status_checklist(&self) -> Vec<PhaseStatusRow> {
         let text = self.doc.text();
         let headings = &self.md.headings;
-        // Marked items by section (the heading above them, if any).
-        // (phase, ticked, line), None for a marked item that names no phase.
-        type Item = Option<(PhaseId, bool, usize)>;
+        // Items by section (the heading above them, if any): (phase, its
+        // status if the item states one, line); None for a marked item that
+        // names no phase.
+        type Item = Option<(PhaseId, Option<String>, usize)>;
         let mut sections: Vec<(Option<usize>, Vec<Item>)> = Vec::new();
         for item in &self.md.list_items {
             let content = item.content.slice(text).trim_start_matches(['*', '_']);
             // A box, or a mark before the text (`- ✅ Phase 3: UI`, `- ⏸️ …`).
             let checked = match item.checkbox {
-                Some(b) => b.checked,
+                Some(b) => Some(b.checked),
                 None => match content.trim_start().chars().next() {
-                    Some(c) if !c.is_alphanumeric() && !c.is_ascii_punctuation() => done_mark(c),
-                    _ => continue,
+                    Some(c) if !c.is_alphanumeric() && !c.is_ascii_punctuation() => {
+                        Some(done_mark(c))
+                    }
+                    _ => None,
                 },
             };
             let content = content
@@ -440,9 +498,24 @@ impl State {
                 .trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_whitespace())
                 .trim_start()
                 .trim_start_matches(['*', '_']);
-            let phase = super::roadmap::parse_phase_title(content)
-                .filter(|(_, name)| !about_a_part(name))
-                .map(|(phase, _)| (phase, checked, item.line.number));
+            let phase =
+                super::roadmap::parse_phase_title(content).filter(|(_, name)| !about_a_part(name));
+            let phase = match checked {
+                Some(ticked) => phase.map(|(phase, _)| {
+                    (
+                        phase,
+                        ticked.then(|| "Complete".to_owned()),
+                        item.line.number,
+                    )
+                }),
+                // Unmarked: an item of the record only when it states a status.
+                None => match phase.and_then(|(phase, name)| {
+                    stated_status(content, &name).map(|st| (phase, st.to_owned()))
+                }) {
+                    Some((phase, status)) => Some((phase, Some(status), item.line.number)),
+                    None => continue,
+                },
+            };
             let section = headings
                 .iter()
                 .rposition(|h| h.line.number < item.line.number);
@@ -458,12 +531,13 @@ impl State {
                 items.len() >= 2 && items.iter().all(Option::is_some) && !names_a_worklist(heading)
             })
             .flat_map(|(_, items)| items.into_iter().flatten())
-            .filter(|(_, checked, _)| *checked)
-            .map(|(phase, _, line)| PhaseStatusRow {
-                phase,
-                status: "Complete".to_owned(),
-                line,
-                source: "STATE.md's checklist of phases",
+            .filter_map(|(phase, status, line)| {
+                Some(PhaseStatusRow {
+                    phase,
+                    status: status?,
+                    line,
+                    source: "STATE.md's checklist of phases",
+                })
             })
             .collect()
     }
@@ -483,21 +557,13 @@ impl State {
             if about_a_part(&name) {
                 return None;
             }
-            // The name, else what follows it (`Phase 7: Layout Shell —
-            // COMPLETE`: the name stops at the dash).
-            let tail = heading
-                .find(name.as_str())
-                .map_or("", |at| &heading[at + name.len()..]);
             // A mark before the phase word (`### ✅ Phase 1: Unpack`) is its
             // status too.
             let lead = heading
                 .trim_start()
                 .starts_with(done_mark)
                 .then_some("Complete");
-            let status = [name.as_str(), tail]
-                .into_iter()
-                .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)
-                .or(lead)?;
+            let status = stated_status(heading, &name).or(lead)?;
             Some(PhaseStatusRow {
                 phase,
                 status: status.to_owned(),
@@ -561,6 +627,35 @@ pub fn status_moved_past(status: &str, phase: &super::PhaseId) -> bool {
         .next()
         .unwrap_or("");
     super::PhaseId::parse(id.trim_end_matches('.')).is_some_and(|next| next > *phase)
+}
+
+/// Whether a position line says the phase it names is done, in what
+/// follows the phase (its `of N` and `(name)` aside) up to the next comma:
+/// `12 (Dashboard + Polish) — COMPLETE`, `10 ✓, 10.1 ✓, 9 blocked`.
+pub fn position_says_done(raw: &str) -> bool {
+    let t = raw.trim().trim_matches('"');
+    let t = super::words::strip_phase_word(t).unwrap_or(t);
+    let Some((_, rest)) = PhaseId::parse_prefix(t) else {
+        return false;
+    };
+    let mut rest = rest.trim_start();
+    if let Some(r) = rest.strip_prefix("of ") {
+        rest = r
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start();
+    }
+    if rest.starts_with('(')
+        && let Some(close) = rest.find(')')
+    {
+        rest = rest[close + 1..].trim_start();
+    }
+    let tail = rest
+        .trim_start_matches(['—', '–', '-', ':', ' '])
+        .split([',', ';'])
+        .next()
+        .unwrap_or("")
+        .trim();
+    tail.starts_with(done_mark) || (!tail.is_empty() && status_says_phase_done(tail))
 }
 
 /// Whether a status says the phase itself is finished, not a step of it:

@@ -65,11 +65,19 @@ pub fn project_missing_section(cx: &Ctx, s: &mut Sink) {
     }
 }
 
-/// Requirement IDs that the plans of `view` reference, added to `out`:
-/// their `requirements:` list, or in plans of the older markdown format a
-/// `**Requirements:**` line. (Gathered in every pass as a fact, for
+/// Requirement IDs that the plans of `view` name, added to `out`: their
+/// `requirements:` list, and any ID written anywhere in a plan — GSD's own
+/// gap analysis counts a requirement covered when a plan's text names it
+/// (`\bID\b`), as a success criterion `- RESP-02: …` does in a plan with
+/// no `requirements:` key (batch 31, Consultates+consultates-rebuild).
+/// Returns whether some plan traces requirements as GSD's planner writes
+/// them (a `requirements:` list, or in plans of the older markdown format a
+/// `**Requirements:**` line or `## Requirements` section): an ID in a
+/// plan's prose alone does not make a tree one that traces them (batch 31,
+/// Ayy-man+toiture-main). (Gathered in every pass as facts, for
 /// `requirement_not_covered`.)
-pub(crate) fn referenced(view: &crate::lint::context::View, out: &mut HashSet<String>) {
+pub(crate) fn referenced(view: &crate::lint::context::View, out: &mut HashSet<String>) -> bool {
+    let mut traced = false;
     for p in view.all_plans() {
         // Most plans name the IDs the others do: copy each one once.
         for r in &p.fm.requirements {
@@ -77,27 +85,36 @@ pub(crate) fn referenced(view: &crate::lint::context::View, out: &mut HashSet<St
                 out.insert(r.clone());
             }
         }
-        // `Requirements: A-1, A-2` on a line, or a `## Requirements`
-        // section listing them (a plan written without frontmatter).
-        let mut in_section = false;
-        for line in p.doc.text().lines().take(60) {
-            let heading = line
-                .strip_prefix('#')
-                .map(|h| h.trim_start_matches(['#', ' ']));
-            if let Some(h) = heading {
-                in_section = opens_with_requirements(h);
-                if in_section {
-                    // `## Requirements: CAT-01, CAT-02`
-                    out.extend(crate::model::requirements::find_req_ids(h));
-                }
-                continue;
+        traced = traced || !p.fm.requirements.is_empty() || traces_in_text(p.doc.text());
+        ids_anywhere(p.doc.text(), out);
+    }
+    traced
+}
+
+/// `Requirements: A-1, A-2` on a line, or a `## Requirements` section
+/// listing them, in a plan's first 60 lines (a plan written without
+/// frontmatter).
+fn traces_in_text(text: &str) -> bool {
+    let mut in_section = false;
+    for line in text.lines().take(60) {
+        if let Some(h) = line
+            .strip_prefix('#')
+            .map(|h| h.trim_start_matches(['#', ' ']))
+        {
+            in_section = opens_with_requirements(h);
+            if in_section && !crate::model::requirements::find_req_ids(h).is_empty() {
+                return true; // `## Requirements: CAT-01, CAT-02`
             }
-            let l = line.trim_start_matches(['*', '-', ' ']);
-            if in_section || opens_with_requirements(l) {
-                out.extend(crate::model::requirements::find_req_ids(l));
-            }
+            continue;
+        }
+        let l = line.trim_start_matches(['*', '-', ' ']);
+        if (in_section || opens_with_requirements(l))
+            && !crate::model::requirements::find_req_ids(l).is_empty()
+        {
+            return true;
         }
     }
+    false
 }
 
 /// Whether a line opens with the word `Requirements` (compared in place:
@@ -109,13 +126,45 @@ fn opens_with_requirements(l: &str) -> bool {
         .is_some_and(|head| head.eq_ignore_ascii_case(b"requirements"))
 }
 
+/// Every requirement-ID-shaped word of `text` (`AUTH-01`, `TOOL-DET-01`),
+/// found from its dashes: a word is letters, digits, `_` and `-`, as
+/// [`crate::model::requirements::find_req_ids`] splits them, and holds a
+/// dash followed by a digit. Found without splitting the whole text: this
+/// runs over every plan of a tree.
+fn ids_anywhere(text: &str, out: &mut HashSet<String>) {
+    let b = text.as_bytes();
+    let in_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let mut last_start = usize::MAX;
+    for at in memchr::memchr_iter(b'-', b) {
+        if !b.get(at + 1).is_some_and(u8::is_ascii_digit) {
+            continue;
+        }
+        let mut start = at;
+        while start > 0 && in_word(b[start - 1]) {
+            start -= 1;
+        }
+        if start == last_start {
+            continue; // another dash of a word already read
+        }
+        last_start = start;
+        let mut end = at + 1;
+        while end < b.len() && in_word(b[end]) {
+            end += 1;
+        }
+        let word = text[start..end].trim_matches('-');
+        if crate::model::requirements::is_req_id(word) && !out.contains(word) {
+            out.insert(word.to_owned());
+        }
+    }
+}
+
 pub fn requirement_not_covered(cx: &Ctx, s: &mut Sink) {
     let Some(req) = &cx.ws.requirements else {
         return;
     };
     let used = &cx.facts.requirements_named;
-    if used.is_empty() {
-        return; // no plan uses requirement IDs yet: nothing to compare
+    if !cx.facts.requirements_traced {
+        return; // no plan traces requirement IDs yet: nothing to compare
     }
     // A gap is a requirement that a live, planned phase of the roadmap
     // promises to deliver while none of that phase's plans names it. One no

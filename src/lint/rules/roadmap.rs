@@ -625,12 +625,26 @@ pub fn roadmap_plan_count_mismatch(cx: &Ctx, s: &mut Sink) {
             && total != on_disk
             && on_disk > 0
         {
+            // A plan list naming another phase's plans (phase 5's list
+            // copied under phase 2, batch 31 BueroBauer+taiwan-dashboard):
+            // said, so the reader sees why the count is off.
+            let why = p
+                .plans
+                .iter()
+                .find(|e| e.id.phase != p.id)
+                .map_or(String::new(), |e| {
+                    format!(
+                        " (its plan list names {}, a plan of phase {})",
+                        e.id,
+                        e.id.phase.unpadded()
+                    )
+                });
             s.at_line_severity(
                 cx.weigh(&p.id, s.severity()),
                 &rm.doc,
                 p.line,
                 format!(
-                    "ROADMAP.md says phase {} has {total} plan(s); phases/ has {on_disk}",
+                    "ROADMAP.md says phase {} has {total} plan(s); phases/ has {on_disk}{why}",
                     p.id.unpadded()
                 ),
                 "run `gsd roadmap` to see the disk counts and update the **Plans** line",
