@@ -2847,3 +2847,21 @@ fn ids_only_in_plan_prose_do_not_make_a_tree_trace_requirements() {
     write(root, ".planning/phases/01-catalog/01-02-PLAN.md", bare);
     assert_eq!(severities(root, "requirement-not-covered"), ["warning"]);
 }
+
+/// `<task type="code">` is what GSD's own `template fill plan` writes (1.42.3
+/// and GSD Core 1.14.0): no unknown task type (batch 32,
+/// anshu018+Polymarket); another made-up type still is.
+#[test]
+fn the_task_type_gsds_plan_template_writes_is_known() {
+    let t = project(&["Catalog"], &[]);
+    let root = t.path();
+    let p = plan("01", "01", "").replace("<task type=\"auto\">", "<task type=\"code\">");
+    write(root, ".planning/phases/01-catalog/01-01-PLAN.md", &p);
+    assert!(severities(root, "task-unknown-type").is_empty());
+    write(
+        root,
+        ".planning/phases/01-catalog/01-01-PLAN.md",
+        &p.replace("type=\"code\"", "type=\"feature\""),
+    );
+    assert_eq!(severities(root, "task-unknown-type").len(), 1);
+}

@@ -4196,3 +4196,125 @@ fn a_table_of_milestones_with_phase_ranges_defines_them() {
     let v = roadmap(root);
     assert_eq!(current(&v), None, "{v}");
 }
+
+/// A phase its entry puts off (`- [ ] **Phase 3: Ledger** - … (deferred)`)
+/// is parked in the current milestone, not its work: not the phase to work
+/// on (batch 32, iugo-glen+agend-ops).
+#[test]
+fn a_deferred_phase_in_the_current_milestone_is_not_its_work() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-foundation", "01", true), ("02-auth", "02", true)],
+    );
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&roadmap_path).unwrap().replace(
+        "## Phases\n",
+        "## Milestones\n\n- 🚧 **v1.0 Core** - Phases 1-3 (in progress)\n\n## Phases\n",
+    );
+    let state_path = root.join(".planning/STATE.md");
+    let state = std::fs::read_to_string(&state_path).unwrap();
+    std::fs::write(
+        &state_path,
+        state.replace("Phase: 1 of 3 (Foundation)", "Phase: 2 of 3 (Auth)"),
+    )
+    .unwrap();
+    std::fs::write(&roadmap_path, &text).unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["next_phase"], "3", "{v}");
+    std::fs::write(
+        &roadmap_path,
+        text.replace(
+            "- [ ] **Phase 3: Ledger**",
+            "- [ ] **Phase 3: Ledger** - money (deferred)",
+        ),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["next_phase"], Value::Null, "{v}");
+    assert_eq!(v["phases"][2]["active"], false, "{v}");
+    // A description that opens with the word is prose, not a status
+    // (`- Backlog prioritized and assigned`, corpus tomkyser+my-cc-setup).
+    std::fs::write(
+        &roadmap_path,
+        text.replace(
+            "- [ ] **Phase 3: Ledger**",
+            "- [ ] **Phase 3: Ledger** - Backlog prioritized and assigned",
+        ),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["next_phase"], "3", "{v}");
+}
+
+/// `03-PHASE-SUMMARY.md` is the summary of the whole phase, as
+/// `03-SUMMARY.md` is: its plans ran (batch 32, ja3ooni+ethos-os).
+#[test]
+fn a_phase_summary_named_as_such_completes_the_phase() {
+    let t = initialised(&["Foundation", "Auth"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-foundation", "01", false), ("02-auth", "02", false)],
+    );
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 0, "{v}");
+    write(
+        root,
+        ".planning/phases/01-foundation/01-PHASE-SUMMARY.md",
+        "# Phase 1\n\nAll plans ✅ Complete.\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 1, "{v}");
+    // A note of another name is no summary of the phase.
+    write(
+        root,
+        ".planning/phases/02-auth/02-PHASES-SUMMARY-NOTES.md",
+        "# notes\n",
+    );
+    let v = roadmap(root);
+    assert_eq!(v["completed_phases"], 1, "{v}");
+}
+
+/// Of two milestones marked in progress, one whose phases are all complete
+/// is a mark left behind: the next, with work left, is current (batch 32,
+/// ajamj+ajamj.github.io: `## Milestone 3 … (ACTIVE)` then `## Milestone 4
+/// … (ACTIVE)`).
+#[test]
+fn a_finished_milestone_still_marked_active_gives_way_to_the_next() {
+    let t = initialised(&["Foundation", "Auth", "Ledger"]);
+    let root = t.path();
+    std::fs::remove_dir_all(root.join(".planning/phases")).unwrap();
+    one_plan_each(
+        root,
+        &[("01-foundation", "01", true), ("02-auth", "02", true)],
+    );
+    let roadmap_path = root.join(".planning/ROADMAP.md");
+    let text = std::fs::read_to_string(&roadmap_path).unwrap();
+    let with = |second: &str| {
+        let t = text
+            .replace(
+                "### Phase 1: Foundation",
+                "## Milestone 1: Core (ACTIVE)\n\n### Phase 1: Foundation",
+            )
+            .replace(
+                "### Phase 3: Ledger",
+                &format!("## Milestone 2: Money ({second})\n\n### Phase 3: Ledger"),
+            )
+            .replace(
+                "- [ ] **Phase 1: Foundation**",
+                "- [x] **Phase 1: Foundation**",
+            )
+            .replace("- [ ] **Phase 2: Auth**", "- [x] **Phase 2: Auth**");
+        std::fs::write(&roadmap_path, t).unwrap();
+        roadmap(root)
+    };
+    let v = with("ACTIVE");
+    assert_eq!(current(&v).as_deref(), Some("Milestone 2"), "{v}");
+    // The next one planned, not marked under way: the marked one stays.
+    let v = with("PLANNED");
+    assert_eq!(current(&v).as_deref(), Some("Milestone 1"), "{v}");
+}

@@ -127,13 +127,22 @@ impl RoadmapReading {
             let Some(c) = reading.milestones.iter().position(|m| m.current) else {
                 return reading;
             };
-            let done = reading.milestones[c].status == MilestoneStatus::Unknown
-                && reading.completed_phases == reading.phase_count
-                && reading.phase_count > 0;
             let next = (0..reading.milestones.len())
                 .filter(|&i| reading.milestone_rank[i] > reading.milestone_rank[c])
                 .filter(|&i| reading.milestones[i].status != MilestoneStatus::Shipped)
                 .min_by_key(|&i| reading.milestone_rank[i]);
+            // Marked in progress as the next one is too (`## Milestone 3 …
+            // (ACTIVE)` over `## Milestone 4 … (ACTIVE)`, batch 32
+            // ajamj+ajamj.github.io): a mark left behind when the work moved on.
+            let unmarked_or_left = match reading.milestones[c].status {
+                MilestoneStatus::Unknown => true,
+                MilestoneStatus::InProgress => next
+                    .is_some_and(|n| reading.milestones[n].status == MilestoneStatus::InProgress),
+                _ => false,
+            };
+            let done = unmarked_or_left
+                && reading.completed_phases == reading.phase_count
+                && reading.phase_count > 0;
             match next {
                 Some(n) if done => {
                     reading = RoadmapReading::build(ws, Some((n, Forced::PreviousDone)));
@@ -460,6 +469,13 @@ impl RoadmapReading {
             // `Phase 12: SMS Reminders (REMOVED)`: not part of any plan now.
             let dropped = detail.is_some_and(|d| super::milestone::says_dropped(&d.name))
                 || entry.is_some_and(|e| super::milestone::says_dropped(&e.name));
+            // The checklist entry's whole line: its description's status
+            // suffix (`- [ ] **Phase 9: Telegram** - … (deferred)`) is past
+            // the name the entry keeps.
+            let entry_line = entry.and_then(|e| {
+                let rm = ws.roadmap.as_ref()?;
+                Some(rm.doc.source.line_span(e.line).slice(rm.doc.text()))
+            });
             let active = !backlog
                 && !dropped
                 && !archived
@@ -473,7 +489,7 @@ impl RoadmapReading {
                         current_first
                             .as_ref()
                             .is_none_or(|f| id >= *f && !shipped_between(f, &id))
-                            && !put_off_outside(detail, entry, row)
+                            && !put_off(detail, entry, row, entry_line)
                     }
                     // Milestones named and none current: between
                     // milestones, nothing is live.
@@ -483,7 +499,11 @@ impl RoadmapReading {
                                 && !unnamed.contains(&id.key())
                                 && !in_shipped_range(&id))
                     }
-                    (Some(i), Some(c)) => i == c,
+                    // In the current milestone unless put off where its
+                    // status is written (`- [ ] **Phase 9: Telegram** - …
+                    // (deferred)`, batch 32 iugo-glen+agend-ops): parked in
+                    // it, not its work.
+                    (Some(i), Some(c)) => i == c && !put_off(detail, entry, row, entry_line),
                     (Some(_), None) => true,
                 };
             // Folders are told apart by the heading's words after the
@@ -1200,17 +1220,27 @@ fn named_elsewhere(version: String, name: &str, line: usize, source: MilestoneSo
     }
 }
 
-/// Whether a phase outside every milestone is put off where its status is
-/// written: its progress row's status cell, its checklist entry's or its
-/// heading's status suffix, its `**Status:**` line.
-fn put_off_outside(
+/// Whether a phase is put off where its status is written: its progress
+/// row's status cell, its checklist entry's or its heading's status
+/// suffix, its `**Status:**` line.
+fn put_off(
     detail: Option<&PhaseDetail>,
     entry: Option<&ChecklistEntry>,
     row: Option<&ProgressRow>,
+    entry_line: Option<&str>,
 ) -> bool {
     use super::milestone::says_put_off;
     row.is_some_and(|r| says_put_off(&r.status, true))
         || entry.is_some_and(|e| says_put_off(&e.name, false))
+        || entry_line.is_some_and(|l| {
+            // Only a status in the line's closing parentheses (`… from
+            // phone (deferred)`): its description is prose (`Backlog
+            // prioritized and assigned …` is no status).
+            let l = l.trim_end();
+            l.strip_suffix(')')
+                .and_then(|r| r.rfind('(').map(|at| &r[at + 1..]))
+                .is_some_and(|inside| says_put_off(inside, true))
+        })
         || detail.is_some_and(|d| {
             says_put_off(&d.name, false)
                 || d.status_label

@@ -17,9 +17,13 @@ pub enum TaskType {
     /// `type="tracer"`: the thin end-to-end slice GSD's planner now puts
     /// first in every plan (an auto task that proves the path works).
     Tracer,
+    /// `type="code"`: what GSD's own `template fill plan` writes for each
+    /// task of the plan it drafts (1.42.3 and GSD Core 1.14.0 alike); run
+    /// as an auto task (batch 32, anshu018+Polymarket).
+    Code,
     /// Another `checkpoint:*` kind.
     OtherCheckpoint(String),
-    /// Anything else (`code`, `manual`, …).
+    /// Anything else (`manual`, `feature`, …).
     Other(String),
 }
 
@@ -32,6 +36,7 @@ impl TaskType {
             Some("checkpoint:human-action") => TaskType::HumanAction,
             Some("tdd") => TaskType::Tdd,
             Some("tracer") => TaskType::Tracer,
+            Some("code") => TaskType::Code,
             Some(s) if s.starts_with("checkpoint") => TaskType::OtherCheckpoint(s.to_owned()),
             Some(s) => TaskType::Other(s.to_owned()),
         }
@@ -45,6 +50,7 @@ impl TaskType {
             TaskType::HumanAction => "checkpoint:human-action",
             TaskType::Tdd => "tdd",
             TaskType::Tracer => "tracer",
+            TaskType::Code => "code",
             TaskType::OtherCheckpoint(s) | TaskType::Other(s) => s,
         }
     }
@@ -69,9 +75,11 @@ impl TaskType {
     /// Children a task of this type must have, and ones it should have.
     pub fn schema(&self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
-            TaskType::Auto | TaskType::Tdd | TaskType::Tracer | TaskType::Other(_) => {
-                (&["name", "action"], &["files", "verify", "done"])
-            }
+            TaskType::Auto
+            | TaskType::Tdd
+            | TaskType::Tracer
+            | TaskType::Code
+            | TaskType::Other(_) => (&["name", "action"], &["files", "verify", "done"]),
             TaskType::HumanVerify => (&["what-built", "how-to-verify"], &["resume-signal"]),
             TaskType::Decision => (&["decision", "options"], &["resume-signal"]),
             TaskType::HumanAction => (&["action"], &["resume-signal"]),

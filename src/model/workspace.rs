@@ -1018,6 +1018,14 @@ pub(crate) fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
         return false;
     };
     let stem = stem.trim_end_matches('-');
+    // `03-PHASE-SUMMARY.md`: the phase's summary named as such (batch 32,
+    // ja3ooni+ethos-os).
+    let stem = match stem.len().checked_sub(5) {
+        Some(at) if stem.is_char_boundary(at) && stem[at..].eq_ignore_ascii_case("phase") => {
+            stem[..at].trim_end_matches('-')
+        }
+        _ => stem,
+    };
     stem.is_empty() || PhaseId::parse(stem).is_some_and(|p| p.same(id))
 }
 
