@@ -172,6 +172,27 @@ impl Markdown {
     }
 
     /// Table rows whose line starts inside `span` (binary search, as above).
+    /// Every table: rows on consecutive lines, a header row then a
+    /// `|---|` delimiter row, then at least one row of cells.
+    pub fn tables(&self) -> impl Iterator<Item = &[TableRow]> {
+        let rows = &self.table_rows;
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            while i < rows.len() {
+                let mut end = i + 1;
+                while end < rows.len() && rows[end].line.number == rows[end - 1].line.number + 1 {
+                    end += 1;
+                }
+                let table = &rows[i..end];
+                i = end;
+                if table.len() >= 3 && table[1].separator {
+                    return Some(table);
+                }
+            }
+            None
+        })
+    }
+
     pub fn table_rows_in(&self, span: Span) -> impl Iterator<Item = &TableRow> {
         in_span(&self.table_rows, span, |r| r.line.span.start)
     }

@@ -381,7 +381,6 @@ fn custom_phase_prefix(rest: &str) -> Option<(PhaseId, &str)> {
 /// numbers is a count of phases (`| v1.6 | 6 | 6 | Shipped |`), and a
 /// progress table (its first column a phase) is not a table of milestones.
 fn milestone_table(text: &str, md: &Markdown, map: &mut MilestoneMap) {
-    let rows = &md.table_rows;
     let cell = |r: &crate::doc::markdown::TableRow, i: usize| -> String {
         r.cells.get(i).map_or(String::new(), |c| {
             c.slice(text)
@@ -391,17 +390,7 @@ fn milestone_table(text: &str, md: &Markdown, map: &mut MilestoneMap) {
                 .to_owned()
         })
     };
-    let mut i = 0;
-    while i < rows.len() {
-        let mut end = i + 1;
-        while end < rows.len() && rows[end].line.number == rows[end - 1].line.number + 1 {
-            end += 1;
-        }
-        let table = &rows[i..end];
-        i = end;
-        if table.len() < 3 || !table[1].separator {
-            continue;
-        }
+    for table in md.tables() {
         let header: Vec<String> = (0..table[0].cells.len())
             .map(|c| cell(&table[0], c).to_lowercase())
             .collect();

@@ -361,20 +361,8 @@ impl State {
     /// name a phase with its status ([`Self::phase_status_headings`]).
     pub fn phase_status_rows(&self) -> Vec<PhaseStatusRow> {
         let text = self.doc.text();
-        let rows = &self.md.table_rows;
         let mut out = Vec::new();
-        let mut i = 0;
-        while i < rows.len() {
-            // A table: rows on consecutive lines, a header then `|---|`.
-            let mut end = i + 1;
-            while end < rows.len() && rows[end].line.number == rows[end - 1].line.number + 1 {
-                end += 1;
-            }
-            let table = &rows[i..end];
-            i = end;
-            if table.len() < 3 || !table[1].separator {
-                continue;
-            }
+        for table in self.md.tables() {
             let header: Vec<String> = table[0]
                 .cells
                 .iter()
