@@ -4096,7 +4096,7 @@ fn a_state_list_of_phases_stating_their_status_marks_them() {
     // A word of the name is no status; one line alone is no record.
     let v = with("## Phases\n- Phase 1: Complete Rewrite\n- Phase 2: Auth — in progress\n");
     assert_eq!(v["completed_phases"], 0, "{v}");
-    let v = with("## Notes\n- Phase 1: Foundation — COMPLETE\n");
+    let v = with("## Progress\n- Phase 1: Foundation — COMPLETE\n");
     assert_eq!(v["completed_phases"], 0, "{v}");
     let v = with("### Decisions\n- Phase 1: Foundation — done\n- Phase 2: Auth — done\n");
     assert_eq!(v["completed_phases"], 0, "{v}");
@@ -4139,6 +4139,20 @@ fn a_position_line_listing_phases_records_each() {
         "Phase: 1 of 3 (Foundation)",
         "**Current focus:** Phase 2 — Auth",
     );
+    assert_eq!(v["current_phase"], "1", "{v}");
+    // `— COMPLETE` after the phase says it is done; a name that opens with
+    // a done word (`Closed Captions`) does not.
+    let v = with(
+        "Phase: 1 (Foundation) — COMPLETE",
+        "**Current focus:** Phase 2 — Auth",
+    );
+    assert_eq!(v["phases"][0]["status"], "complete", "{v}");
+    assert_eq!(v["current_phase"], "2", "{v}");
+    let v = with(
+        "Phase: 1 — Closed Captions",
+        "**Current focus:** Phase 2 — Auth",
+    );
+    assert_ne!(v["phases"][0]["status"], "complete", "{v}");
     assert_eq!(v["current_phase"], "1", "{v}");
 }
 
@@ -4247,6 +4261,31 @@ fn a_deferred_phase_in_the_current_milestone_is_not_its_work() {
     .unwrap();
     let v = roadmap(root);
     assert_eq!(v["next_phase"], "3", "{v}");
+    // Prose in the closing parentheses, or a link to a backlog, is no status.
+    for line in [
+        "- [ ] **Phase 3: Ledger** - a board (backlog, sprint, done columns)",
+        "- [ ] **Phase 3: Ledger** - see the [backlog](BACKLOG.md)",
+        "- [ ] **Phase 3: Ledger** - (deferred payments)",
+    ] {
+        std::fs::write(
+            &roadmap_path,
+            text.replace("- [ ] **Phase 3: Ledger**", line),
+        )
+        .unwrap();
+        let v = roadmap(root);
+        assert_eq!(v["next_phase"], "3", "{line}: {v}");
+    }
+    // `(Deferred to v2)` is.
+    std::fs::write(
+        &roadmap_path,
+        text.replace(
+            "- [ ] **Phase 3: Ledger**",
+            "- [ ] **Phase 3: Ledger** - money (Deferred to v2)",
+        ),
+    )
+    .unwrap();
+    let v = roadmap(root);
+    assert_eq!(v["next_phase"], Value::Null, "{v}");
 }
 
 /// `03-PHASE-SUMMARY.md` is the summary of the whole phase, as
@@ -4272,7 +4311,7 @@ fn a_phase_summary_named_as_such_completes_the_phase() {
     // A note of another name is no summary of the phase.
     write(
         root,
-        ".planning/phases/02-auth/02-PHASES-SUMMARY-NOTES.md",
+        ".planning/phases/02-auth/02-PHASES-SUMMARY.md",
         "# notes\n",
     );
     let v = roadmap(root);

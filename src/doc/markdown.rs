@@ -171,7 +171,6 @@ impl Markdown {
         in_span(&self.list_items, span, |i| i.line.span.start)
     }
 
-    /// Table rows whose line starts inside `span` (binary search, as above).
     /// Every table: rows on consecutive lines, a header row then a
     /// `|---|` delimiter row, then at least one row of cells.
     pub fn tables(&self) -> impl Iterator<Item = &[TableRow]> {
@@ -193,6 +192,7 @@ impl Markdown {
         })
     }
 
+    /// Table rows whose line starts inside `span` (binary search, as above).
     pub fn table_rows_in(&self, span: Span) -> impl Iterator<Item = &TableRow> {
         in_span(&self.table_rows, span, |r| r.line.span.start)
     }

@@ -75,8 +75,8 @@ pub struct Facts {
     /// a few pairs, looked up before adding (a set of owned pairs made a
     /// String for every task of every plan that ran).
     pub(crate) task_children_ran_without: Vec<(String, &'static str)>,
-    /// Requirement IDs the plans name (`requirements:` or a
-    /// `**Requirements:**` line).
+    /// Requirement IDs the plans name: their `requirements:` lists and any
+    /// ID written in their text (GSD's gap analysis counts those covered).
     pub requirements_named: HashSet<String>,
     /// Some plan traces requirements as GSD's planner writes them (a
     /// `requirements:` list, a `Requirements:` line or section): only then

@@ -489,12 +489,14 @@ impl RoadmapReading {
                         current_first
                             .as_ref()
                             .is_none_or(|f| id >= *f && !shipped_between(f, &id))
-                            && !put_off(detail, entry, row, entry_line)
+                            && !put_off(detail, entry, row)
                     }
                     // Milestones named and none current: between
                     // milestones, nothing is live.
+                    // (In a roadmap of phases alone, one put off is
+                    // parked beside the work, not its next step.)
                     (None, None) => {
-                        milestones.is_empty()
+                        (milestones.is_empty() && !named_put_off(detail, entry, entry_line))
                             || (loose_live
                                 && !unnamed.contains(&id.key())
                                 && !in_shipped_range(&id))
@@ -503,7 +505,7 @@ impl RoadmapReading {
                     // status is written (`- [ ] **Phase 9: Telegram** - …
                     // (deferred)`, batch 32 iugo-glen+agend-ops): parked in
                     // it, not its work.
-                    (Some(i), Some(c)) => i == c && !put_off(detail, entry, row, entry_line),
+                    (Some(i), Some(c)) => i == c && !named_put_off(detail, entry, entry_line),
                     (Some(_), None) => true,
                 };
             // Folders are told apart by the heading's words after the
@@ -1048,24 +1050,19 @@ fn why_status(m: &Milestone) -> String {
     )
 }
 
+/// Whether a line records milestones as done rather than naming the one
+/// under way: two or more named, every one said shipped (`M3 COMPLETE, M4
+/// COMPLETE`); `v1.3 Reports, continuing from v1.2` names v1.3.
+fn records_milestones_done(value: &str) -> bool {
+    let parts = super::shipped::milestone_parts(value);
+    parts.len() >= 2 && parts.iter().all(|(_, shipped)| *shipped)
+}
+
 /// The milestone STATE.md names: its frontmatter (`milestone: v1.0`,
 /// `milestone_name: Lançamento público`), unless it is GSD's default
 /// (`milestone_name: milestone`, or no name at all); else, in a STATE.md
 /// without those keys, a body line that names a version (`Milestone: v4.2
 /// Test Framework`).
-/// Whether a line names two milestones or more (`M3 COMPLETE, M4
-/// COMPLETE`, `v1.0 and v1.1 shipped`): one ID in each of two parts.
-fn names_several_milestones(value: &str) -> bool {
-    let mut ids: Vec<String> = value
-        .split([',', ';', '&', '/'])
-        .flat_map(|part| part.split(" and "))
-        .filter_map(|part| super::milestone::find_milestone_id(part.trim()))
-        .collect();
-    ids.sort();
-    ids.dedup();
-    ids.len() >= 2
-}
-
 fn state_milestone(ws: &Workspace) -> Option<Milestone> {
     let st = ws.state.as_ref()?;
     let text = |k: &str| {
@@ -1133,7 +1130,7 @@ fn state_milestone(ws: &Workspace) -> Option<Milestone> {
             // `Milestone: M3 COMPLETE, M4 COMPLETE, M5 COMPLETE`: a record
             // of several milestones, not the one under way (batch 31,
             // stimpson-dev+LitVault).
-            if names_several_milestones(&f.value) {
+            if records_milestones_done(&f.value) {
                 return None;
             }
             // A dotted version (`v1.2`), or a bare one with the milestone's
@@ -1227,25 +1224,48 @@ fn put_off(
     detail: Option<&PhaseDetail>,
     entry: Option<&ChecklistEntry>,
     row: Option<&ProgressRow>,
-    entry_line: Option<&str>,
 ) -> bool {
     use super::milestone::says_put_off;
     row.is_some_and(|r| says_put_off(&r.status, true))
         || entry.is_some_and(|e| says_put_off(&e.name, false))
-        || entry_line.is_some_and(|l| {
-            // Only a status in the line's closing parentheses (`… from
-            // phone (deferred)`): its description is prose (`Backlog
-            // prioritized and assigned …` is no status).
-            let l = l.trim_end();
-            l.strip_suffix(')')
-                .and_then(|r| r.rfind('(').map(|at| &r[at + 1..]))
-                .is_some_and(|inside| says_put_off(inside, true))
-        })
         || detail.is_some_and(|d| {
             says_put_off(&d.name, false)
                 || d.status_label
                     .as_deref()
                     .is_some_and(|s| says_put_off(s, true))
+        })
+}
+
+/// Whether a phase of a milestone (or of a roadmap of phases alone) is put
+/// off by its own name: its heading's or checklist entry's status suffix,
+/// or the checklist line's closing parentheses (`… from phone (deferred)`,
+/// `(deferred to v2)`). Not a progress row's status (`Backlog` there is a
+/// hand-kept table's "not started"), and not prose in parentheses
+/// (`(backlog, sprint, done columns)`, a `[backlog](BACKLOG.md)` link).
+fn named_put_off(
+    detail: Option<&PhaseDetail>,
+    entry: Option<&ChecklistEntry>,
+    entry_line: Option<&str>,
+) -> bool {
+    use super::milestone::says_put_off;
+    entry.is_some_and(|e| says_put_off(&e.name, false))
+        || detail.is_some_and(|d| says_put_off(&d.name, false))
+        || entry_line.is_some_and(|l| {
+            let Some(body) = l.trim_end().strip_suffix(')') else {
+                return false;
+            };
+            let Some(open) = body.rfind('(') else {
+                return false;
+            };
+            if body[..open].ends_with(']') {
+                return false; // a link's target
+            }
+            let inside = body[open + 1..].trim().to_lowercase();
+            let mut words = inside.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let then = words.next();
+            says_put_off(first, true)
+                && then.is_none_or(|w| ["to", "until", "till", "—", "-", "for"].contains(&w))
         })
 }
 

@@ -419,8 +419,12 @@ fn milestone_table(text: &str, md: &Markdown, map: &mut MilestoneMap) {
             if !opens_with_milestone_id(&name) || PhaseId::parse_prefix(&phases).is_none() {
                 continue;
             }
-            let status_text = sc.map(|c| cell(row, c)).unwrap_or_default();
-            let status = MilestoneStatus::of_text(&status_text);
+            // The Status cell as a value (`Shipped 2025-01-15`), else a mark
+            // in the name (`✅ v1.0`), as a list entry's is read.
+            let status = sc
+                .map(|c| MilestoneStatus::of_value(&cell(row, c)))
+                .filter(|s| *s != MilestoneStatus::Unknown)
+                .unwrap_or_else(|| MilestoneStatus::of_text(&name));
             let entry = format!("{name} — Phases {phases}");
             map.add_with_status(&entry, row.line.number, MilestoneSource::List, status);
         }

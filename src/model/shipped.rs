@@ -401,43 +401,50 @@ fn archive_files(ws: &Workspace) -> Vec<(String, String)> {
 /// STATE.md's `milestone:` naming a version and then its status:
 /// `milestone: v1.1 shipped — now maintenance` (a hand-kept STATE.md). The
 /// status must stand on its own: `v2.0 Complete Rewrite` is a title.
-fn state_field_shipped(st: &super::state::State) -> Vec<String> {
+/// The milestones a line names, each with whether its own part says it
+/// shipped (`M3 COMPLETE, M4 COMPLETE`, `v1.0 complete — starting v1.1`):
+/// the line cut at commas, semicolons, `&`, `/` and ` and `, one ID per part.
+pub fn milestone_parts(value: &str) -> Vec<(String, bool)> {
     use super::milestone::MilestoneStatus;
-    // `v1.1 shipped — now maintenance`: the version, then what it says.
-    let says_shipped = |value: &str, v: &str| {
-        value.find(v).is_some_and(|at| {
-            MilestoneStatus::of_text(value[at + v.len()..].trim_start()) == MilestoneStatus::Shipped
-        })
-    };
-    let mut out: Vec<String> = st
-        .fm_field("milestone")
-        .and_then(|(_, n)| n.as_str())
-        .and_then(|value| {
-            let v = super::milestone::find_version(value)?;
-            says_shipped(value, &v).then_some(v)
-        })
-        .into_iter()
-        .collect();
-    // A body line that records several (`Milestone: M3 COMPLETE, M4
-    // COMPLETE, M5 COMPLETE`, batch 31 stimpson-dev+LitVault): each one
-    // its own part says is done.
-    if let Some(f) = st.body_field("milestone") {
-        let parts: Vec<(&str, String)> = f
-            .value
-            .split([',', ';'])
-            .flat_map(|p| p.split(" and "))
-            .filter_map(|p| Some((p.trim(), super::milestone::find_milestone_id(p.trim())?)))
-            .collect();
-        if parts.len() >= 2 {
-            out.extend(
-                parts
-                    .into_iter()
-                    .filter(|(p, v)| says_shipped(p, v))
-                    .map(|(_, v)| v),
-            );
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for part in value
+        .split([',', ';', '&', '/'])
+        .flat_map(|p| p.split(" and "))
+        .map(str::trim)
+    {
+        let Some(id) = find_milestone_id(part) else {
+            continue;
+        };
+        // What the part says after the ID as written (`milestone 3
+        // complete` names `Milestone 3`).
+        let lower = part.to_lowercase();
+        let shipped = lower.find(&id.to_lowercase()).is_some_and(|at| {
+            MilestoneStatus::of_text(part[at + id.len()..].trim_start()) == MilestoneStatus::Shipped
+        });
+        match out.iter_mut().find(|(v, _)| same_version(v, &id)) {
+            Some(seen) => seen.1 |= shipped,
+            None => out.push((id, shipped)),
         }
     }
     out
+}
+
+fn state_field_shipped(st: &super::state::State) -> Vec<String> {
+    // `milestone: v1.1 shipped — now maintenance` in the frontmatter, and
+    // a body line that records milestones as done (`Milestone: M3
+    // COMPLETE, M4 COMPLETE, M5 COMPLETE`, batch 31 stimpson-dev+LitVault;
+    // `Milestone: M1 COMPLETE`): each one its own part says is done.
+    let fm = st
+        .fm_field("milestone")
+        .and_then(|(_, n)| n.as_str())
+        .filter(|v| super::milestone::find_version(v).is_some());
+    let body = st.body_field("milestone").map(|f| f.value.as_str());
+    fm.into_iter()
+        .chain(body)
+        .flat_map(milestone_parts)
+        .filter(|(_, shipped)| *shipped)
+        .map(|(v, _)| v)
+        .collect()
 }
 
 /// Milestones a table (STATE.md's or the roadmap's) records as finished:

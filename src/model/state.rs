@@ -289,7 +289,10 @@ pub fn parse_position(raw: &str) -> Option<PhasePosition> {
         of = r[..n].parse().ok();
         rest = r[n..].trim();
     }
+    // The name in parentheses right after the phase, not one of another
+    // phase the line goes on to list (`Phase: 1 ✓, 3 blocked (vendor)`).
     if let Some(open) = rest.find('(')
+        && !rest[..open].contains([',', ';'])
         && let Some(close) = rest[open..].find(')')
     {
         name = Some(rest[open + 1..open + close].trim().to_owned());
@@ -326,7 +329,6 @@ fn about_a_part(name: &str) -> bool {
     PART_WORDS.contains(&first.as_str())
 }
 
-/// A mark that says done before a line's text (`✅`, `✓`, `✔`, `☑`).
 /// The status a line naming a phase states: in the phase's name as a title
 /// reads one (a word of the name — `Phase 3: Complete Rewrite` — says
 /// nothing), else in what follows the name (`Phase 7: Layout Shell —
@@ -338,6 +340,7 @@ fn stated_status<'a>(line: &'a str, name: &'a str) -> Option<&'a str> {
         .find(|s| MilestoneStatus::of_text(s) != MilestoneStatus::Unknown)
 }
 
+/// A mark that says done before a line's text (`✅`, `✓`, `✔`, `☑`).
 fn done_mark(c: char) -> bool {
     matches!(c, '✅' | '✓' | '✔' | '☑')
 }
@@ -432,6 +435,18 @@ impl State {
                 })
                 .collect();
             if parts.len() < 2 {
+                // One phase whose status after it says done (`Phase: 12
+                // (Dashboard + Polish) — COMPLETE`): that phase's record.
+                if position_says_done(&f.value)
+                    && let Some(p) = parse_position(&f.value)
+                {
+                    out.push(PhaseStatusRow {
+                        phase: p.phase,
+                        status: "Complete".to_owned(),
+                        line: f.line,
+                        source: "STATE.md's position line",
+                    });
+                }
                 continue;
             }
             out.extend(parts.into_iter().map(|(phase, status)| PhaseStatusRow {
@@ -643,7 +658,31 @@ pub fn position_says_done(raw: &str) -> bool {
         .next()
         .unwrap_or("")
         .trim();
-    tail.starts_with(done_mark) || (!tail.is_empty() && status_says_phase_done(tail))
+    tail.starts_with(done_mark) || says_only_done(tail)
+}
+
+/// Whether `tail` is a done word alone (`COMPLETE`, `Done ✅`, `complete
+/// (2026-03-01)`), not the start of a name (`Closed Captions`, `Completed
+/// Orders View`).
+fn says_only_done(tail: &str) -> bool {
+    let lower = tail.to_lowercase();
+    let mut words = lower.split_whitespace();
+    let first = words
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    let done = [
+        "complete",
+        "completed",
+        "done",
+        "verified",
+        "shipped",
+        "closed",
+    ]
+    .contains(&first);
+    done && words.next().is_none_or(|w| {
+        !w.starts_with(|c: char| c.is_alphabetic()) // a mark, a date, `(…)`, a dash
+    })
 }
 
 /// Whether a status says the phase itself is finished, not a step of it:

@@ -1011,8 +1011,9 @@ fn phase_folders(root: &Path, base: &Path) -> Vec<(PathBuf, PhaseLocation)> {
     out
 }
 
-/// A summary of the whole phase rather than of one plan: `SUMMARY.md` or
-/// the phase's own number (`39-SUMMARY.md`, the older one-per-phase form).
+/// A summary of the whole phase rather than of one plan: `SUMMARY.md`,
+/// the phase's own number (`39-SUMMARY.md`, the older one-per-phase form)
+/// or so named (`39-PHASE-SUMMARY.md`).
 pub(crate) fn phase_level_summary(file: &str, id: &PhaseId) -> bool {
     let Some(stem) = file.strip_suffix("SUMMARY.md") else {
         return false;

@@ -134,23 +134,21 @@ fn opens_with_requirements(l: &str) -> bool {
 fn ids_anywhere(text: &str, out: &mut HashSet<String>) {
     let b = text.as_bytes();
     let in_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
-    let mut last_start = usize::MAX;
+    // The end of the last word read: a dash before it is of that word.
+    let mut read_to = 0;
     for at in memchr::memchr_iter(b'-', b) {
-        if !b.get(at + 1).is_some_and(u8::is_ascii_digit) {
+        if at < read_to || !b.get(at + 1).is_some_and(u8::is_ascii_digit) {
             continue;
         }
         let mut start = at;
         while start > 0 && in_word(b[start - 1]) {
             start -= 1;
         }
-        if start == last_start {
-            continue; // another dash of a word already read
-        }
-        last_start = start;
         let mut end = at + 1;
         while end < b.len() && in_word(b[end]) {
             end += 1;
         }
+        read_to = end;
         let word = text[start..end].trim_matches('-');
         if crate::model::requirements::is_req_id(word) && !out.contains(word) {
             out.insert(word.to_owned());

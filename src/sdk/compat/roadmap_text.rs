@@ -2,8 +2,8 @@
 //! text, scoped to the "current milestone" slice it cuts out. Workflows
 //! read `roadmap.get-phase` and `roadmap.analyze` in this shape, so parity
 //! means the same slice, the same phase headings and the same disk counts.
-//! The patterns use lookahead, hence `fancy_regex`; JavaScript's `.`,
-//! `\s` and case folding agree with it on everything a roadmap holds.
+//! The patterns use lookahead, hence `fancy_regex`; `\d`, `\s` and case
+//! folding are made JavaScript's when a pattern is compiled ([`re`]).
 
 use std::path::Path;
 use std::sync::OnceLock;
