@@ -1227,13 +1227,19 @@ fn put_off(
 ) -> bool {
     use super::milestone::says_put_off;
     row.is_some_and(|r| says_put_off(&r.status, true))
-        || entry.is_some_and(|e| says_put_off(&e.name, false))
+        || name_put_off(detail, entry)
         || detail.is_some_and(|d| {
-            says_put_off(&d.name, false)
-                || d.status_label
-                    .as_deref()
-                    .is_some_and(|s| says_put_off(s, true))
+            d.status_label
+                .as_deref()
+                .is_some_and(|s| says_put_off(s, true))
         })
+}
+
+/// Its heading's or checklist entry's status suffix puts it off.
+fn name_put_off(detail: Option<&PhaseDetail>, entry: Option<&ChecklistEntry>) -> bool {
+    use super::milestone::says_put_off;
+    entry.is_some_and(|e| says_put_off(&e.name, false))
+        || detail.is_some_and(|d| says_put_off(&d.name, false))
 }
 
 /// Whether a phase of a milestone (or of a roadmap of phases alone) is put
@@ -1248,8 +1254,7 @@ fn named_put_off(
     entry_line: Option<&str>,
 ) -> bool {
     use super::milestone::says_put_off;
-    entry.is_some_and(|e| says_put_off(&e.name, false))
-        || detail.is_some_and(|d| says_put_off(&d.name, false))
+    name_put_off(detail, entry)
         || entry_line.is_some_and(|l| {
             let Some(body) = l.trim_end().strip_suffix(')') else {
                 return false;
